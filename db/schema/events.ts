@@ -1,0 +1,24 @@
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { networks } from './networks';
+
+/**
+ * The event log: one row per domain event, written on the transaction of the
+ * change that caused it. Webhook fan-out hangs off `recordEvent`.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    type: text('type').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    // The list endpoint pages by id within a network, optionally by type.
+    index('events_network_id_idx').on(t.networkId, t.id),
+    index('events_network_type_id_idx').on(t.networkId, t.type, t.id),
+  ],
+);

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, lifecycle, roleEnum } from './columns';
+import { networks } from './networks';
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').unique(),
+  name: text('name').notNull(),
+  ...lifecycle,
+});
+
+/** Non-human identities that belong to one network (spec: Authentication rule 10). */
+export const serviceAccounts = pgTable(
+  'service_accounts',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    name: text('name').notNull(),
+    role: roleEnum('role').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+    ...lifecycle,
+  },
+  (t) => [index('service_accounts_network_idx').on(t.networkId)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** SHA-256 of the whole token, hex. The token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The first characters of the token, shown so a person can recognise a key. */
+    start: text('start').notNull(),
+    environment: text('environment', { enum: ['test', 'live'] }).notNull(),
+    superUser: boolean('super_user').notNull().default(false),
+    userId: text('user_id').references(() => users.id),
+    serviceAccountId: text('service_account_id').references(() => serviceAccounts.id),
+    createdByKeyId: text('created_by_key_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    /** Written at most once a minute per key, never on every request. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+    ...createdAt,
+  },
+  (t) => [
+    index('api_keys_user_idx').on(t.userId),
+    index('api_keys_service_account_idx').on(t.serviceAccountId),
+    check('api_keys_one_owner', sql`(${t.userId} is null) <> (${t.serviceAccountId} is null)`),
+  ],
+);
+
+/** One row per (key, network): the role that key was granted there. */
+export const apiKeyScopes = pgTable(
+  'api_key_scopes',
+  {
+    keyId: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    role: roleEnum('role').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.networkId] }),
+    index('api_key_scopes_network_idx').on(t.networkId),
+  ],
+);

@@ -1,0 +1,5 @@
+export { roleEnum } from './columns';
+export * from './identity';
+export * from './networks';
+export * from './events';
+export * from './platform';

@@ -1,0 +1,32 @@
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { lifecycle, roleEnum, versioned } from './columns';
+import { users } from './identity';
+
+export const networks = pgTable('networks', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  ...versioned,
+  ...lifecycle,
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    role: roleEnum('role').notNull(),
+    status: text('status', { enum: ['active', 'removed'] }).notNull().default('active'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [
+    uniqueIndex('memberships_network_user_uq').on(t.networkId, t.userId),
+    // Principal resolution looks a person's memberships up by user.
+    index('memberships_user_idx').on(t.userId),
+  ],
+);

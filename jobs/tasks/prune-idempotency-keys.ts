@@ -1,0 +1,15 @@
+import { lt } from 'drizzle-orm';
+import { z } from 'zod';
+import { database } from '../../db/client';
+import { idempotencyKeys } from '../../db/schema';
+
+export const pruneIdempotencyKeysPayload = z.object({}).passthrough();
+
+/** Cron task: forget Idempotency-Keys past their 24 h window. */
+export async function pruneIdempotencyKeys(): Promise<number> {
+  const removed = await database()
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.expiresAt, new Date()))
+    .returning({ key: idempotencyKeys.key });
+  return removed.length;
+}

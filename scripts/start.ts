@@ -1,0 +1,50 @@
+/**
+ * `npm start`: the whole service in one process — web (console, /docs, /v1,
+ * /api/trpc) and the worker. With no DATABASE_URL it runs an embedded Postgres
+ * under .data/. `WORKER=off` runs the web part alone.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+import { loadConfig, setConfig } from '../server/config';
+import { logger } from '../server/logger';
+import { startService } from '../server/runtime';
+import { ensureNextBuild } from './next-build';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function main(): Promise<void> {
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+  const config = loadConfig();
+  setConfig(config);
+  const dev = config.NODE_ENV === 'development';
+  if (!dev) ensureNextBuild(root, (msg) => logger.info(msg));
+  const nextApp = next({ dev, dir: root, quiet: !dev });
+  await nextApp.prepare();
+  const handlePage = nextApp.getRequestHandler();
+
+  const service = await startService(config, { pages: (req, res) => handlePage(req, res) });
+  process.stdout.write(`Ad network service ready on ${service.url} (API: ${service.url}/v1, docs: ${service.url}/docs)\n`);
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    service
+      .stop()
+      .then(() => nextApp.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  logger.flush();
+  process.exit(1);
+});

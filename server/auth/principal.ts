@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client';
+import { unauthorized } from '../errors';
+import type { Role } from './roles';
+import { API_KEY_PATTERN, hashToken } from './tokens';
+
+/** Who is calling: one API key, with the roles it may act with right now. */
+export interface Principal {
+  keyId: string;
+  keyName: string;
+  superUser: boolean;
+  userId: string | null;
+  serviceAccountId: string | null;
+  /** Effective role per network: min(scope role, the owner's current role there). */
+  scopes: ReadonlyMap<string, Role>;
+}
+
+interface KeyRow extends Record<string, unknown> {
+  id: string;
+  name: string;
+  super_user: boolean;
+  user_id: string | null;
+  service_account_id: string | null;
+  expired: boolean;
+  revoked: boolean;
+  last_used_stale: boolean;
+  scopes: Array<{ network_id: string; role: Role }>;
+}
+
+/**
+ * One indexed query per request: the key by hash, with its scopes already
+ * narrowed by the owner's membership (person) or the service account's role.
+ * Not cached, so revocation, expiry and a removed membership bite on the next request.
+ */
+async function findKey(db: Queryable, tokenHash: string): Promise<KeyRow | undefined> {
+  const rows = await db.execute<KeyRow>(sql`
+    select k.id, k.name, k.super_user, k.user_id, k.service_account_id,
+      (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
+      (k.expires_at is not null and k.expires_at <= now()) as expired,
+      (k.revoked_at is not null and k.revoked_at <= now()) as revoked,
+      coalesce((
+        select json_agg(json_build_object(
+          'network_id', s.network_id,
+          'role', case when s.role = 'administrator' and coalesce(m.role, sa.role) = 'administrator'
+                       then 'administrator' else 'read_only' end)
+          order by s.network_id)
+        from api_key_scopes s
+        left join memberships m
+          on m.user_id = k.user_id and m.network_id = s.network_id and m.status = 'active'
+        left join service_accounts sa
+          on sa.id = k.service_account_id and sa.network_id = s.network_id and sa.deleted_at is null
+        where s.key_id = k.id and (m.id is not null or sa.id is not null)
+      ), '[]'::json) as scopes
+    from api_keys k
+    left join service_accounts owner_sa on owner_sa.id = k.service_account_id
+    where k.token_hash = ${tokenHash} and (k.service_account_id is null or owner_sa.deleted_at is null)`);
+  return rows[0];
+}
+
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match?.[1];
+}
+
+/** Resolve the Authorization header to a principal, or throw 401 with a precise detail. */
+export async function authenticate(db: Queryable, authorization: string | undefined): Promise<Principal> {
+  if (!authorization) throw unauthorized('Missing Authorization header. Send "Authorization: Bearer <API key>".');
+  const token = bearerToken(authorization);
+  if (!token) throw unauthorized('Malformed Authorization header. Send "Authorization: Bearer <API key>".');
+  if (!API_KEY_PATTERN.test(token)) throw unauthorized('Malformed API key.');
+  const row = await findKey(db, hashToken(token));
+  if (!row) throw unauthorized('Invalid API key.');
+  if (row.revoked) throw unauthorized('This API key has been revoked.');
+  if (row.expired) throw unauthorized('This API key has expired.');
+  if (row.last_used_stale) touchLastUsed(db, row.id);
+  return {
+    keyId: row.id,
+    keyName: row.name,
+    superUser: row.super_user,
+    userId: row.user_id,
+    serviceAccountId: row.service_account_id,
+    scopes: new Map(row.scopes.map((s) => [s.network_id, s.role])),
+  };
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+const lastTouched = new Map<string, number>();
+
+/**
+ * `last_used_at` to the minute, without a write per request: at most one
+ * update per key per minute per process, off the request's critical path.
+ */
+function touchLastUsed(db: Queryable, keyId: string): void {
+  const now = Date.now();
+  const previous = lastTouched.get(keyId);
+  if (previous && now - previous < LAST_USED_RESOLUTION_MS) return;
+  lastTouched.set(keyId, now);
+  if (lastTouched.size > 100_000) lastTouched.clear();
+  db.execute(
+    sql`update api_keys set last_used_at = now() where id = ${keyId}
+        and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+  ).catch(() => lastTouched.delete(keyId));
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads from the environment, parsed once.
+ * README.md lists the same variables; keep the two in step.
+ */
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  APP_ENV: z.enum(['test', 'live']).default('test'),
+  APP_SECRET_KEY: z.string().min(32).optional(),
+  ERROR_BASE_URL: z.string().url().optional(),
+  BOOTSTRAP_SUPERUSER_TOKEN: z.string().optional(),
+  WORKER: z.enum(['on', 'off']).default('on'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
+  REDIS_URL: z.string().optional(),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
+  RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+});
+
+export type Config = z.infer<typeof envSchema> & { publicUrl: string; errorBaseUrl: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  if (c.APP_ENV === 'live' && !c.APP_SECRET_KEY) {
+    throw new Error('APP_SECRET_KEY is required when APP_ENV=live (at least 32 characters).');
+  }
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  return { ...c, publicUrl, errorBaseUrl: (c.ERROR_BASE_URL ?? `${publicUrl}/docs`).replace(/\/$/, '') };
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration; tests may replace it with `setConfig`. */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+export function setConfig(next: Config): void {
+  current = next;
+}

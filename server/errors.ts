@@ -1,0 +1,43 @@
+/**
+ * Typed domain errors. Services throw these and know nothing of HTTP;
+ * `server/http/problem.ts` is the one place that turns them into the envelope.
+ */
+export const ERROR_KINDS = {
+  'bad-request': { status: 400, title: 'Bad request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  'not-found': { status: 404, title: 'Not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal server error' },
+  'upstream-unavailable': { status: 502, title: 'Upstream unavailable' },
+  'service-unavailable': { status: 503, title: 'Service unavailable' },
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  constructor(
+    readonly kind: ErrorKind,
+    readonly detail: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) => new AppError('bad-request', detail, { errors });
+export const unauthorized = (detail: string) => new AppError('unauthorized', detail);
+export const forbidden = (detail: string) => new AppError('forbidden', detail);
+export const notFound = (what: string) => new AppError('not-found', `${what} not found.`);
+export const conflict = (detail: string) => new AppError('conflict', detail);

@@ -1,0 +1,34 @@
+import type { ServerResponse } from 'node:http';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { logger } from '../logger';
+import { appRouter } from '../routers';
+import { createContext, requestState, type AppRequest, type Context } from '../trpc';
+import { MAX_BODY_BYTES } from './body';
+import { errorHeaders, problemFromError } from './problem';
+
+export const CONSOLE_PREFIX = '/api/trpc';
+
+/** The console's tRPC transport: the same procedures as /v1, same context and errors. */
+export function createConsoleHandler() {
+  return async function serveConsole(req: AppRequest, res: ServerResponse): Promise<void> {
+    const state = requestState(req);
+    res.setHeader('Request-Id', state.requestId);
+    const path = new URL(req.url!, 'http://localhost').pathname.slice(CONSOLE_PREFIX.length + 1);
+    await nodeHTTPRequestHandler({
+      router: appRouter,
+      req,
+      res,
+      path,
+      maxBodySize: MAX_BODY_BYTES,
+      createContext: ({ req: r }) => createContext({ req: r as AppRequest }),
+      responseMeta({ ctx, errors }) {
+        const headers = { ...(ctx as Context | undefined)?.http.headers };
+        for (const error of errors) Object.assign(headers, errorHeaders(error));
+        return { headers };
+      },
+      onError({ error, path: procedure }) {
+        if (problemFromError(error).status >= 500) logger.error({ err: error.cause ?? error, procedure }, 'console request failed');
+      },
+    });
+  };
+}

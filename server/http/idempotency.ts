@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { idempotencyKeys } from '../../db/schema';
+import { AppError, badRequest, conflict } from '../errors';
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type Reservation = { kind: 'reserved' } | { kind: 'replay'; response: StoredResponse };
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** What makes two requests "the same request": method, path with query, and the exact body bytes. */
+export function requestFingerprint(method: string, url: string, body: Buffer): string {
+  return createHash('sha256').update(`${method} ${url}\n`).update(body).digest('hex');
+}
+
+/**
+ * Claim an Idempotency-Key for this API key, or find what it already holds:
+ * the stored response (replay), a different request (422), or a request still
+ * in flight (409). An expired key is forgotten and claimed anew.
+ */
+export async function reserveIdempotencyKey(
+  db: Database,
+  input: { apiKeyId: string; key: string; fingerprint: string; ttlHours: number },
+): Promise<Reservation> {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(input.key)) {
+    throw badRequest('Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.');
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const inserted = await db
+      .insert(idempotencyKeys)
+      .values({
+        apiKeyId: input.apiKeyId,
+        key: input.key,
+        fingerprint: input.fingerprint,
+        state: 'running',
+        expiresAt: sql`now() + make_interval(secs => ${input.ttlHours * 3600})`,
+      })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length) return { kind: 'reserved' };
+
+    const [row] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.apiKeyId, input.apiKeyId), eq(idempotencyKeys.key, input.key)));
+    if (!row) continue; // pruned between the two statements
+    if (row.expiresAt.getTime() <= Date.now()) {
+      await db
+        .delete(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.apiKeyId, input.apiKeyId), eq(idempotencyKeys.key, input.key), eq(idempotencyKeys.fingerprint, row.fingerprint)));
+      continue;
+    }
+    if (row.fingerprint !== input.fingerprint) {
+      throw new AppError(
+        'idempotency-key-reused',
+        'This Idempotency-Key was already used for a different request. Use a new key for each distinct operation.',
+      );
+    }
+    if (row.state === 'running') {
+      throw conflict('A request with this Idempotency-Key is still being processed. Retry after it completes.');
+    }
+    return {
+      kind: 'replay',
+      response: { status: row.responseStatus!, headers: row.responseHeaders ?? {}, body: row.responseBody },
+    };
+  }
+  throw conflict('A request with this Idempotency-Key is being processed. Retry shortly.');
+}
+
+/** Remember the response of a finished request (any status below 500). */
+export async function completeIdempotencyKey(db: Database, apiKeyId: string, key: string, response: StoredResponse) {
+  await db
+    .update(idempotencyKeys)
+    .set({ state: 'done', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body })
+    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
+}
+
+/** Forget a claim whose request failed with a 5xx, so a retry runs again. */
+export async function releaseIdempotencyKey(db: Database, apiKeyId: string, key: string) {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
+}

@@ -1,0 +1,214 @@
+import { sql } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import type { Database } from '../../db/client';
+import { logger } from '../logger';
+
+export interface BucketPolicy {
+  /** Tokens added per second. */
+  rate: number;
+  /** Bucket size: the largest burst allowed. */
+  burst: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds to wait before a request would be allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+/** Where buckets are shared between processes. `sync` spends tokens and returns each bucket's balance. */
+export interface BucketStore {
+  sync(policy: BucketPolicy, spent: Map<string, number>): Promise<Map<string, number>>;
+}
+
+interface LocalBucket {
+  tokens: number;
+  refilledAt: number;
+  /** Spent since the last sync was sent. */
+  unsynced: number;
+}
+
+/**
+ * Token buckets kept in memory and reconciled with a shared store in batches
+ * (every `syncIntervalMs`), so a request never waits on, or writes to, the
+ * database. Between syncs each process may overspend by what it serves in one
+ * interval; the shared balance then pulls every process back in line.
+ */
+export class TokenBucketLimiter {
+  private readonly buckets = new Map<string, LocalBucket>();
+  private timer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
+
+  constructor(
+    readonly policy: BucketPolicy,
+    private readonly store: BucketStore,
+    private readonly syncIntervalMs = 250,
+  ) {}
+
+  private refill(bucket: LocalBucket, now: number): void {
+    const elapsed = (now - bucket.refilledAt) / 1000;
+    bucket.tokens = Math.min(this.policy.burst, bucket.tokens + elapsed * this.policy.rate);
+    bucket.refilledAt = now;
+  }
+
+  private bucket(key: string, now: number): LocalBucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: this.policy.burst, refilledAt: now, unsynced: 0 };
+      this.buckets.set(key, bucket);
+    } else {
+      this.refill(bucket, now);
+    }
+    return bucket;
+  }
+
+  private decision(bucket: LocalBucket, allowed: boolean): Decision {
+    const { rate, burst } = this.policy;
+    return {
+      allowed,
+      limit: burst,
+      remaining: Math.max(0, Math.floor(bucket.tokens)),
+      resetSeconds: Math.ceil(Math.max(0, burst - bucket.tokens) / rate),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+    };
+  }
+
+  /** Take one token for `key` if there is one. */
+  consume(key: string): Decision {
+    const bucket = this.bucket(key, Date.now());
+    const allowed = bucket.tokens >= 1;
+    if (allowed) {
+      bucket.tokens -= 1;
+      bucket.unsynced += 1;
+      this.schedule();
+    }
+    return this.decision(bucket, allowed);
+  }
+
+  /** Would `key` be refused now? (Does not spend.) */
+  exhausted(key: string): boolean {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return false;
+    this.refill(bucket, Date.now());
+    return bucket.tokens < 1;
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.syncIntervalMs);
+    this.timer.unref?.();
+  }
+
+  /** Send local spend to the shared store and adopt the shared balances. */
+  async flush(): Promise<void> {
+    if (this.syncing) return this.syncing;
+    const spent = new Map<string, number>();
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.unsynced > 0) {
+        spent.set(key, bucket.unsynced);
+        bucket.unsynced = 0;
+      }
+    }
+    if (spent.size === 0) return;
+    this.syncing = (async () => {
+      try {
+        const balances = await this.store.sync(this.policy, spent);
+        const now = Date.now();
+        for (const [key, shared] of balances) {
+          const bucket = this.buckets.get(key);
+          if (!bucket) continue;
+          // Spend that happened while the sync was in flight is still ours to report.
+          bucket.tokens = Math.min(this.policy.burst, shared) - bucket.unsynced;
+          bucket.refilledAt = now;
+        }
+      } catch (error) {
+        // The limiter degrades to per-process limits rather than failing requests.
+        logger.warn({ err: error }, 'rate-limit sync failed');
+      } finally {
+        this.syncing = undefined;
+      }
+      this.evictIdle();
+    })();
+    return this.syncing;
+  }
+
+  private evictIdle(): void {
+    if (this.buckets.size < 10_000) return;
+    const now = Date.now();
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.unsynced === 0 && now - bucket.refilledAt > 60_000) this.buckets.delete(key);
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** Buckets in an UNLOGGED Postgres table: one upsert per sync for all keys. */
+export function postgresBucketStore(db: Database): BucketStore {
+  return {
+    async sync({ rate, burst }, spent) {
+      const keys = [...spent.keys()];
+      const amounts = keys.map((k) => spent.get(k)!);
+      const rows = await db.execute<{ key: string; tokens: number }>(sql`
+        insert into rate_limit_buckets as b (key, tokens, updated_at)
+        select key, greatest(${-burst}::float8, ${burst}::float8 - spent), now()
+        from unnest(${keys}::text[], ${amounts}::float8[]) as t(key, spent)
+        on conflict (key) do update set
+          tokens = greatest(${-burst}::float8,
+            least(${burst}::float8, b.tokens + extract(epoch from now() - b.updated_at) * ${rate}::float8)
+            - (${burst}::float8 - excluded.tokens)),
+          updated_at = now()
+        returning key, tokens`);
+      return new Map(rows.map((r) => [r.key, Number(r.tokens)]));
+    },
+  };
+}
+
+const REDIS_SYNC = `
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local out = {}
+for i, key in ipairs(KEYS) do
+  local state = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = tonumber(state[1]) or burst
+  local at = tonumber(state[2]) or t
+  tokens = math.min(burst, tokens + (t - at) * rate) - tonumber(ARGV[i + 2])
+  if tokens < -burst then tokens = -burst end
+  redis.call('HSET', key, 'tokens', tokens, 'at', t)
+  redis.call('EXPIRE', key, math.ceil(burst / rate) * 2 + 60)
+  out[i] = tostring(tokens)
+end
+return out`;
+
+/** The same buckets in Redis (REDIS_URL), one script call per sync. */
+export function redisBucketStore(redis: Redis): BucketStore {
+  return {
+    async sync({ rate, burst }, spent) {
+      const keys = [...spent.keys()];
+      const args = [rate, burst, ...keys.map((k) => spent.get(k)!)];
+      const balances = (await redis.eval(REDIS_SYNC, keys.length, ...keys.map((k) => `rl:${k}`), ...args)) as string[];
+      return new Map(keys.map((k, i) => [k, Number(balances[i])]));
+    },
+  };
+}
+
+/** Response headers describing a decision (IETF RateLimit header fields). */
+export function rateLimitHeaders(d: Decision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(d.limit),
+    'RateLimit-Remaining': String(d.remaining),
+    'RateLimit-Reset': String(d.resetSeconds),
+  };
+  if (!d.allowed) headers['Retry-After'] = String(d.retryAfterSeconds);
+  return headers;
+}

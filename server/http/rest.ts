@@ -1,0 +1,172 @@
+import type { ServerResponse } from 'node:http';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { database } from '../../db/client';
+import { authenticate } from '../auth/principal';
+import { config } from '../config';
+import { AppError } from '../errors';
+import { logger } from '../logger';
+import { openApiDocument } from '../openapi';
+import { appRouter } from '../routers';
+import { createContext, requestState, type AppRequest, type Context } from '../trpc';
+import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body';
+import {
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  requestFingerprint,
+  reserveIdempotencyKey,
+  type StoredResponse,
+} from './idempotency';
+import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from './problem';
+
+export const REST_PREFIX = '/v1';
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** Response headers an idempotent replay repeats. */
+const REPLAYED_HEADERS = ['etag', 'location'];
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.end(payload);
+}
+
+function sendProblem(res: ServerResponse, p: Problem, headers: Record<string, string> = {}): void {
+  sendJson(res, p.status, p, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE });
+}
+
+/** The envelope for an error body written by the OpenAPI adapter: our formatter put it in `data.problem`. */
+function envelopeOf(status: number, chunk: unknown): Problem {
+  try {
+    const parsed = JSON.parse(String(chunk)) as Partial<Problem> & { data?: { problem?: Problem } };
+    if (parsed.data?.problem) return parsed.data.problem;
+    if (parsed.type && parsed.title && parsed.status && parsed.detail) return parsed as Problem;
+  } catch {
+    // fall through to a generic envelope
+  }
+  return status >= 500
+    ? problem('internal', 'An unexpected error occurred. It is safe to retry the request.')
+    : problemFromError(new AppError(status === 404 ? 'not-found' : 'bad-request', 'The request could not be served.'));
+}
+
+/**
+ * Every response leaves through here: error bodies become exactly the problem
+ * envelope, and (for an idempotent POST) the final response is stored before
+ * the client sees it, so an immediate retry replays instead of colliding.
+ */
+function finishResponses(res: ServerResponse, beforeSend?: (r: StoredResponse) => Promise<void>): void {
+  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  res.end = ((chunk?: unknown) => {
+    let body: unknown = chunk;
+    if (res.statusCode >= 400) {
+      const p = envelopeOf(res.statusCode, chunk);
+      res.statusCode = p.status;
+      res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+      body = JSON.stringify(p);
+      res.setHeader('Content-Length', Buffer.byteLength(body as string));
+    }
+    if (!beforeSend) return end(body);
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = res.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    let parsed: unknown = null;
+    try {
+      parsed = body === undefined || body === '' ? null : JSON.parse(String(body));
+    } catch {
+      parsed = null;
+    }
+    beforeSend({ status: res.statusCode, headers, body: parsed })
+      .catch((error) => logger.error({ err: error }, 'failed to store idempotent response'))
+      .finally(() => end(body));
+    return res;
+  }) as ServerResponse['end'];
+}
+
+export function createRestHandler() {
+  const handle = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext,
+    maxBodySize: MAX_BODY_BYTES,
+    responseMeta({ ctx, errors }) {
+      const http = (ctx as Context | undefined)?.http;
+      const error = errors[0];
+      if (error) return { status: problemFromError(error).status, headers: { ...http?.headers, ...errorHeaders(error) } };
+      return { status: http?.status ?? 200, headers: http?.headers ?? {} };
+    },
+    onError({ error, path }) {
+      if (problemFromError(error).status >= 500) logger.error({ err: error.cause ?? error, procedure: path }, 'request failed');
+    },
+  });
+
+  return async function serveRest(req: AppRequest, res: ServerResponse): Promise<void> {
+    const state = requestState(req);
+    res.setHeader('Request-Id', state.requestId);
+    const url = req.url!.slice(REST_PREFIX.length) || '/';
+    if (req.method === 'GET' && url.split('?')[0] === '/openapi.json') {
+      sendJson(res, 200, openApiDocument(), { 'Cache-Control': 'no-cache' });
+      return;
+    }
+    req.url = url;
+    try {
+      let storeResponse: ((r: StoredResponse) => Promise<void>) | undefined;
+      if (BODY_METHODS.has(req.method!)) {
+        const raw = await readBody(req);
+        req.body = parseJsonBody(raw, req.headers['content-type']);
+        req.headers['content-type'] = 'application/json';
+        const idempotencyKey = req.headers['idempotency-key'];
+        if (req.method === 'POST' && typeof idempotencyKey === 'string') {
+          const hook = await claimIdempotency(req, res, idempotencyKey, raw);
+          if (hook === null) return;
+          storeResponse = hook;
+        }
+      }
+      finishResponses(res, storeResponse);
+      await handle(req, res);
+    } catch (error) {
+      const p = problemFromError(error);
+      if (p.status >= 500) logger.error({ err: error }, 'request failed before routing');
+      // An unread body cannot be drained cheaply after a 413: close the connection.
+      sendProblem(res, p, p.status === 413 ? { Connection: 'close' } : {});
+    }
+  };
+}
+
+/**
+ * Reserve the Idempotency-Key, or answer from it. Returns the hook that stores
+ * the final response, `undefined` when the request cannot be tied to a key
+ * (bad credentials: the normal path answers 401), or null after a replay.
+ */
+async function claimIdempotency(
+  req: AppRequest,
+  res: ServerResponse,
+  key: string,
+  raw: Buffer,
+): Promise<((r: StoredResponse) => Promise<void>) | undefined | null> {
+  const db = database();
+  const state = requestState(req);
+  try {
+    state.principal = await authenticate(db, req.headers.authorization);
+  } catch {
+    return undefined;
+  }
+  const apiKeyId = state.principal.keyId;
+  const reservation = await reserveIdempotencyKey(db, {
+    apiKeyId,
+    key,
+    fingerprint: requestFingerprint(req.method!, req.url!, raw),
+    ttlHours: config().IDEMPOTENCY_TTL_HOURS,
+  });
+  if (reservation.kind === 'replay') {
+    const { status, headers, body } = reservation.response;
+    state.log.keyId = apiKeyId;
+    state.log.route = 'idempotent replay';
+    const contentType = status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json';
+    sendJson(res, status, body, { ...headers, 'Idempotent-Replayed': 'true', 'Content-Type': contentType });
+    return null;
+  }
+  return (response) =>
+    response.status >= 500 ? releaseIdempotencyKey(db, apiKeyId, key) : completeIdempotencyKey(db, apiKeyId, key, response);
+}

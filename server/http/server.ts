@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { logger } from '../logger';
+import { requestState, type AppRequest } from '../trpc';
+import { CONSOLE_PREFIX, createConsoleHandler } from './console-transport';
+import { problem, PROBLEM_CONTENT_TYPE } from './problem';
+import { createRestHandler, REST_PREFIX } from './rest';
+
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function startsWithSegment(url: string, prefix: string): boolean {
+  return url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+}
+
+/**
+ * One HTTP server for the whole service. /v1 goes straight to the node-http
+ * OpenAPI handler and /api/trpc to tRPC's node handler — both off Next's
+ * route-handler layer, which alone would cap the API near 1,000 req/s — and
+ * everything else (the console and /docs) to Next.
+ */
+export function createAppServer(pages?: PageHandler): Server {
+  const serveRest = createRestHandler();
+  const serveConsole = createConsoleHandler();
+
+  return createServer((req: AppRequest, res) => {
+    const started = process.hrtime.bigint();
+    const incomingId = req.headers['x-request-id'];
+    const state = requestState(req);
+    if (typeof incomingId === 'string' && REQUEST_ID.test(incomingId)) state.requestId = incomingId;
+    const url = req.url ?? '/';
+    const api = startsWithSegment(url, REST_PREFIX) || startsWithSegment(url, CONSOLE_PREFIX);
+
+    if (api) {
+      res.on('finish', () => {
+        logger.info(
+          {
+            requestId: state.requestId,
+            method: req.method,
+            route: state.log.route ?? url.split('?')[0],
+            status: res.statusCode,
+            durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+            keyId: state.log.keyId,
+          },
+          'request',
+        );
+      });
+    }
+
+    const handler = startsWithSegment(url, REST_PREFIX)
+      ? serveRest
+      : startsWithSegment(url, CONSOLE_PREFIX)
+        ? serveConsole
+        : pages;
+    Promise.resolve(handler ? handler(req, res) : notFound(res)).catch((error: unknown) => {
+      logger.error({ err: error, requestId: state.requestId }, 'unhandled request error');
+      if (!res.headersSent) {
+        const body = JSON.stringify(problem('internal', 'An unexpected error occurred. It is safe to retry the request.'));
+        res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) }).end(body);
+      } else {
+        res.destroy();
+      }
+    });
+  });
+}
+
+function notFound(res: ServerResponse): void {
+  const body = JSON.stringify(problem('not-found', 'No such route.'));
+  res.writeHead(404, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) }).end(body);
+}

@@ -1,0 +1,126 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { config } from './config';
+import { ERROR_KINDS, type ErrorKind } from './errors';
+import { appRouter } from './routers';
+
+type Json = Record<string, unknown>;
+
+const PROBLEM_SCHEMA: Json = {
+  type: 'object',
+  description: 'The error envelope of every non-2xx response (RFC 9457 problem details).',
+  required: ['type', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: 'Identifies the error type; ends in /errors/<slug>.' },
+    title: { type: 'string', description: 'Short summary of the error type.' },
+    status: { type: 'integer', description: 'The HTTP status.' },
+    detail: { type: 'string', description: 'Explanation of this occurrence.' },
+    errors: {
+      type: 'array',
+      description: 'Per-field problems, for validation errors.',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
+const STATUS_KIND: Record<number, ErrorKind> = Object.fromEntries(
+  Object.entries(ERROR_KINDS).map(([kind, { status }]) => [status, kind as ErrorKind]),
+);
+
+function problemResponse(status: number): Json {
+  const kind = STATUS_KIND[status];
+  const headers: Json =
+    status === 429 ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } : {};
+  return {
+    description: kind ? ERROR_KINDS[kind].title : 'Error',
+    ...(status === 429 ? { headers } : {}),
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
+}
+
+const RATE_LIMIT_HEADERS: Json = {
+  'RateLimit-Limit': { description: 'Requests allowed in a burst.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current burst.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the burst allowance is full again.', schema: { type: 'integer' } },
+};
+
+function errorStatusesFor(method: string, path: string, secured: boolean): number[] {
+  const statuses = [400];
+  if (secured) statuses.push(401, 403, 429);
+  if (path.includes('{')) statuses.push(404);
+  if (method === 'post') statuses.push(409, 413, 415, 422);
+  if (method === 'patch') statuses.push(409, 413, 415);
+  if (method === 'delete') statuses.push(409);
+  statuses.push(500);
+  return statuses;
+}
+
+let cached: OpenAPIObject | undefined;
+
+/**
+ * The OpenAPI 3.1 document, generated from the procedures and then completed:
+ * every error response is the problem envelope, security is bearer, POSTs
+ * accept Idempotency-Key, writes answer with ETag.
+ */
+export function openApiDocument(): OpenAPIObject {
+  if (cached) return cached;
+  const doc = generateOpenApiDocument(appRouter, {
+    title: 'Ad Network Service API',
+    version: '1.0.0',
+    description:
+      'The API of the podcast ad network service. Every request carries `Authorization: Bearer <API key>`. ' +
+      'Errors use `application/problem+json` with `type`, `title`, `status`, `detail`. Lists are cursor-paginated.',
+    baseUrl: `${config().publicUrl}/v1`,
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_test_… or sk_live_…' },
+    },
+  });
+  const components = (doc.components ??= {});
+  components.schemas = { ...(components.schemas ?? {}), Problem: PROBLEM_SCHEMA };
+  doc.security = [{ bearerAuth: [] }];
+  doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+  doc.servers = [{ url: `${config().publicUrl}/v1` }];
+
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
+      if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+      const secured = !(Array.isArray(operation.security) && operation.security.length === 0);
+      const responses = operation.responses as Record<string, Json>;
+      for (const code of Object.keys(responses)) if (code === 'default' || Number(code) >= 400) delete responses[code];
+      for (const status of errorStatusesFor(method, path, secured)) responses[String(status)] = problemResponse(status);
+      const parameters = ((operation.parameters as Json[] | undefined) ??= []);
+      if (method === 'post') {
+        parameters.push({
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h.',
+          schema: { type: 'string', maxLength: 255 },
+        });
+      }
+      if (method === 'patch' || method === 'delete') {
+        parameters.push({
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          description: 'The ETag you read. The write fails with 409 if the resource has changed since.',
+          schema: { type: 'string' },
+        });
+      }
+      if (parameters.length === 0) delete operation.parameters;
+      for (const [code, response] of Object.entries(responses)) {
+        if (Number(code) < 300 && secured) response.headers = { ...(response.headers as Json | undefined), ...RATE_LIMIT_HEADERS };
+      }
+      // A created resource answers 201, not 200.
+      if (method === 'post' && responses['200'] && /Created/.test(String((responses['200'] as Json).description))) {
+        responses['201'] = responses['200'];
+        delete responses['200'];
+      }
+    }
+  }
+  cached = doc;
+  return doc;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '../../http/pagination';
+import { EVENT_TYPE_NAMES } from '../../services/events/event-types';
+import { networkParam, timestamp } from '../shared.types';
+
+export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES).meta({ id: 'EventType' });
+
+export const eventSchema = z
+  .object({
+    id: z.string(),
+    network_id: z.string(),
+    type: eventTypeSchema,
+    occurred_at: timestamp,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Event' });
+
+export const listEventsInput = z.strictObject({
+  ...networkParam,
+  ...listParams,
+  type: eventTypeSchema.optional().meta({ description: 'Only events of this type.' }),
+});
+
+export const listEventsOutput = pageOf(eventSchema).meta({ id: 'EventList' });

@@ -1,0 +1,13 @@
+import { authedProcedure } from '../../trpc';
+import { getMeInput, meSchema } from './get-me.types';
+
+export const getMe = authedProcedure
+  .meta({ openapi: { method: 'GET', path: '/me', tags: ['me'], summary: 'The calling API key', protect: true } })
+  .input(getMeInput)
+  .output(meSchema)
+  .query(({ ctx: { principal } }) => ({
+    key_id: principal.keyId,
+    key_name: principal.keyName,
+    super_user: principal.superUser,
+    scopes: [...principal.scopes].map(([network_id, role]) => ({ network_id, role })),
+  }));

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { roleSchema } from '../shared.types';
+
+export const getMeInput = z.void();
+
+export const scopeSchema = z
+  .object({ network_id: z.string(), role: roleSchema })
+  .meta({ id: 'Scope' });
+
+export const meSchema = z
+  .object({
+    key_id: z.string(),
+    key_name: z.string(),
+    super_user: z.boolean(),
+    scopes: z.array(scopeSchema).meta({ description: 'Effective roles: a person’s key never exceeds their current membership.' }),
+  })
+  .meta({ id: 'Me' });

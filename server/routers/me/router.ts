@@ -1,0 +1,4 @@
+import { router } from '../../trpc';
+import { getMe } from './get-me';
+
+export const meRouter = router({ get: getMe });

@@ -1,0 +1,4 @@
+import { z } from 'zod';
+import { networkParam } from '../shared.types';
+
+export const getNetworkInput = z.strictObject({ ...networkParam });

@@ -1,0 +1,6 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '../../http/pagination';
+import { networkSchema } from './network.types';
+
+export const listNetworksInput = z.strictObject({ ...listParams });
+export const listNetworksOutput = pageOf(networkSchema).meta({ id: 'NetworkList' });

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { ROLES } from '../auth/roles';
+
+/** ISO 8601 UTC timestamp, as every response shows time. */
+export const timestamp = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.000Z' });
+
+export const iso = (d: Date): string => d.toISOString();
+export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export const roleSchema = z.enum(ROLES).meta({ description: 'read_only < administrator' });
+
+/** Path parameter naming the network; a procedure's input spreads it in. */
+export const networkParam = {
+  networkId: z.string().min(1).meta({ description: 'Network id (net_…).' }),
+};
+
+/** A required, non-blank display name. */
+export const nameField = z
+  .string({ error: 'name is required and must be a string.' })
+  .trim()
+  .min(1, 'name must not be blank.')
+  .max(200, 'name must be at most 200 characters.');
+
+/** Optimistic-lock version a write may send instead of If-Match. */
+export const versionField = z.number().int().min(1).optional().meta({
+  description: 'The version you read; the write fails with 409 if the resource has changed since. Same as If-Match.',
+});

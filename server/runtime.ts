@@ -1,0 +1,90 @@
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Runner } from 'graphile-worker';
+import { closeDatabase, openDatabase } from '../db/client';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
+import { migrateDatabase } from '../db/migrate';
+import { startWorker } from '../jobs/worker';
+import type { Config } from './config';
+import { configureLimits } from './http/limits';
+import { createAppServer, type PageHandler } from './http/server';
+import { logger } from './logger';
+import { loadAppSecret } from './secrets';
+import { bootstrapSuperUser } from './services/keys/bootstrap';
+
+export interface RunningService {
+  url: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** DATABASE_URL, or an embedded Postgres under DATA_DIR when it is unset. */
+export async function resolveDatabase(c: Config): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
+  if (c.DATABASE_URL) return { url: c.DATABASE_URL };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.resolve(c.DATA_DIR),
+    port: c.EMBEDDED_PG_PORT,
+    log: (line) => logger.debug({ component: 'embedded-postgres' }, line),
+  });
+  logger.info({ port: c.EMBEDDED_PG_PORT, dataDir: c.DATA_DIR }, 'embedded Postgres started');
+  return { url: embedded.url, embedded };
+}
+
+/**
+ * Start everything `npm start` runs: database (embedded when needed),
+ * migrations, bootstrap key, rate limiters, the worker (unless WORKER=off) and
+ * the HTTP server. `pages` serves everything outside the API (Next).
+ */
+export async function startService(c: Config, options: { pages?: PageHandler; worker?: boolean } = {}): Promise<RunningService> {
+  const { url: databaseUrl, embedded } = await resolveDatabase(c);
+  await migrateDatabase(databaseUrl);
+  const { db } = openDatabase(databaseUrl, { max: c.DATABASE_POOL_MAX });
+  await loadAppSecret(db);
+
+  const bootstrap = await bootstrapSuperUser(db, { token: c.BOOTSTRAP_SUPERUSER_TOKEN, environment: c.APP_ENV });
+  if (bootstrap.kind === 'first-start') {
+    // Printed once, on the first start of an empty database, for the operator to copy.
+    process.stdout.write(
+      `\nNo API keys existed, so a super_user key was created. It is shown only this once:\n\n    ${bootstrap.token}\n\n` +
+        'Keep it secret. Use it as "Authorization: Bearer <key>". Lost it? Run: npm run cli -- create-key --super-user --name NAME\n\n',
+    );
+  } else if (bootstrap.kind === 'configured-created') {
+    logger.info('BOOTSTRAP_SUPERUSER_TOKEN registered as a super_user key');
+  }
+
+  const limits = configureLimits(db, c);
+  let worker: Runner | undefined;
+  if (options.worker ?? c.WORKER === 'on') {
+    worker = await startWorker({ connectionString: databaseUrl, concurrency: c.WORKER_CONCURRENCY });
+  }
+
+  const server = createAppServer(options.pages);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(c.PORT, c.HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://localhost:${port}`;
+  logger.info({ url, worker: Boolean(worker), embedded: Boolean(embedded) }, 'service listening');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    databaseUrl,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await worker?.stop();
+        await limits.close();
+        await closeDatabase();
+        await embedded?.stop();
+        logger.flush();
+      })();
+      return stopping;
+    },
+  };
+}

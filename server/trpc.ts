@@ -1,0 +1,152 @@
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { database, type Database } from '../db/client';
+import { authenticate, type Principal } from './auth/principal';
+import { roleAtLeast, type Role } from './auth/roles';
+import { AppError, badRequest, forbidden } from './errors';
+import { currentLimits } from './http/limits';
+import { problemFromError, toTRPCError, type Problem } from './http/problem';
+import { rateLimitHeaders } from './http/rate-limit';
+import { findNetwork } from './services/networks/find-network';
+
+/** What a handler may say about the HTTP response, whatever the transport. */
+export interface HttpOut {
+  status?: number;
+  headers: Record<string, string>;
+}
+
+export interface Context {
+  db: Database;
+  requestId: string;
+  clientAddress: string;
+  header(name: string): string | undefined;
+  http: HttpOut;
+  /** Filled by the authentication middleware. */
+  principal?: Principal;
+  /** What the request log line reports. */
+  log: { keyId?: string; route?: string };
+}
+
+/** State the HTTP layer keeps on a request (request id, log fields, an already-resolved principal). */
+export interface RequestState {
+  requestId: string;
+  log: Context['log'];
+  http: HttpOut;
+  principal?: Principal;
+}
+
+export type AppRequest = IncomingMessage & { state?: RequestState; body?: unknown };
+
+export function requestState(req: AppRequest): RequestState {
+  req.state ??= { requestId: randomUUID(), log: {}, http: { headers: {} } };
+  return req.state;
+}
+
+export function clientAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** The context for one HTTP request, on either transport. */
+export function createContext({ req }: { req: AppRequest }): Context {
+  const state = requestState(req);
+  return {
+    db: database(),
+    requestId: state.requestId,
+    clientAddress: clientAddress(req),
+    header: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value[0] : value;
+    },
+    http: state.http,
+    principal: state.principal,
+    log: state.log,
+  };
+}
+
+export type ErrorShapeData = { problem: Problem };
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      return { ...shape, data: { ...shape.data, stack: undefined, problem: problemFromError(error) } };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Domain errors thrown by services become TRPCErrors with the right status. */
+const base = t.procedure.use(async ({ next, path, meta, ctx }) => {
+  ctx.log.route = meta?.openapi ? `${meta.openapi.method} ${meta.openapi.path}` : path;
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+  return result;
+});
+
+export const publicProcedure = base;
+
+/** Any valid API key; applies the per-key rate limit. */
+export const authedProcedure = base.use(async ({ ctx, next }) => {
+  const limits = currentLimits();
+  let principal = ctx.principal;
+  if (!principal) {
+    const addressKey = `auth-fail:${ctx.clientAddress}`;
+    if (limits?.authFailures.exhausted(addressKey)) {
+      throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
+        headers: { 'Retry-After': String(limits.authFailures.consume(addressKey).retryAfterSeconds) },
+      });
+    }
+    try {
+      principal = await authenticate(ctx.db, ctx.header('authorization'));
+    } catch (error) {
+      limits?.authFailures.consume(addressKey);
+      throw error;
+    }
+  }
+  ctx.log.keyId = principal.keyId;
+  if (limits) {
+    const decision = limits.perKey.consume(principal.keyId);
+    Object.assign(ctx.http.headers, rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      throw new AppError('rate-limited', `Rate limit exceeded. Retry after ${decision.retryAfterSeconds} s.`, {
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
+    }
+  }
+  return next({ ctx: { ...ctx, principal } });
+});
+
+/**
+ * The key must hold at least `role` on the network named by the `networkId`
+ * path parameter. Runs before input validation, so a foreign key learns
+ * nothing from validation errors. A network outside the key's scopes is 403;
+ * a super_user asking for a network that does not exist gets 404.
+ */
+export function networkProcedure(role: Role) {
+  return authedProcedure.use(async ({ ctx, next, getRawInput }) => {
+    const raw = (await getRawInput()) as { networkId?: unknown } | undefined;
+    const networkId = raw?.networkId;
+    if (typeof networkId !== 'string' || networkId.length === 0) throw badRequest('networkId is required.');
+    const principal = ctx.principal;
+    let effective: Role | undefined = principal.scopes.get(networkId);
+    if (principal.superUser) {
+      if (!(await findNetwork(ctx.db, networkId))) throw new AppError('not-found', 'Network not found.');
+      effective = 'administrator';
+    }
+    if (!effective) throw forbidden('This API key has no access to this network.');
+    if (!roleAtLeast(effective, role)) {
+      throw forbidden(`This operation needs the ${role} role on this network; this API key has ${effective}.`);
+    }
+    return next({ ctx: { ...ctx, network: { id: networkId, role: effective } } });
+  });
+}
+
+/** Only super_user keys. */
+export const superUserProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!ctx.principal.superUser) throw forbidden('This operation needs a super_user API key.');
+  return next();
+});
