@@ -21,8 +21,13 @@ export async function enqueueJob<T extends TaskName>(
   payload: TaskPayloads[T],
   options: EnqueueOptions = {},
 ): Promise<void> {
+  await addJob(tx, task, payload, options);
+}
+
+/** The untyped primitive under `enqueueJob`, for task names outside the registry (tests). */
+export async function addJob(tx: Queryable, identifier: string, payload: unknown, options: EnqueueOptions = {}): Promise<void> {
   await tx.execute(sql`select graphile_worker.add_job(
-    ${task}::text,
+    ${identifier}::text,
     ${JSON.stringify(payload)}::json,
     queue_name => ${options.queueName ?? null}::text,
     run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,

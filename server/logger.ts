@@ -20,3 +20,6 @@ export const logger = pino(
 );
 
 export type Logger = typeof logger;
+
+// Buffered lines reach the log within a second even when traffic is light.
+setInterval(() => logger.flush(), 1000).unref();

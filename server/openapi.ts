@@ -79,7 +79,9 @@ export function openApiDocument(): OpenAPIObject {
     },
   });
   const components = (doc.components ??= {});
-  components.schemas = { ...(components.schemas ?? {}), Problem: PROBLEM_SCHEMA };
+  // trpc-to-openapi's own error schemas describe its body, not ours: replaced by Problem.
+  const schemas = Object.entries(components.schemas ?? {}).filter(([name]) => !name.startsWith('error.'));
+  components.schemas = { ...Object.fromEntries(schemas), Problem: PROBLEM_SCHEMA };
   doc.security = [{ bearerAuth: [] }];
   doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
   doc.servers = [{ url: `${config().publicUrl}/v1` }];

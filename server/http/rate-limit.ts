@@ -22,7 +22,13 @@ export interface Decision {
 
 /** Where buckets are shared between processes. `sync` spends tokens and returns each bucket's balance. */
 export interface BucketStore {
-  sync(policy: BucketPolicy, spent: Map<string, number>): Promise<Map<string, number>>;
+  sync(policy: BucketPolicy, spent: Map<string, Spend>): Promise<Map<string, number>>;
+}
+
+/** Tokens spent locally since the last sync, and how long ago the first of them was spent. */
+export interface Spend {
+  tokens: number;
+  ageSeconds: number;
 }
 
 interface LocalBucket {
@@ -30,6 +36,7 @@ interface LocalBucket {
   refilledAt: number;
   /** Spent since the last sync was sent. */
   unsynced: number;
+  firstUnsyncedAt: number;
 }
 
 /**
@@ -58,7 +65,7 @@ export class TokenBucketLimiter {
   private bucket(key: string, now: number): LocalBucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = { tokens: this.policy.burst, refilledAt: now, unsynced: 0 };
+      bucket = { tokens: this.policy.burst, refilledAt: now, unsynced: 0, firstUnsyncedAt: now };
       this.buckets.set(key, bucket);
     } else {
       this.refill(bucket, now);
@@ -82,6 +89,7 @@ export class TokenBucketLimiter {
     const bucket = this.bucket(key, Date.now());
     const allowed = bucket.tokens >= 1;
     if (allowed) {
+      if (bucket.unsynced === 0) bucket.firstUnsyncedAt = Date.now();
       bucket.tokens -= 1;
       bucket.unsynced += 1;
       this.schedule();
@@ -108,10 +116,11 @@ export class TokenBucketLimiter {
   /** Send local spend to the shared store and adopt the shared balances. */
   async flush(): Promise<void> {
     if (this.syncing) return this.syncing;
-    const spent = new Map<string, number>();
+    const spent = new Map<string, Spend>();
+    const now = Date.now();
     for (const [key, bucket] of this.buckets) {
       if (bucket.unsynced > 0) {
-        spent.set(key, bucket.unsynced);
+        spent.set(key, { tokens: bucket.unsynced, ageSeconds: (now - bucket.firstUnsyncedAt) / 1000 });
         bucket.unsynced = 0;
       }
     }
@@ -156,12 +165,13 @@ export class TokenBucketLimiter {
 export function postgresBucketStore(db: Database): BucketStore {
   return {
     async sync({ rate, burst }, spent) {
-      const keys = [...spent.keys()];
-      const amounts = keys.map((k) => spent.get(k)!);
+      const batch = JSON.stringify([...spent].map(([key, s]) => ({ key, spent: s.tokens, age: s.ageSeconds })));
+      // A new bucket is credited the refill since the first spend it reports;
+      // an existing one refills from its last update.
       const rows = await db.execute<{ key: string; tokens: number }>(sql`
         insert into rate_limit_buckets as b (key, tokens, updated_at)
-        select key, greatest(${-burst}::float8, ${burst}::float8 - spent), now()
-        from unnest(${keys}::text[], ${amounts}::float8[]) as t(key, spent)
+        select key, greatest(${-burst}::float8, least(${burst}::float8, ${burst}::float8 - spent + age * ${rate}::float8)), now()
+        from json_to_recordset(${batch}::json) as t(key text, spent float8, age float8)
         on conflict (key) do update set
           tokens = greatest(${-burst}::float8,
             least(${burst}::float8, b.tokens + extract(epoch from now() - b.updated_at) * ${rate}::float8)
@@ -195,7 +205,7 @@ export function redisBucketStore(redis: Redis): BucketStore {
   return {
     async sync({ rate, burst }, spent) {
       const keys = [...spent.keys()];
-      const args = [rate, burst, ...keys.map((k) => spent.get(k)!)];
+      const args = [rate, burst, ...keys.map((k) => spent.get(k)!.tokens)];
       const balances = (await redis.eval(REDIS_SYNC, keys.length, ...keys.map((k) => `rl:${k}`), ...args)) as string[];
       return new Map(keys.map((k, i) => [k, Number(balances[i])]));
     },

@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { API_KEY_PATTERN, generateApiKeyToken } from '../server/auth/tokens';
+import { api } from './support/api';
+import { createTestDatabase } from './support/database';
+import { ROOT, startServerProcess } from './support/server-process';
+
+describe('bootstrap and the operator CLI', () => {
+  it('prints one super_user token on the first start of an empty database, and never again', async () => {
+    const db = await createTestDatabase('boot');
+    try {
+      const first = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off' });
+      const printed = first.output().match(/sk_test_[0-9A-Za-z]{40}/g) ?? [];
+      await first.stop();
+      expect(printed).toHaveLength(1);
+      const token = printed[0]!;
+
+      const second = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off' });
+      try {
+        expect(second.output()).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
+        const me = await api<{ super_user: boolean }>('GET', '/me', { token, baseUrl: second.url });
+        expect(me.status).toBe(200);
+        expect(me.body.super_user).toBe(true);
+        // The token never appears in the request logs.
+        expect(second.output()).not.toContain(token);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('registers BOOTSTRAP_SUPERUSER_TOKEN once and prints no other token', async () => {
+    const db = await createTestDatabase('boot');
+    const token = generateApiKeyToken('test');
+    try {
+      for (let run = 0; run < 2; run++) {
+        const server = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off', BOOTSTRAP_SUPERUSER_TOKEN: token });
+        try {
+          expect(server.output()).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
+          expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('npm run cli -- create-key --super-user --name NAME prints only a working token', async () => {
+    const db = await createTestDatabase('cli');
+    try {
+      const result = spawnSync('npm', ['run', '--silent', 'cli', '--', 'create-key', '--super-user', '--name', 'ops laptop'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: db.url },
+        encoding: 'utf8',
+      });
+      expect(result.status).toBe(0);
+      const stdout = result.stdout;
+      expect(stdout).toMatch(/^sk_test_[0-9A-Za-z]{40}\n$/);
+      const token = stdout.trim();
+      expect(API_KEY_PATTERN.test(token)).toBe(true);
+
+      const server = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off' });
+      try {
+        // The database already had a key, so the first start printed none.
+        expect(server.output()).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
+        const me = await api<{ key_name: string; super_user: boolean }>('GET', '/me', { token, baseUrl: server.url });
+        expect(me.body).toMatchObject({ key_name: 'ops laptop', super_user: true });
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('the CLI refuses a missing name with a usage message', () => {
+    const result = spawnSync('npm', ['run', '--silent', 'cli', '--', 'create-key', '--super-user'], { cwd: ROOT, encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/--name is required/);
+  });
+});

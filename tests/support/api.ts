@@ -1,0 +1,38 @@
+import { inject } from 'vitest';
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A small HTTP client for /v1 that returns status, headers and the parsed body. */
+export async function api<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; baseUrl?: string } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  const token = options.token === undefined ? inject('superToken') : options.token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${options.baseUrl ?? inject('baseUrl')}/v1${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** Assert-friendly view of an error envelope: exactly the spec's four keys (plus optional errors). */
+export function envelopeKeys(body: unknown): string[] {
+  return Object.keys(body as object).sort();
+}

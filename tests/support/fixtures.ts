@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { closeDatabase, database, openDatabase } from '../../db/client';
+import { newId } from '../../db/ids';
+import { memberships, networks, serviceAccounts, users } from '../../db/schema';
+import type { Role } from '../../server/auth/roles';
+import { loadAppSecret } from '../../server/secrets';
+import { mintApiKey } from '../../server/services/keys/mint-api-key';
+
+/** Open the run's database in this test file's process (for setup and for checks). */
+export async function openTestDatabase() {
+  const handle = openDatabase(inject('databaseUrl'), { max: 5 });
+  await loadAppSecret(handle.db);
+  return handle;
+}
+
+export const closeTestDatabase = closeDatabase;
+
+export async function createNetworkRow(name = `Network ${randomBytes(3).toString('hex')}`) {
+  const [row] = await database().insert(networks).values({ id: newId('network'), name }).returning();
+  return row!;
+}
+
+export async function createPerson(email = `p-${randomBytes(4).toString('hex')}@example.test`) {
+  const [row] = await database().insert(users).values({ id: newId('user'), email, name: email }).returning();
+  return row!;
+}
+
+/**
+ * A person who is a member of each network with the given role, holding a key
+ * scoped the same way (or with `keyRole` where the key should be narrower).
+ */
+export async function personKey(grants: Array<{ networkId: string; role: Role; keyRole?: Role }>, options: { expiresAt?: Date } = {}) {
+  const person = await createPerson();
+  for (const g of grants) {
+    await database().insert(memberships).values({ id: newId('membership'), networkId: g.networkId, userId: person.id, role: g.role });
+  }
+  const { key, token } = await mintApiKey(database(), {
+    name: 'test key',
+    environment: 'test',
+    owner: { userId: person.id },
+    scopes: grants.map((g) => ({ networkId: g.networkId, role: g.keyRole ?? g.role })),
+    expiresAt: options.expiresAt ?? null,
+  });
+  return { person, key, token };
+}
+
+export async function serviceAccountKey(networkId: string, role: Role) {
+  const [sa] = await database()
+    .insert(serviceAccounts)
+    .values({ id: newId('serviceAccount'), networkId, name: 'integration', role })
+    .returning();
+  const { key, token } = await mintApiKey(database(), {
+    name: 'sa key',
+    environment: 'test',
+    owner: { serviceAccountId: sa!.id },
+    scopes: [{ networkId, role }],
+  });
+  return { serviceAccount: sa!, key, token };
+}

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process printed (stdout + stderr) so far. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Start the service exactly as `npm start` does (scripts/start.ts), in a child
+ * process, and wait until it says it is ready.
+ */
+export async function startServerProcess(env: Record<string, string>, logFile?: string): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const file = logFile ? createWriteStream(logFile) : undefined;
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    file?.write(chunk);
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 180_000);
+    const check = () => {
+      if (output.includes('Ad network service ready on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    stop(signal = 'SIGTERM') {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => {
+          file?.end();
+          resolve(code);
+        });
+        child.kill(signal);
+      });
+    },
+  };
+}
