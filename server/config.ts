@@ -4,10 +4,6 @@ import { z } from 'zod';
  * Every setting the service reads from the environment, parsed once.
  * README.md lists the same variables; keep the two in step.
  */
-const booleanFlag = z
-  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
-  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
-
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -29,7 +25,6 @@ const envSchema = z.object({
   AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
 });
 
 export type Config = z.infer<typeof envSchema> & { publicUrl: string; errorBaseUrl: string };
