@@ -39,6 +39,17 @@ export function database(): Database {
   return handle.db;
 }
 
+/**
+ * The postgres.js client under Drizzle, for the per-request hot path: its
+ * tagged templates are prepared statements (one round trip, planned once per
+ * connection), while Drizzle's unprepared queries cost a describe round trip
+ * and a fresh plan every time. Drizzle builders get the same with `.prepare(name)`.
+ */
+export function sqlClient(): postgres.Sql {
+  if (!handle) throw new Error('database not open: call openDatabase() first');
+  return handle.sql;
+}
+
 export async function closeDatabase(): Promise<void> {
   const h = handle;
   handle = undefined;

@@ -101,7 +101,7 @@ export const authedProcedure = base.use(async ({ ctx, next }) => {
       });
     }
     try {
-      principal = await authenticate(ctx.db, ctx.header('authorization'));
+      principal = await authenticate(ctx.header('authorization'));
     } catch (error) {
       limits?.authFailures.consume(addressKey);
       throw error;

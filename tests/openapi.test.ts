@@ -16,7 +16,7 @@ describe('GET /v1/openapi.json', () => {
       Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
     );
     const procedures = Object.values(appRouter._def.procedures).map((p) => {
-      const openapi = (p as { _def: { meta?: { openapi?: { method: string; path: string } } } })._def.meta?.openapi;
+      const openapi = (p as unknown as { _def: { meta?: { openapi?: { method: string; path: string } } } })._def.meta?.openapi;
       return `${openapi!.method} ${openapi!.path}`;
     });
     expect(documented.sort()).toEqual(procedures.sort());

@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client';
+import { sqlClient } from '../../db/client';
 import { unauthorized } from '../errors';
 import type { Role } from './roles';
 import { API_KEY_PATTERN, hashToken } from './tokens';
@@ -15,7 +14,7 @@ export interface Principal {
   scopes: ReadonlyMap<string, Role>;
 }
 
-interface KeyRow extends Record<string, unknown> {
+interface KeyRow {
   id: string;
   name: string;
   super_user: boolean;
@@ -32,8 +31,8 @@ interface KeyRow extends Record<string, unknown> {
  * narrowed by the owner's membership (person) or the service account's role.
  * Not cached, so revocation, expiry and a removed membership bite on the next request.
  */
-async function findKey(db: Queryable, tokenHash: string): Promise<KeyRow | undefined> {
-  const rows = await db.execute<KeyRow>(sql`
+async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
+  const rows = await sqlClient()<KeyRow[]>`
     select k.id, k.name, k.super_user, k.user_id, k.service_account_id,
       (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
       (k.expires_at is not null and k.expires_at <= now()) as expired,
@@ -53,7 +52,7 @@ async function findKey(db: Queryable, tokenHash: string): Promise<KeyRow | undef
       ), '[]'::json) as scopes
     from api_keys k
     left join service_accounts owner_sa on owner_sa.id = k.service_account_id
-    where k.token_hash = ${tokenHash} and (k.service_account_id is null or owner_sa.deleted_at is null)`);
+    where k.token_hash = ${tokenHash} and (k.service_account_id is null or owner_sa.deleted_at is null)`;
   return rows[0];
 }
 
@@ -64,16 +63,16 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /** Resolve the Authorization header to a principal, or throw 401 with a precise detail. */
-export async function authenticate(db: Queryable, authorization: string | undefined): Promise<Principal> {
+export async function authenticate(authorization: string | undefined): Promise<Principal> {
   if (!authorization) throw unauthorized('Missing Authorization header. Send "Authorization: Bearer <API key>".');
   const token = bearerToken(authorization);
   if (!token) throw unauthorized('Malformed Authorization header. Send "Authorization: Bearer <API key>".');
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('Malformed API key.');
-  const row = await findKey(db, hashToken(token));
+  const row = await findKey(hashToken(token));
   if (!row) throw unauthorized('Invalid API key.');
   if (row.revoked) throw unauthorized('This API key has been revoked.');
   if (row.expired) throw unauthorized('This API key has expired.');
-  if (row.last_used_stale) touchLastUsed(db, row.id);
+  if (row.last_used_stale) touchLastUsed(row.id);
   return {
     keyId: row.id,
     keyName: row.name,
@@ -91,14 +90,12 @@ const lastTouched = new Map<string, number>();
  * `last_used_at` to the minute, without a write per request: at most one
  * update per key per minute per process, off the request's critical path.
  */
-function touchLastUsed(db: Queryable, keyId: string): void {
+function touchLastUsed(keyId: string): void {
   const now = Date.now();
   const previous = lastTouched.get(keyId);
   if (previous && now - previous < LAST_USED_RESOLUTION_MS) return;
   lastTouched.set(keyId, now);
   if (lastTouched.size > 100_000) lastTouched.clear();
-  db.execute(
-    sql`update api_keys set last_used_at = now() where id = ${keyId}
-        and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
-  ).catch(() => lastTouched.delete(keyId));
+  sqlClient()`update api_keys set last_used_at = now() where id = ${keyId}
+      and (last_used_at is null or last_used_at < now() - interval '1 minute')`.catch(() => lastTouched.delete(keyId));
 }

@@ -148,7 +148,7 @@ async function claimIdempotency(
   const db = database();
   const state = requestState(req);
   try {
-    state.principal = await authenticate(db, req.headers.authorization);
+    state.principal = await authenticate(req.headers.authorization);
   } catch {
     return undefined;
   }
@@ -168,5 +168,16 @@ async function claimIdempotency(
     return null;
   }
   return (response) =>
-    response.status >= 500 ? releaseIdempotencyKey(db, apiKeyId, key) : completeIdempotencyKey(db, apiKeyId, key, response);
+    isRemembered(response.status) ? completeIdempotencyKey(db, apiKeyId, key, response) : releaseIdempotencyKey(db, apiKeyId, key);
+}
+
+/**
+ * Which answers an Idempotency-Key remembers: those of an operation that ran
+ * (2xx, and 4xx such as 404 or 409 from the rules). A request refused before
+ * it ran — invalid input, no permission, rate limited, too large — and any
+ * 5xx are forgotten, so the client may fix the request or retry it.
+ */
+const NOT_RUN = new Set([400, 401, 403, 413, 415, 429]);
+function isRemembered(status: number): boolean {
+  return status < 500 && !NOT_RUN.has(status);
 }

@@ -17,5 +17,7 @@ export async function listEvents(
     .from(events)
     .where(and(...conditions))
     .orderBy(asc(events.id))
-    .limit(take);
+    .limit(take)
+    .prepare('list_events')
+    .execute();
 }

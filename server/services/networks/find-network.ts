@@ -5,6 +5,6 @@ import { networks } from '../../../db/schema';
 export type NetworkRow = typeof networks.$inferSelect;
 
 export async function findNetwork(db: Queryable, id: string): Promise<NetworkRow | undefined> {
-  const [row] = await db.select().from(networks).where(eq(networks.id, id));
+  const [row] = await db.select().from(networks).where(eq(networks.id, id)).prepare('find_network').execute();
   return row;
 }

@@ -17,5 +17,7 @@ export async function listNetworks(db: Queryable, principal: Principal, afterId:
     .from(networks)
     .where(and(...conditions))
     .orderBy(asc(networks.id))
-    .limit(take);
+    .limit(take)
+    .prepare('list_networks')
+    .execute();
 }

@@ -1,0 +1,55 @@
+/**
+ * The web server of the e2e run (playwright.config.ts `webServer`): creates a
+ * fresh database, starts the service exactly as a user does
+ * (`npx tsx scripts/start.ts`) with DATABASE_URL pointing at it, and drops the
+ * database once the service has stopped.
+ *
+ * Why here and not in globalSetup/globalTeardown: Playwright starts its web
+ * servers before globalSetup runs and stops them after globalTeardown, so a
+ * database made in globalSetup would not exist yet when the service starts,
+ * and one dropped in globalTeardown would vanish under a running service.
+ */
+import { spawn } from 'node:child_process';
+import { createDatabase, dropDatabase, dropStaleDatabases, waitUntilUnused } from './database';
+
+const name = process.env.E2E_DATABASE;
+if (!name || !process.env.DATABASE_URL) {
+  process.stderr.write('e2e/serve.ts: E2E_DATABASE and DATABASE_URL must be set (playwright.config.ts sets them).\n');
+  process.exit(2);
+}
+
+const stale = await dropStaleDatabases();
+if (stale.length) process.stderr.write(`e2e: dropped ${stale.length} database(s) left by interrupted runs\n`);
+await createDatabase(name);
+
+const service = spawn('npx', ['tsx', 'scripts/start.ts'], { stdio: 'inherit', env: process.env });
+const exited = new Promise<number>((resolve) => {
+  service.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  service.once('error', (error) => {
+    process.stderr.write(`e2e: could not start the service: ${error.message}\n`);
+    resolve(1);
+  });
+});
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    // Playwright signals the whole process group, so the service normally has the signal already;
+    // pass it on only if the service is still running after a while, and force it in the end.
+    setTimeout(() => service.kill(signal), 3_000).unref();
+    setTimeout(() => service.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+const code = await exited;
+try {
+  // `npx` may exit before the service it started has finished shutting down:
+  // wait for the service's connections to close rather than cut them.
+  if (!(await waitUntilUnused(name, 15_000))) process.stderr.write(`e2e: sessions still open on ${name}; dropping anyway\n`);
+  await dropDatabase(name);
+} catch (error) {
+  process.stderr.write(`e2e: could not drop database ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+process.exit(stopping ? 0 : code || 1);

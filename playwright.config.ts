@@ -1,0 +1,71 @@
+import { randomInt } from 'node:crypto';
+import { defineConfig } from '@playwright/test';
+import { databaseUrl, newDatabaseName } from './e2e/database';
+
+/**
+ * End-to-end tests in Debian's Chromium against the service started as users
+ * start it, on a database of its own (see e2e/serve.ts).
+ *
+ * Playwright evaluates this module in the runner and again in each worker.
+ * Values chosen here go into process.env, which the workers inherit, so the
+ * runner, the web server and every test share one port, database and token.
+ */
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(BASE62.length)]).join('');
+
+process.env.E2E_PORT ??= '3210';
+process.env.E2E_DATABASE ??= newDatabaseName();
+process.env.E2E_TOKEN ??= `sk_test_${randomBase62(40)}`;
+
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: './test-results',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : 'list',
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      // Debian's Chromium; `npx playwright install` cannot download browsers on these machines.
+      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    command: 'npx tsx e2e/serve.ts',
+    url: `${baseURL}/v1/openapi.json`,
+    reuseExistingServer: false,
+    // The first start may run `next build` (60–90 s on these machines) before migrating.
+    timeout: 240_000,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      E2E_DATABASE: process.env.E2E_DATABASE,
+      DATABASE_URL: databaseUrl(process.env.E2E_DATABASE),
+      PORT: String(port),
+      BOOTSTRAP_SUPERUSER_TOKEN: process.env.E2E_TOKEN,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
