@@ -15,6 +15,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
+  // Libraries (React, tRPC, Next) read NODE_ENV themselves: production unless asked otherwise.
+  (process.env as Record<string, string | undefined>).NODE_ENV ??= 'production';
   const config = loadConfig();
   setConfig(config);
   const dev = config.NODE_ENV === 'development';

@@ -33,3 +33,28 @@ describe('token buckets shared through Postgres', () => {
     limiter.stop();
   });
 });
+
+describe('token buckets shared through Redis (REDIS_URL)', () => {
+  it('two limiters draw on one bucket after a sync', async () => {
+    const { Redis } = await import('ioredis');
+    const { redisBucketStore } = await import('../server/http/rate-limit');
+    const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    try {
+      const policy = { rate: 0.001, burst: 10 };
+      const a = new TokenBucketLimiter(policy, redisBucketStore(redis), 10_000);
+      const b = new TokenBucketLimiter(policy, redisBucketStore(redis), 10_000);
+      const key = `shared-redis-${Date.now()}`;
+      for (let i = 0; i < 6; i++) expect(a.consume(key).allowed).toBe(true);
+      await a.flush();
+      expect(b.consume(key).allowed).toBe(true);
+      await b.flush();
+      let allowed = 0;
+      for (let i = 0; i < 10; i++) if (b.consume(key).allowed) allowed++;
+      expect(allowed).toBe(3);
+      a.stop();
+      b.stop();
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

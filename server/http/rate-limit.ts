@@ -189,10 +189,15 @@ local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
 local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
 local out = {}
 for i, key in ipairs(KEYS) do
+  local spent, age = tonumber(ARGV[i * 2 + 1]), tonumber(ARGV[i * 2 + 2])
   local state = redis.call('HMGET', key, 'tokens', 'at')
-  local tokens = tonumber(state[1]) or burst
-  local at = tonumber(state[2]) or t
-  tokens = math.min(burst, tokens + (t - at) * rate) - tonumber(ARGV[i + 2])
+  local tokens = tonumber(state[1])
+  if tokens == nil then
+    -- A new bucket is credited the refill since the first spend it reports.
+    tokens = math.min(burst, burst - spent + age * rate)
+  else
+    tokens = math.min(burst, tokens + (t - tonumber(state[2])) * rate) - spent
+  end
   if tokens < -burst then tokens = -burst end
   redis.call('HSET', key, 'tokens', tokens, 'at', t)
   redis.call('EXPIRE', key, math.ceil(burst / rate) * 2 + 60)
@@ -205,7 +210,7 @@ export function redisBucketStore(redis: Redis): BucketStore {
   return {
     async sync({ rate, burst }, spent) {
       const keys = [...spent.keys()];
-      const args = [rate, burst, ...keys.map((k) => spent.get(k)!.tokens)];
+      const args = [rate, burst, ...keys.flatMap((k) => [spent.get(k)!.tokens, spent.get(k)!.ageSeconds])];
       const balances = (await redis.eval(REDIS_SYNC, keys.length, ...keys.map((k) => `rl:${k}`), ...args)) as string[];
       return new Map(keys.map((k, i) => [k, Number(balances[i])]));
     },
