@@ -33,7 +33,7 @@ function run(command: string, args: string[]): number {
 
 const only = process.argv.slice(2);
 for (const [name, step] of steps) {
-  if (only.length && !only.some((o) => name.startsWith(o))) continue;
+  if (only.length && !only.some((o) => name.toLowerCase().includes(o.toLowerCase()))) continue;
   const started = Date.now();
   process.stdout.write(`\n▶ ${name}\n`);
   const code = step();
