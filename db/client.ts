@@ -50,6 +50,23 @@ export function sqlClient(): postgres.Sql {
   return handle.sql;
 }
 
+/**
+ * A prepared query built once per pool: `build` runs on first use with this
+ * database, later calls reuse the statement (values go in as placeholders).
+ * Use it for queries on the request path whose SQL text must not vary.
+ */
+export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => T {
+  const cache = new WeakMap<Database, T>();
+  return (db) => {
+    let query = cache.get(db);
+    if (query === undefined) {
+      query = build(db);
+      cache.set(db, query);
+    }
+    return query;
+  };
+}
+
 export async function closeDatabase(): Promise<void> {
   const h = handle;
   handle = undefined;

@@ -1,23 +1,29 @@
-import { and, asc, gt, inArray, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
+import { asc, gt, sql } from 'drizzle-orm';
+import { preparedQuery, type Database } from '../../../db/client';
 import { networks } from '../../../db/schema';
 import type { Principal } from '../../auth/principal';
 
-/** Networks the key can see (all of them for super_user), in id order, after `afterId`. */
-export async function listNetworks(db: Queryable, principal: Principal, afterId: string | undefined, take: number) {
-  const conditions: SQL[] = [];
-  if (!principal.superUser) {
-    const ids = [...principal.scopes.keys()];
-    if (ids.length === 0) return [];
-    conditions.push(inArray(networks.id, ids));
-  }
-  if (afterId) conditions.push(gt(networks.id, afterId));
-  return db
+const after = sql.placeholder('after');
+const take = sql.placeholder('take');
+
+// One statement each, whatever the number of scopes or the cursor ('' = first page).
+const allNetworks = preparedQuery((db) =>
+  db.select().from(networks).where(gt(networks.id, after)).orderBy(asc(networks.id)).limit(take).prepare('networks_all'),
+);
+const scopedNetworks = preparedQuery((db) =>
+  db
     .select()
     .from(networks)
-    .where(and(...conditions))
+    .where(sql`${networks.id} = any(${sql.placeholder('ids')}::text[]) and ${networks.id} > ${after}`)
     .orderBy(asc(networks.id))
     .limit(take)
-    .prepare('list_networks')
-    .execute();
+    .prepare('networks_scoped'),
+);
+
+/** Networks the key can see (all of them for super_user), in id order, after `afterId`. */
+export async function listNetworks(db: Database, principal: Principal, afterId: string | undefined, limit: number) {
+  if (principal.superUser) return allNetworks(db).execute({ after: afterId ?? '', take: limit });
+  const ids = [...principal.scopes.keys()];
+  if (ids.length === 0) return [];
+  return scopedNetworks(db).execute({ ids, after: afterId ?? '', take: limit });
 }
