@@ -6,6 +6,8 @@
  * rather than run initdb again. Works as root (the server then runs as the
  * `postgres` OS user) and as a normal user.
  */
+import { spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
@@ -84,6 +86,40 @@ describe('embedded postgres', () => {
     } finally {
       await pg?.stop();
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded postgres as a normal (non-root) user', () => {
+  it('starts, serves and stops when the process is not root', { timeout: 90_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'embedded-pg-user-'));
+    const port = await freePort();
+    const script = `
+      import { startEmbeddedPostgres } from ${JSON.stringify(path.resolve('db/embedded.ts'))};
+      import postgres from 'postgres';
+      const pg = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${port} });
+      const sql = postgres(pg.url, { max: 1 });
+      const [row] = await sql\`select current_user as who, 1 + 1 as two\`;
+      await sql.end();
+      await pg.stop();
+      console.log(JSON.stringify({ uid: process.getuid(), ...row }));`;
+    // As root (CI), run the same code as the unprivileged `nobody`; otherwise we already are a normal user.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(dataDir, 65534, 65534);
+    const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', script];
+    const command = asRoot ? ['runuser', '-u', 'nobody', '--', ...node] : node;
+    try {
+      const result = spawnSync(command[0]!, command.slice(1), {
+        cwd: process.cwd(),
+        encoding: 'utf8',
+        env: { ...process.env, HOME: os.tmpdir() },
+      });
+      expect(result.status, result.stderr).toBe(0);
+      const out = JSON.parse(result.stdout.trim().split('\n').pop()!) as { uid: number; two: number };
+      expect(out.uid).not.toBe(0);
+      expect(out.two).toBe(2);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
