@@ -15,6 +15,8 @@ export const ID_PREFIXES = {
   apiKey: 'key',
   serviceAccount: 'sa',
   event: 'evt',
+  invitation: 'ivt',
+  auditEntry: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

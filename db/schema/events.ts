@@ -22,3 +22,23 @@ export const events = pgTable(
     index('events_network_type_id_idx').on(t.networkId, t.type, t.id),
   ],
 );
+
+/**
+ * Who changed what: one row per change to keys, members, invitations, service
+ * accounts (and webhooks), written on the transaction of the change.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    /** Null for changes outside any network (a key without scopes, say). */
+    networkId: text('network_id').references(() => networks.id),
+    actorKeyId: text('actor_key_id'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_network_id_idx').on(t.networkId, t.id)],
+);

@@ -40,6 +40,8 @@ export const apiKeys = pgTable(
     userId: text('user_id').references(() => users.id),
     serviceAccountId: text('service_account_id').references(() => serviceAccounts.id),
     createdByKeyId: text('created_by_key_id'),
+    /** Set on a rotated key: the key that replaced it (the old one keeps working until revoked_at). */
+    replacedByKeyId: text('replaced_by_key_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
     /** Written at most once a minute per key, never on every request. */
@@ -49,6 +51,8 @@ export const apiKeys = pgTable(
   (t) => [
     index('api_keys_user_idx').on(t.userId),
     index('api_keys_service_account_idx').on(t.serviceAccountId),
+    // Key lists page by id within an owner.
+    index('api_keys_user_id_idx').on(t.userId, t.id),
     check('api_keys_one_owner', sql`(${t.userId} is null) <> (${t.serviceAccountId} is null)`),
   ],
 );
@@ -69,4 +73,28 @@ export const apiKeyScopes = pgTable(
     primaryKey({ columns: [t.keyId, t.networkId] }),
     index('api_key_scopes_network_idx').on(t.networkId),
   ],
+);
+
+/**
+ * An invitation to join a network. The token (`inv_…`) is returned once at
+ * creation and stored only as a hash; it authenticates POST /v1/invitations/accept.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    email: text('email').notNull(),
+    role: roleEnum('role').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    status: text('status', { enum: ['pending', 'accepted', 'revoked'] }).notNull().default('pending'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    createdByKeyId: text('created_by_key_id'),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }),
+    acceptedUserId: text('accepted_user_id').references(() => users.id),
+    ...lifecycle,
+  },
+  (t) => [index('invitations_network_id_idx').on(t.networkId, t.id)],
 );
