@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { apiKeys } from '../../../db/schema';
 import type { Role } from '../../auth/roles';
+import { keyStatus } from '../../services/keys/find-keys';
 import { isoOrNull, iso, roleSchema, timestamp } from '../shared.types';
 
 export const scopeInput = z.strictObject({
@@ -41,12 +42,6 @@ export const createdApiKeySchema = apiKeySchema
 
 export type ApiKey = z.infer<typeof apiKeySchema>;
 type KeyRow = typeof apiKeys.$inferSelect;
-
-export function keyStatus(row: KeyRow, now = Date.now()): ApiKey['status'] {
-  if (row.revokedAt && row.revokedAt.getTime() <= now) return 'revoked';
-  if (row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
-  return 'active';
-}
 
 export function presentApiKey(row: KeyRow, scopes: Array<{ networkId: string; role: Role }>): ApiKey {
   return {

@@ -5,8 +5,15 @@ import type { Role } from '../../auth/roles';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export interface KeyWithScopes {
+  id: string;
   key: KeyRow;
   scopes: Array<{ networkId: string; role: Role }>;
+}
+
+export function keyStatus(row: KeyRow, now = Date.now()): 'active' | 'expired' | 'revoked' {
+  if (row.revokedAt && row.revokedAt.getTime() <= now) return 'revoked';
+  if (row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
+  return 'active';
 }
 
 async function withScopes(db: Queryable, keys: KeyRow[]): Promise<KeyWithScopes[]> {
@@ -17,6 +24,7 @@ async function withScopes(db: Queryable, keys: KeyRow[]): Promise<KeyWithScopes[
     .where(inArray(apiKeyScopes.keyId, keys.map((k) => k.id)))
     .orderBy(asc(apiKeyScopes.networkId));
   return keys.map((key) => ({
+    id: key.id,
     key,
     scopes: scopes.filter((s) => s.keyId === key.id).map((s) => ({ networkId: s.networkId, role: s.role })),
   }));

@@ -1,0 +1,32 @@
+import { createOwnKey as mintOwnKey } from '../../services/keys/create-own-key';
+import { authedProcedure } from '../../trpc';
+import { createdApiKeySchema, presentApiKey } from './api-key.types';
+import { createOwnKeyInput } from './own-keys.types';
+
+export const createOwnKey = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/apikeys',
+      tags: ['api keys'],
+      summary: 'Create a key for yourself',
+      description:
+        'The new key belongs to the same person or service account. Its scopes must be within your access (same networks, equal or lower role); only a super_user key may create a super_user key. The token is returned once.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createOwnKeyInput)
+  .output(createdApiKeySchema)
+  .mutation(async ({ ctx, input }) => {
+    const { key, token, scopes } = await ctx.db.transaction((tx) =>
+      mintOwnKey(tx, ctx.principal, {
+        name: input.key_name,
+        scopes: input.scopes?.map((s) => ({ networkId: s.network_id, role: s.role })),
+        superUser: input.super_user,
+        expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,
+      }),
+    );
+    ctx.http.status = 201;
+    return { ...presentApiKey(key, scopes), token };
+  });

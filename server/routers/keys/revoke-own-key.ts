@@ -1,0 +1,29 @@
+import { notFound } from '../../errors';
+import { findOwnKey } from '../../services/keys/find-keys';
+import { ownerOf } from '../../services/keys/owner';
+import { revokeKey } from '../../services/keys/revoke-key';
+import { authedProcedure } from '../../trpc';
+import { apiKeySchema, presentApiKey } from './api-key.types';
+import { ownKeyInput } from './own-keys.types';
+
+export const revokeOwnKey = authedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/apikeys/{keyId}',
+      tags: ['api keys'],
+      summary: 'Revoke one of your keys',
+      description: 'Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.',
+      protect: true,
+    },
+  })
+  .input(ownKeyInput)
+  .output(apiKeySchema)
+  .mutation(async ({ ctx, input }) => {
+    const revoked = await ctx.db.transaction(async (tx) => {
+      const found = await findOwnKey(tx, ownerOf(ctx.principal), input.keyId);
+      if (!found) throw notFound('API key');
+      return revokeKey(tx, ctx.principal.keyId, found);
+    });
+    return presentApiKey(revoked.key, revoked.scopes);
+  });

@@ -1,0 +1,69 @@
+import type { Tx } from '../../../db/client';
+import type { Principal } from '../../auth/principal';
+import type { Role } from '../../auth/roles';
+import { config } from '../../config';
+import { badRequest } from '../../errors';
+import { recordAudit } from '../audit/record-audit';
+import { mintApiKey } from './mint-api-key';
+import { assertWithinCreatorAccess } from './minting-rules';
+import { ownerOf } from './owner';
+
+export interface NewKey {
+  name: string;
+  /** Default: the same scopes the calling key has now. */
+  scopes?: Array<{ networkId: string; role: Role }>;
+  superUser?: boolean;
+  expiresAt?: Date;
+}
+
+export function checkExpiry(expiresAt: Date | undefined): void {
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw badRequest('expires_at must be in the future.', [{ path: 'expires_at', message: 'Must be in the future.' }]);
+  }
+}
+
+export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): void {
+  const seen = new Set<string>();
+  for (const s of scopes) {
+    if (seen.has(s.networkId)) {
+      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [
+        { path: 'scopes', message: 'Duplicate network_id.' },
+      ]);
+    }
+    seen.add(s.networkId);
+  }
+}
+
+/** Self-service: a key mints another key for its own owner, within its own access. */
+export async function createOwnKey(tx: Tx, principal: Principal, input: NewKey) {
+  const scopes = input.scopes ?? [...principal.scopes].map(([networkId, role]) => ({ networkId, role }));
+  checkDistinctNetworks(scopes);
+  checkExpiry(input.expiresAt);
+  assertWithinCreatorAccess(principal, { superUser: input.superUser ?? false, scopes });
+  const minted = await mintApiKey(tx, {
+    name: input.name,
+    environment: config().APP_ENV,
+    owner: ownerOf(principal),
+    superUser: input.superUser ?? false,
+    scopes,
+    expiresAt: input.expiresAt ?? null,
+    createdByKeyId: principal.keyId,
+  });
+  await auditKeyChange(tx, principal.keyId, 'api_key.created', minted.key.id, scopes, { key_name: input.name, super_user: input.superUser ?? false });
+  return { ...minted, scopes };
+}
+
+/** One audit row per network the key is scoped to (each network's administrators see it), or one outside any network. */
+export async function auditKeyChange(
+  tx: Tx,
+  actorKeyId: string | null,
+  action: string,
+  keyId: string,
+  scopes: Array<{ networkId: string }>,
+  data: Record<string, unknown> = {},
+) {
+  const networks = scopes.length ? scopes.map((s) => s.networkId) : [null];
+  for (const networkId of networks) {
+    await recordAudit(tx, { networkId, actorKeyId, action, targetType: 'api_key', targetId: keyId, data });
+  }
+}

@@ -1,0 +1,232 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import { api } from '../support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+
+beforeAll(openTestDatabase);
+afterAll(closeTestDatabase);
+
+interface Key {
+  id: string;
+  key_name: string;
+  start: string;
+  token?: string;
+  super_user: boolean;
+  status: string;
+  scopes: Array<{ network_id: string; role: string }>;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  replaced_by_key_id: string | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function adminOfNewNetwork() {
+  const network = await createNetworkRow();
+  const holder = await personKey([{ networkId: network.id, role: 'administrator' }]);
+  return { network, ...holder };
+}
+
+describe('own keys: /v1/apikeys', () => {
+  it('creates a key for the same person, with the caller’s scopes by default; the token is shown once', async () => {
+    const { network, token, person } = await adminOfNewNetwork();
+    const created = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'ci' } });
+    expect(created.status).toBe(201);
+    expect(created.body.token).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
+    expect(created.body.start).toBe(created.body.token!.slice(0, 12));
+    expect(created.body.scopes).toEqual([{ network_id: network.id, role: 'administrator' }]);
+    expect(created.body).toMatchObject({ key_name: 'ci', super_user: false, status: 'active', owner: { type: 'person', id: person.id } });
+
+    const me = await api<{ key_name: string }>('GET', '/me', { token: created.body.token });
+    expect(me.body.key_name).toBe('ci');
+
+    const read = await api<Key>('GET', `/apikeys/${created.body.id}`, { token });
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('token');
+    const list = await api<{ items: Key[] }>('GET', '/apikeys', { token });
+    expect(list.body.items.map((k) => k.id)).toContain(created.body.id);
+    expect(list.text).not.toContain(created.body.token);
+  });
+
+  it('hides other owners’ keys (404, ids are not leaked)', async () => {
+    const a = await adminOfNewNetwork();
+    const b = await adminOfNewNetwork();
+    const own = await api<Key>('POST', '/apikeys', { token: b.token, body: { key_name: 'b' } });
+    expect((await api('GET', `/apikeys/${own.body.id}`, { token: a.token })).status).toBe(404);
+    expect((await api('DELETE', `/apikeys/${own.body.id}`, { token: a.token })).status).toBe(404);
+    expect((await api('POST', `/apikeys/${own.body.id}/rotate`, { token: a.token })).status).toBe(404);
+    const listA = await api<{ items: Key[] }>('GET', '/apikeys', { token: a.token });
+    expect(listA.body.items.map((k) => k.id)).not.toContain(own.body.id);
+  });
+
+  it('rule 6: scopes must be within the creator’s access', async () => {
+    const network = await createNetworkRow();
+    const other = await createNetworkRow();
+    const { token } = await personKey([{ networkId: network.id, role: 'read_only' }]);
+    const higher = await api<{ detail: string }>('POST', '/apikeys', {
+      token,
+      body: { key_name: 'x', scopes: [{ network_id: network.id, role: 'administrator' }] },
+    });
+    expect(higher.status).toBe(403);
+    expect(higher.body.detail).toMatch(/rule 6/);
+    const foreign = await api<{ detail: string }>('POST', '/apikeys', {
+      token,
+      body: { key_name: 'x', scopes: [{ network_id: other.id, role: 'read_only' }] },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.detail).toMatch(/no access to network/);
+    const narrower = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'x', scopes: [] } });
+    expect(narrower.status).toBe(201);
+    expect(narrower.body.scopes).toEqual([]);
+  });
+
+  it('rule 7: only a super_user key mints a super_user key', async () => {
+    const { token } = await adminOfNewNetwork();
+    const refused = await api<{ detail: string }>('POST', '/apikeys', { token, body: { key_name: 'root', super_user: true } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/rule 7/);
+    const minted = await api<Key>('POST', '/apikeys', { body: { key_name: 'root 2', super_user: true } });
+    expect(minted.status).toBe(201);
+    expect(minted.body.super_user).toBe(true);
+    expect((await api<{ super_user: boolean }>('GET', '/me', { token: minted.body.token })).body.super_user).toBe(true);
+  });
+
+  it('refuses bad input with 400', async () => {
+    const { token, network } = await adminOfNewNetwork();
+    for (const body of [
+      {},
+      { key_name: ' ' },
+      { key_name: 'x', expires_at: 'tomorrow' },
+      { key_name: 'x', expires_at: '2001-01-01T00:00:00Z' },
+      { key_name: 'x', scopes: [{ network_id: network.id, role: 'owner' }] },
+      { key_name: 'x', scopes: [{ network_id: network.id, role: 'read_only' }, { network_id: network.id, role: 'read_only' }] },
+      { key_name: 'x', super_user: 'false' },
+      { key_name: 'x', colour: 'red' },
+    ]) {
+      const res = await api('POST', '/apikeys', { token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('honours expiry exactly: the key works until expires_at, then 401', async () => {
+    const { token } = await adminOfNewNetwork();
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const created = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'short', expires_at: expiresAt } });
+    expect(created.status).toBe(201);
+    expect((await api('GET', '/me', { token: created.body.token })).status).toBe(200);
+    await sleep(Date.parse(expiresAt) - Date.now() + 50);
+    const after = await api<{ detail: string }>('GET', '/me', { token: created.body.token });
+    expect(after.status).toBe(401);
+    expect(after.body.detail).toMatch(/expired/);
+    expect((await api<Key>('GET', `/apikeys/${created.body.id}`, { token })).body.status).toBe('expired');
+  });
+
+  it('revokes immediately; revoking again changes nothing', async () => {
+    const { token } = await adminOfNewNetwork();
+    const created = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'doomed' } });
+    const revoked = await api<Key>('DELETE', `/apikeys/${created.body.id}`, { token });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.status).toBe('revoked');
+    expect((await api('GET', '/me', { token: created.body.token })).status).toBe(401);
+    const again = await api<Key>('DELETE', `/apikeys/${created.body.id}`, { token });
+    expect(again.status).toBe(200);
+    expect(again.body.revoked_at).toBe(revoked.body.revoked_at);
+  });
+
+  it('rotates with a grace period: the old token works until it ends, then 401', async () => {
+    const { token } = await adminOfNewNetwork();
+    const old = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'rotating' } });
+    const rotated = await api<Key>('POST', `/apikeys/${old.body.id}/rotate`, { token, body: { grace_period_seconds: 2 } });
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.token).not.toBe(old.body.token);
+    expect(rotated.body).toMatchObject({ key_name: 'rotating', scopes: old.body.scopes });
+    expect((await api('GET', '/me', { token: old.body.token })).status).toBe(200);
+    expect((await api('GET', '/me', { token: rotated.body.token })).status).toBe(200);
+    const oldView = await api<Key>('GET', `/apikeys/${old.body.id}`, { token });
+    expect(oldView.body.replaced_by_key_id).toBe(rotated.body.id);
+    expect((await api('POST', `/apikeys/${old.body.id}/rotate`, { token })).status).toBe(409);
+    await sleep(2100);
+    expect((await api('GET', '/me', { token: old.body.token })).status).toBe(401);
+    expect((await api('GET', '/me', { token: rotated.body.token })).status).toBe(200);
+  });
+
+  it('rotates without grace: the old token stops at once', async () => {
+    const { token } = await adminOfNewNetwork();
+    const old = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'now' } });
+    const rotated = await api<Key>('POST', `/apikeys/${old.body.id}/rotate`, { token });
+    expect(rotated.status).toBe(201);
+    expect((await api('GET', '/me', { token: old.body.token })).status).toBe(401);
+  });
+
+  it('keeps last_used_at to the minute', async () => {
+    const { token } = await adminOfNewNetwork();
+    const created = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'used' } });
+    expect(created.body.last_used_at).toBeNull();
+    await api('GET', '/me', { token: created.body.token });
+    let seen: string | null = null;
+    for (let i = 0; i < 20 && !seen; i++) {
+      await sleep(100);
+      seen = (await api<Key>('GET', `/apikeys/${created.body.id}`, { token })).body.last_used_at;
+    }
+    expect(seen).not.toBeNull();
+    expect(Math.abs(Date.parse(seen!) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('writes audit rows for creation, rotation and revocation in each scoped network', async () => {
+    const { token, network } = await adminOfNewNetwork();
+    const created = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'audited' } });
+    await api('DELETE', `/apikeys/${created.body.id}`, { token });
+    const rows = await database()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, created.body.id), eq(auditLog.networkId, network.id)));
+    expect(rows.map((r) => r.action).sort()).toEqual(['api_key.created', 'api_key.revoked']);
+    expect(rows.every((r) => r.actorKeyId?.startsWith('key_'))).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(created.body.token);
+  });
+});
+
+describe('network keys: /v1/networks/{n}/apikeys', () => {
+  it('lists every key scoped to the network for administrators, never a token; read_only gets 403', async () => {
+    const { network, token, key } = await adminOfNewNetwork();
+    const member = await personKey([{ networkId: network.id, role: 'read_only' }]);
+    const list = await api<{ items: Key[] }>('GET', `/networks/${network.id}/apikeys`, { token });
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((k) => k.id).sort()).toEqual([key.id, member.key.id].sort());
+    expect(list.text).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
+    expect((await api('GET', `/networks/${network.id}/apikeys`, { token: member.token })).status).toBe(403);
+  });
+
+  it('revokes a member’s key: 401 on its next request', async () => {
+    const { network, token } = await adminOfNewNetwork();
+    const member = await personKey([{ networkId: network.id, role: 'read_only' }]);
+    const res = await api<Key>('DELETE', `/networks/${network.id}/apikeys/${member.key.id}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('revoked');
+    expect((await api('GET', '/me', { token: member.token })).status).toBe(401);
+  });
+
+  it('takes only its own network’s scope from a key that reaches other networks', async () => {
+    const a = await createNetworkRow();
+    const b = await createNetworkRow();
+    const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
+    const both = await personKey([
+      { networkId: a.id, role: 'read_only' },
+      { networkId: b.id, role: 'read_only' },
+    ]);
+    const res = await api<Key>('DELETE', `/networks/${a.id}/apikeys/${both.key.id}`, { token: adminA.token });
+    expect(res.status).toBe(200);
+    expect(res.body.scopes).toEqual([{ network_id: b.id, role: 'read_only' }]);
+    expect((await api('GET', `/networks/${a.id}`, { token: both.token })).status).toBe(403);
+    expect((await api('GET', `/networks/${b.id}`, { token: both.token })).status).toBe(200);
+  });
+
+  it('answers 404 for a key that is not scoped to the network', async () => {
+    const { network, token } = await adminOfNewNetwork();
+    const stranger = await adminOfNewNetwork();
+    expect((await api('DELETE', `/networks/${network.id}/apikeys/${stranger.key.id}`, { token })).status).toBe(404);
+    expect((await api('GET', '/me', { token: stranger.token })).status).toBe(200);
+  });
+});
