@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { instanceSecrets } from '../db/schema';
@@ -29,4 +29,24 @@ export async function loadAppSecret(db: Queryable): Promise<void> {
 export function derivedKey(purpose: string): Buffer {
   if (!rootSecret) throw new Error('app secret not loaded: call loadAppSecret() at start');
   return createHmac('sha256', rootSecret).update(purpose).digest();
+}
+
+/**
+ * Encrypt a value for storage (AES-256-GCM under a sub-key of the app secret):
+ * `v1.<iv>.<ciphertext>.<tag>`, base64url. For anything that must come back
+ * but must not rest in plain text (stored responses carrying a token, webhook secrets).
+ */
+export function sealSecret(purpose: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', derivedKey(`seal:${purpose}`), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv, body, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+export function openSecret(purpose: string, sealed: string): string {
+  const [version, iv, body, tag] = sealed.split('.');
+  if (version !== 'v1' || !iv || body === undefined || !tag) throw new Error('not a sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', derivedKey(`seal:${purpose}`), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }

@@ -3,6 +3,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../errors';
+import { openSecret, sealSecret } from '../secrets';
+
+/** Stored responses may carry a token shown once (a new API key): they rest encrypted. */
+const SEAL_PURPOSE = 'idempotent-response';
 
 export interface StoredResponse {
   status: number;
@@ -67,7 +71,11 @@ export async function reserveIdempotencyKey(
     }
     return {
       kind: 'replay',
-      response: { status: row.responseStatus!, headers: row.responseHeaders ?? {}, body: row.responseBody },
+      response: {
+        status: row.responseStatus!,
+        headers: row.responseHeaders ?? {},
+        body: JSON.parse(openSecret(SEAL_PURPOSE, row.responseBody as string)),
+      },
     };
   }
   throw conflict('A request with this Idempotency-Key is being processed. Retry shortly.');
@@ -77,7 +85,12 @@ export async function reserveIdempotencyKey(
 export async function completeIdempotencyKey(db: Database, apiKeyId: string, key: string, response: StoredResponse) {
   await db
     .update(idempotencyKeys)
-    .set({ state: 'done', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body })
+    .set({
+      state: 'done',
+      responseStatus: response.status,
+      responseHeaders: response.headers,
+      responseBody: sealSecret(SEAL_PURPOSE, JSON.stringify(response.body)),
+    })
     .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
 }
 

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../db/client';
+import { newId } from '../../db/ids';
+import { invitations, memberships } from '../../db/schema';
+import { hashToken } from '../../server/auth/tokens';
+import { appRouter } from '../../server/routers';
+import { api } from '../support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
+
+beforeAll(openTestDatabase);
+afterAll(closeTestDatabase);
+
+interface Route {
+  name: string;
+  method: string;
+  path: string;
+  params: string[];
+}
+
+/** Every network-scoped operation, straight from the router: a new endpoint joins this suite by itself. */
+const networkRoutes: Route[] = Object.entries(appRouter._def.procedures)
+  .map(([name, procedure]) => {
+    const openapi = (procedure as unknown as { _def: { meta?: { openapi?: { method: string; path: string } } } })._def.meta?.openapi;
+    return { name, method: openapi!.method, path: openapi!.path, params: [...openapi!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!) };
+  })
+  .filter((r) => r.params.includes('networkId'));
+
+/**
+ * How to make a resource of each kind inside a network, by the path parameter
+ * that names it. A route with a parameter missing here fails the suite: add
+ * the fixture, so no endpoint escapes the cross-tenant checks.
+ */
+const fixtures: Record<string, (networkId: string) => Promise<string>> = {
+  async memberId(networkId) {
+    const { person } = await personKey([{ networkId, role: 'read_only' }]);
+    const [m] = await database().select().from(memberships).where(eq(memberships.userId, person.id));
+    return m!.id;
+  },
+  async keyId(networkId) {
+    return (await personKey([{ networkId, role: 'read_only' }])).key.id;
+  },
+  async serviceAccountId(networkId) {
+    return (await serviceAccountKey(networkId, 'read_only')).serviceAccount.id;
+  },
+  async invitationId(networkId) {
+    const [row] = await database()
+      .insert(invitations)
+      .values({
+        id: newId('invitation'),
+        networkId,
+        email: `x-${randomBytes(3).toString('hex')}@example.test`,
+        role: 'read_only',
+        tokenHash: hashToken(`inv_${randomBytes(20).toString('hex')}`),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    return row!.id;
+  },
+};
+
+/** A body that passes validation, for writes whose 404 would otherwise hide behind a 400. */
+const validBodies: Record<string, unknown> = {
+  'PATCH /networks/{networkId}/members/{memberId}': { role: 'read_only' },
+  'POST /networks/{networkId}/members/{memberId}/keys': { key_name: 'probe' },
+  'POST /networks/{networkId}/service-accounts/{serviceAccountId}/keys': { key_name: 'probe' },
+};
+
+function fill(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+}
+
+let keyOfA: string;
+let networkA: string;
+let idsInB: Record<string, string>;
+
+beforeAll(async () => {
+  const a = await createNetworkRow('Tenant A');
+  const b = await createNetworkRow('Tenant B');
+  networkA = a.id;
+  keyOfA = (await personKey([{ networkId: a.id, role: 'administrator' }])).token;
+  idsInB = { networkId: b.id };
+  const needed = new Set(networkRoutes.flatMap((r) => r.params).filter((p) => p !== 'networkId'));
+  for (const param of needed) {
+    const make = fixtures[param];
+    if (make) idsInB[param] = await make(b.id);
+  }
+});
+
+describe('cross-tenant isolation, for every network-scoped endpoint', () => {
+  it('knows how to make every kind of resource the routes name', () => {
+    const missing = networkRoutes.flatMap((r) => r.params).filter((p) => p !== 'networkId' && !fixtures[p]);
+    expect(missing, 'add a fixture for these path parameters').toEqual([]);
+    expect(networkRoutes.length).toBeGreaterThan(5);
+  });
+
+  it('a key of network A gets 403 on every path of network B', async () => {
+    const failures: string[] = [];
+    for (const route of networkRoutes) {
+      const res = await api(route.method, fill(route.path, idsInB), {
+        token: keyOfA,
+        body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      if (res.status !== 403) failures.push(`${route.method} ${route.path} → ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('a key of network A gets 404 when it addresses B’s resources through A’s paths', async () => {
+    const failures: string[] = [];
+    for (const route of networkRoutes.filter((r) => r.params.length > 1)) {
+      const key = `${route.method} ${route.path}`;
+      const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : (validBodies[key] ?? {});
+      const res = await api(route.method, fill(route.path, { ...idsInB, networkId: networkA }), { token: keyOfA, body });
+      if (res.status !== 404) failures.push(`${key} → ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../db/client';
+import { api } from '../support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+
+beforeAll(openTestDatabase);
+afterAll(closeTestDatabase);
+
+const TOKEN_PATTERN = /(sk_(test|live)|inv)_[0-9A-Za-z]{32,}/;
+
+/** Every row of every table we own, as text. */
+async function everyRowAsText(): Promise<Array<{ table: string; text: string }>> {
+  const tables = await database().execute<{ schema: string; name: string }>(sql`
+    select table_schema as schema, table_name as name from information_schema.tables
+    where table_schema in ('public', 'graphile_worker', 'drizzle') and table_type = 'BASE TABLE'`);
+  const out: Array<{ table: string; text: string }> = [];
+  for (const t of tables) {
+    const rows = await database().execute<{ row: string }>(
+      sql.raw(`select row_to_json(t)::text as row from "${t.schema}"."${t.name}" t`),
+    );
+    for (const r of rows) out.push({ table: `${t.schema}.${t.name}`, text: r.row });
+  }
+  return out;
+}
+
+describe('secrets at rest', () => {
+  it('API key and invitation tokens exist in the database only as hashes', async () => {
+    const network = await createNetworkRow();
+    const { token } = await personKey([{ networkId: network.id, role: 'administrator' }]);
+    const tokens: string[] = [token];
+    // A key created with an Idempotency-Key: its stored response carries the token and must be sealed.
+    const key = await api<{ token: string }>('POST', '/apikeys', { token, body: { key_name: 'scan' }, headers: { 'idempotency-key': randomUUID() } });
+    expect(key.status).toBe(201);
+    tokens.push(key.body.token);
+    const invitation = await api<{ token?: string }>('POST', `/networks/${network.id}/invitations`, {
+      token,
+      body: { email: `scan-${randomUUID()}@example.test`, role: 'read_only' },
+    });
+    if (invitation.status === 201) tokens.push(invitation.body.token!);
+
+    const rows = await everyRowAsText();
+    expect(rows.length).toBeGreaterThan(0);
+    const leaks = rows.filter((r) => TOKEN_PATTERN.test(r.text) || tokens.some((t) => r.text.includes(t)));
+    expect(leaks.map((l) => l.table)).toEqual([]);
+  });
+});
