@@ -58,6 +58,14 @@ function errorStatusesFor(method: string, path: string, secured: boolean): numbe
   return statuses;
 }
 
+/** Whether an operation answers with a resource that carries a `version` (so If-Match applies). */
+function returnsVersioned(doc: OpenAPIObject, responses: Record<string, Json>): boolean {
+  const schema = ((responses['200']?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+  const ref = typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop()! : undefined;
+  const resolved = (ref ? doc.components?.schemas?.[ref] : schema) as Json | undefined;
+  return Boolean((resolved?.properties as Json | undefined)?.version);
+}
+
 let cached: OpenAPIObject | undefined;
 
 /**
@@ -75,7 +83,11 @@ export function openApiDocument(): OpenAPIObject {
       'Errors use `application/problem+json` with `type`, `title`, `status`, `detail`. Lists are cursor-paginated.',
     baseUrl: `${config().publicUrl}/v1`,
     securitySchemes: {
-      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_test_… or sk_live_…' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'An API key: sk_test_… or sk_live_…. POST /invitations/accept takes the invitation token (inv_…) instead.',
+      },
     },
   });
   const components = (doc.components ??= {});
@@ -103,7 +115,7 @@ export function openApiDocument(): OpenAPIObject {
           schema: { type: 'string', maxLength: 255 },
         });
       }
-      if (method === 'patch' || method === 'delete') {
+      if (method === 'patch' || (method === 'delete' && returnsVersioned(doc, responses))) {
         parameters.push({
           name: 'If-Match',
           in: 'header',

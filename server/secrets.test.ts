@@ -4,7 +4,7 @@ import { setConfig, loadConfig } from './config';
 
 describe('sealed secrets', () => {
   it('round-trip, differ every time, and refuse tampering or the wrong purpose', async () => {
-    setConfig(loadConfig({ APP_SECRET_KEY: 'x'.repeat(40) } as NodeJS.ProcessEnv));
+    setConfig(loadConfig({ APP_SECRET_KEY: 'x'.repeat(40) } as unknown as NodeJS.ProcessEnv));
     await loadAppSecret(undefined as never);
     expect(derivedKey('a')).not.toEqual(derivedKey('b'));
     const a = sealSecret('p', 'sk_test_secret');

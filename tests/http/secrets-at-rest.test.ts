@@ -38,7 +38,8 @@ describe('secrets at rest', () => {
       token,
       body: { email: `scan-${randomUUID()}@example.test`, role: 'read_only' },
     });
-    if (invitation.status === 201) tokens.push(invitation.body.token!);
+    expect(invitation.status).toBe(201);
+    tokens.push(invitation.body.token!);
 
     const rows = await everyRowAsText();
     expect(rows.length).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
 import { router } from '../../trpc';
+import { listAuditLog } from './list-audit-log';
 
-export const auditRouter = router({});
+export const auditRouter = router({ list: listAuditLog });

@@ -1,0 +1,40 @@
+import { paginate } from '../../http/pagination';
+import { listAuditLog as findAuditRows, type AuditRow, type AuditTargetType } from '../../services/audit/list-audit-log';
+import { networkProcedure } from '../../trpc';
+import { iso } from '../shared.types';
+import { listAuditLogInput, listAuditLogOutput } from './list-audit-log.types';
+
+function presentAuditEntry(row: AuditRow) {
+  return {
+    id: row.id,
+    network_id: row.networkId!,
+    actor_key_id: row.actorKeyId,
+    action: row.action,
+    target_type: row.targetType as AuditTargetType,
+    target_id: row.targetId,
+    data: row.data,
+    occurred_at: iso(row.occurredAt),
+  };
+}
+
+export const listAuditLog = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/networks/{networkId}/audit-log',
+      tags: ['audit'],
+      summary: 'The network’s audit log (administrators)',
+      description:
+        'Who changed what in this network (keys, members, invitations, service accounts), oldest first (ordered by id). ' +
+        'Filters `action`, `target_type` and `target_id` combine with the cursor.',
+      protect: true,
+    },
+  })
+  .input(listAuditLogInput)
+  .output(listAuditLogOutput)
+  .query(({ ctx, input }) => {
+    const filter = { action: input.action, targetType: input.target_type, targetId: input.target_id };
+    // The cursor belongs to this network and these filters; JSON keeps the parts unambiguous.
+    const scope = `audit-log:${JSON.stringify([input.networkId, filter.action ?? null, filter.targetType ?? null, filter.targetId ?? null])}`;
+    return paginate(input, scope, (after, take) => findAuditRows(ctx.db, input.networkId, filter, after, take), presentAuditEntry);
+  });

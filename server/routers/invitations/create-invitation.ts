@@ -1,0 +1,34 @@
+import { createInvitation as insertInvitation } from '../../services/invitations/create-invitation';
+import { networkProcedure } from '../../trpc';
+import { createdInvitationSchema, createInvitationInput } from './create-invitation.types';
+import { presentInvitation } from './invitation.types';
+
+export const createInvitation = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/invitations',
+      tags: ['invitations'],
+      summary: 'Invite a person to the network',
+      description:
+        'Answers 201 with the invitation and its `token`, once (only a hash is stored). The person accepts with ' +
+        '`POST /invitations/accept` and the token as bearer. Inviting an active member → 409.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createInvitationInput)
+  .output(createdInvitationSchema)
+  .mutation(async ({ ctx, input }) => {
+    const { invitation, token } = await ctx.db.transaction((tx) =>
+      insertInvitation(tx, {
+        networkId: input.networkId,
+        email: input.email,
+        role: input.role,
+        expiresInDays: input.expires_in_days,
+        actorKeyId: ctx.principal.keyId,
+      }),
+    );
+    ctx.http.status = 201;
+    return { ...presentInvitation(invitation), token };
+  });

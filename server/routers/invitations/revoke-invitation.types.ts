@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { networkParam } from '../shared.types';
+
+export const revokeInvitationInput = z.strictObject({
+  ...networkParam,
+  invitationId: z.string().min(1).meta({ description: 'Invitation id (ivt_…).' }),
+});

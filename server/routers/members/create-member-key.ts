@@ -1,0 +1,36 @@
+import { config } from '../../config';
+import { mintMemberKey } from '../../services/members/mint-member-key';
+import { networkProcedure } from '../../trpc';
+import { createdApiKeySchema, presentApiKey } from '../keys/api-key.types';
+import { createMemberKeyInput } from './create-member-key.types';
+
+export const createMemberKey = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/members/{memberId}/keys',
+      tags: ['members'],
+      summary: 'Mint an API key for a member',
+      description:
+        'The key belongs to the person and is scoped to this network only, with `role` (default: the member’s role; never above it, ' +
+        'nor above your own). The token is returned once.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createMemberKeyInput)
+  .output(createdApiKeySchema)
+  .mutation(async ({ ctx, input }) => {
+    const { key, token, scopes } = await ctx.db.transaction((tx) =>
+      mintMemberKey(tx, ctx.principal, {
+        networkId: input.networkId,
+        memberId: input.memberId,
+        name: input.key_name,
+        role: input.role,
+        expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,
+        environment: config().APP_ENV,
+      }),
+    );
+    ctx.http.status = 201;
+    return { ...presentApiKey(key, scopes), token };
+  });

@@ -1,0 +1,27 @@
+import { paginate } from '../../http/pagination';
+import { listMembers as findMembers, type MemberRecord } from '../../services/members/find-members';
+import { networkProcedure } from '../../trpc';
+import { listMembersInput, listMembersOutput } from './list-members.types';
+import { presentMember, type Member } from './member.types';
+
+export const listMembers = networkProcedure('read_only')
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/networks/{networkId}/members',
+      tags: ['members'],
+      summary: 'List the network’s members',
+      description: 'Active members by default (`status=removed` for former ones). Ordered by id.',
+      protect: true,
+    },
+  })
+  .input(listMembersInput)
+  .output(listMembersOutput)
+  .query(({ ctx, input }) =>
+    paginate<MemberRecord & { id: string }, Member>(
+      input,
+      `members:${input.networkId}:${input.status}`,
+      (after, take) => findMembers(ctx.db, input.networkId, input.status, after, take),
+      presentMember,
+    ),
+  );

@@ -1,0 +1,30 @@
+import { expectedVersion, setEtag } from '../../http/locking';
+import { removeMember as markRemoved } from '../../services/members/remove-member';
+import { networkProcedure } from '../../trpc';
+import { memberSchema, presentMember } from './member.types';
+import { removeMemberInput } from './remove-member.types';
+
+export const removeMember = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/networks/{networkId}/members/{memberId}',
+      tags: ['members'],
+      summary: 'Remove a member',
+      description:
+        'Answers 200 with the member, now `status: "removed"`. The person’s keys stop reaching this network on their next ' +
+        'request; nothing else is revoked. Removing the last active administrator → 409. Removing a removed member changes nothing. ' +
+        'Optionally locked with If-Match.',
+      protect: true,
+    },
+  })
+  .input(removeMemberInput)
+  .output(memberSchema)
+  .mutation(async ({ ctx, input }) => {
+    const expected = expectedVersion(ctx.header('if-match'), undefined);
+    const member = await ctx.db.transaction((tx) =>
+      markRemoved(tx, { networkId: input.networkId, memberId: input.memberId, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
+    );
+    setEtag(ctx.http, member.membership.version);
+    return presentMember(member);
+  });

@@ -1,0 +1,35 @@
+import { expectedVersion, setEtag } from '../../http/locking';
+import { changeMemberRole } from '../../services/members/change-member-role';
+import { networkProcedure } from '../../trpc';
+import { memberSchema, presentMember } from './member.types';
+import { updateMemberInput } from './update-member.types';
+
+export const updateMember = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/networks/{networkId}/members/{memberId}',
+      tags: ['members'],
+      summary: 'Change a member’s role',
+      description:
+        'Optimistically locked (If-Match or `version`; stale → 409). Demoting the last active administrator → 409. ' +
+        'The person’s keys act with the new role from their next request.',
+      protect: true,
+    },
+  })
+  .input(updateMemberInput)
+  .output(memberSchema)
+  .mutation(async ({ ctx, input }) => {
+    const expected = expectedVersion(ctx.header('if-match'), input.version);
+    const member = await ctx.db.transaction((tx) =>
+      changeMemberRole(tx, {
+        networkId: input.networkId,
+        memberId: input.memberId,
+        role: input.role,
+        expectedVersion: expected,
+        actorKeyId: ctx.principal.keyId,
+      }),
+    );
+    setEtag(ctx.http, member.membership.version);
+    return presentMember(member);
+  });

@@ -1,0 +1,32 @@
+import { createServiceAccountKey as mintKey } from '../../services/service-accounts/mint-service-account-key';
+import { networkProcedure } from '../../trpc';
+import { createdApiKeySchema, presentApiKey } from '../keys/api-key.types';
+import { createServiceAccountKeyInput } from './create-service-account-key.types';
+
+export const createServiceAccountKey = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/service-accounts/{serviceAccountId}/keys',
+      tags: ['service accounts'],
+      summary: 'Mint another key for a service account',
+      description:
+        'The key is scoped to this network with `role` (default: the account’s role; never above it nor above your own access). ' +
+        'Its `token` is shown only in this response. A deleted account answers 409.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createServiceAccountKeyInput)
+  .output(createdApiKeySchema)
+  .mutation(async ({ ctx, input }) => {
+    const minted = await ctx.db.transaction((tx) =>
+      mintKey(tx, ctx.principal, input.networkId, input.serviceAccountId, {
+        name: input.key_name,
+        role: input.role,
+        expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,
+      }),
+    );
+    ctx.http.status = 201;
+    return { ...presentApiKey(minted.key, minted.scopes), token: minted.token };
+  });

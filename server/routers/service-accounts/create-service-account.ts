@@ -1,0 +1,39 @@
+import { createServiceAccount as insertServiceAccount } from '../../services/service-accounts/create-service-account';
+import { networkProcedure } from '../../trpc';
+import { presentApiKey } from '../keys/api-key.types';
+import { createdServiceAccountSchema, createServiceAccountInput, DEFAULT_FIRST_KEY_NAME } from './create-service-account.types';
+import { presentServiceAccount } from './service-account.types';
+
+export const createServiceAccount = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/service-accounts',
+      tags: ['service accounts'],
+      summary: 'Create a service account and its first key',
+      description:
+        'Answers 201 with the account and, in `api_key`, its first key scoped to this network with the account’s role. ' +
+        'The key’s `token` is shown only in this response.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createServiceAccountInput)
+  .output(createdServiceAccountSchema)
+  .mutation(async ({ ctx, input }) => {
+    const { account, firstKey } = await ctx.db.transaction((tx) =>
+      insertServiceAccount(tx, ctx.principal, input.networkId, {
+        name: input.name,
+        role: input.role,
+        key: {
+          name: input.key_name ?? DEFAULT_FIRST_KEY_NAME,
+          expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,
+        },
+      }),
+    );
+    ctx.http.status = 201;
+    return {
+      ...presentServiceAccount(account),
+      api_key: { ...presentApiKey(firstKey.key, firstKey.scopes), token: firstKey.token },
+    };
+  });

@@ -1,0 +1,57 @@
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { newId } from '../../../db/ids';
+import { invitations, memberships, users } from '../../../db/schema';
+import type { Role } from '../../auth/roles';
+import { generateSecretToken, hashToken } from '../../auth/tokens';
+import { conflict } from '../../errors';
+import { recordAudit } from '../audit/record-audit';
+
+export interface CreateInvitationInput {
+  networkId: string;
+  /** Already lower-cased. */
+  email: string;
+  role: Role;
+  expiresInDays: number;
+  actorKeyId: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Invite a person by email. The token (`inv_…`) is returned once, here; only
+ * its SHA-256 is stored. Inviting someone who is already an active member is
+ * a 409 (change their role instead).
+ */
+export async function createInvitation(tx: Tx, input: CreateInvitationInput) {
+  const [activeMember] = await tx
+    .select({ id: memberships.id })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.networkId, input.networkId), eq(memberships.status, 'active'), eq(users.email, input.email)));
+  if (activeMember) {
+    throw conflict(`${input.email} is already an active member of this network (${activeMember.id}); change their role instead.`);
+  }
+  const token = generateSecretToken('inv');
+  const [row] = await tx
+    .insert(invitations)
+    .values({
+      id: newId('invitation'),
+      networkId: input.networkId,
+      email: input.email,
+      role: input.role,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + input.expiresInDays * DAY_MS),
+      createdByKeyId: input.actorKeyId,
+    })
+    .returning();
+  await recordAudit(tx, {
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    action: 'invitation.created',
+    targetType: 'invitation',
+    targetId: row!.id,
+    data: { email: input.email, role: input.role, expires_at: row!.expiresAt.toISOString() },
+  });
+  return { invitation: row!, token };
+}

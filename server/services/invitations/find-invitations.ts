@@ -1,0 +1,50 @@
+import { and, asc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client';
+import { invitations } from '../../../db/schema';
+
+export type InvitationRow = typeof invitations.$inferSelect;
+/** What the API shows: `expired` is a pending invitation past its expiry (not a stored state). */
+export type InvitationStatus = InvitationRow['status'] | 'expired';
+
+export function invitationStatus(row: InvitationRow, now = Date.now()): InvitationStatus {
+  if (row.status === 'pending' && row.expiresAt.getTime() <= now) return 'expired';
+  return row.status;
+}
+
+function statusCondition(status: InvitationStatus): SQL {
+  switch (status) {
+    case 'pending':
+      return and(eq(invitations.status, 'pending'), gt(invitations.expiresAt, sql`now()`))!;
+    case 'expired':
+      return and(eq(invitations.status, 'pending'), lte(invitations.expiresAt, sql`now()`))!;
+    default:
+      return eq(invitations.status, status);
+  }
+}
+
+export async function findInvitation(db: Queryable, networkId: string, id: string): Promise<InvitationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.networkId, networkId), eq(invitations.id, id)));
+  return row;
+}
+
+/** A network's invitations, optionally of one status, in id (= creation) order. */
+export async function listInvitations(
+  db: Queryable,
+  networkId: string,
+  filter: { status?: InvitationStatus | undefined },
+  afterId: string | undefined,
+  take: number,
+): Promise<InvitationRow[]> {
+  const conditions: SQL[] = [eq(invitations.networkId, networkId)];
+  if (filter.status) conditions.push(statusCondition(filter.status));
+  if (afterId) conditions.push(gt(invitations.id, afterId));
+  return db
+    .select()
+    .from(invitations)
+    .where(and(...conditions))
+    .orderBy(asc(invitations.id))
+    .limit(take);
+}

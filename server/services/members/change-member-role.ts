@@ -1,0 +1,54 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { memberships } from '../../../db/schema';
+import type { Role } from '../../auth/roles';
+import { conflict, notFound } from '../../errors';
+import { recordAudit } from '../audit/record-audit';
+import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
+import { findMember, type MemberRecord } from './find-members';
+
+export interface ChangeMemberRoleInput {
+  networkId: string;
+  memberId: string;
+  role: Role;
+  /** From If-Match or the body; undefined → lock on the version read here. */
+  expectedVersion: number | undefined;
+  actorKeyId: string;
+}
+
+/**
+ * Change a member's role, optimistically locked. Demoting the last active
+ * administrator is refused (409), safely under concurrency: the network's
+ * administrator rows are locked before they are counted.
+ */
+export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Promise<MemberRecord> {
+  const administratorIds = await lockActiveAdministrators(tx, input.networkId);
+  const current = await findMember(tx, input.networkId, input.memberId);
+  if (!current) throw notFound('Member');
+  const { membership } = current;
+  const version = input.expectedVersion ?? membership.version;
+  if (version !== membership.version) {
+    throw conflict(`Member was modified (version ${membership.version}, you sent ${version}). Re-fetch and retry.`);
+  }
+  if (membership.status === 'removed') {
+    throw conflict('This member has been removed from the network; invite them again to give them a role.');
+  }
+  if (membership.role === input.role) return current;
+  if (input.role !== 'administrator') assertNotLastAdministrator(current, administratorIds, 'demote');
+
+  const [updated] = await tx
+    .update(memberships)
+    .set({ role: input.role, version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(memberships.id, membership.id), eq(memberships.version, version)))
+    .returning();
+  if (!updated) throw conflict('Member was modified concurrently. Re-fetch and retry.');
+  await recordAudit(tx, {
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    action: 'member.role_changed',
+    targetType: 'member',
+    targetId: membership.id,
+    data: { user_id: current.user.id, from: membership.role, to: input.role },
+  });
+  return { membership: updated, user: current.user };
+}

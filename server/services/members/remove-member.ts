@@ -1,0 +1,49 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { memberships } from '../../../db/schema';
+import { conflict, notFound } from '../../errors';
+import { recordAudit } from '../audit/record-audit';
+import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
+import { findMember, type MemberRecord } from './find-members';
+
+export interface RemoveMemberInput {
+  networkId: string;
+  memberId: string;
+  expectedVersion: number | undefined;
+  actorKeyId: string;
+}
+
+/**
+ * Mark a membership removed. Nothing else is revoked: the person's keys lose
+ * this network on their next request, because principal resolution narrows
+ * every scope by the person's active membership. Removing an already removed
+ * member changes nothing and answers it as it is (DELETE is idempotent).
+ */
+export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<MemberRecord> {
+  const administratorIds = await lockActiveAdministrators(tx, input.networkId);
+  const current = await findMember(tx, input.networkId, input.memberId);
+  if (!current) throw notFound('Member');
+  const { membership } = current;
+  const version = input.expectedVersion ?? membership.version;
+  if (version !== membership.version) {
+    throw conflict(`Member was modified (version ${membership.version}, you sent ${version}). Re-fetch and retry.`);
+  }
+  if (membership.status === 'removed') return current;
+  assertNotLastAdministrator(current, administratorIds, 'remove');
+
+  const [updated] = await tx
+    .update(memberships)
+    .set({ status: 'removed', version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(memberships.id, membership.id), eq(memberships.version, version)))
+    .returning();
+  if (!updated) throw conflict('Member was modified concurrently. Re-fetch and retry.');
+  await recordAudit(tx, {
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    action: 'member.removed',
+    targetType: 'member',
+    targetId: membership.id,
+    data: { user_id: current.user.id, role: membership.role },
+  });
+  return { membership: updated, user: current.user };
+}

@@ -1,0 +1,56 @@
+import { and, asc, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import type { Queryable, Tx } from '../../../db/client';
+import { isId } from '../../../db/ids';
+import { serviceAccounts } from '../../../db/schema';
+
+export type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
+export type ServiceAccountStatus = 'active' | 'deleted';
+
+/**
+ * A service account of this network, deleted or not; undefined when it does not
+ * exist or belongs to another network (404 either way: ids are not leaked).
+ */
+export async function findServiceAccount(db: Queryable, networkId: string, id: string): Promise<ServiceAccountRow | undefined> {
+  if (!isId('serviceAccount', id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(serviceAccounts)
+    .where(and(eq(serviceAccounts.id, id), eq(serviceAccounts.networkId, networkId)));
+  return row;
+}
+
+/**
+ * The same, row-locked until the transaction ends: a key minted for an account
+ * and a concurrent delete of that account are serialised, so the delete either
+ * sees (and revokes) the new key or the mint sees the account deleted.
+ */
+export async function lockServiceAccount(tx: Tx, networkId: string, id: string): Promise<ServiceAccountRow | undefined> {
+  if (!isId('serviceAccount', id)) return undefined;
+  const [row] = await tx
+    .select()
+    .from(serviceAccounts)
+    .where(and(eq(serviceAccounts.id, id), eq(serviceAccounts.networkId, networkId)))
+    .for('update');
+  return row;
+}
+
+/** The network's service accounts in one status, in id order, after `afterId`. */
+export async function listServiceAccounts(
+  db: Queryable,
+  networkId: string,
+  status: ServiceAccountStatus,
+  afterId: string | undefined,
+  take: number,
+) {
+  const conditions: SQL[] = [
+    eq(serviceAccounts.networkId, networkId),
+    status === 'deleted' ? isNotNull(serviceAccounts.deletedAt) : isNull(serviceAccounts.deletedAt),
+  ];
+  if (afterId) conditions.push(gt(serviceAccounts.id, afterId));
+  return db
+    .select()
+    .from(serviceAccounts)
+    .where(and(...conditions))
+    .orderBy(asc(serviceAccounts.id))
+    .limit(take);
+}

@@ -1,0 +1,58 @@
+import type { Tx } from '../../../db/client';
+import type { Principal } from '../../auth/principal';
+import { roleAtLeast, type Role } from '../../auth/roles';
+import { config } from '../../config';
+import { conflict, forbidden, notFound } from '../../errors';
+import { auditKeyChange, checkExpiry } from '../keys/create-own-key';
+import { mintApiKey } from '../keys/mint-api-key';
+import { assertWithinCreatorAccess } from '../keys/minting-rules';
+import { lockServiceAccount, type ServiceAccountRow } from './find-service-account';
+
+export interface NewServiceAccountKey {
+  name: string;
+  /** Default: the account's role. Never above it, nor above the minter's access. */
+  role?: Role;
+  expiresAt?: Date;
+}
+
+/**
+ * Mint a key for a service account, scoped to the account's network only (a
+ * service account belongs to one network). The token is returned once.
+ */
+export async function mintServiceAccountKey(tx: Tx, principal: Principal, account: ServiceAccountRow, input: NewServiceAccountKey) {
+  if (account.deletedAt) throw conflict('This service account is deleted; its keys were revoked and it cannot get new ones.');
+  const role = input.role ?? account.role;
+  if (!roleAtLeast(account.role, role)) {
+    throw forbidden(`A key of this service account cannot exceed the account's role (${account.role}); you asked for ${role}.`);
+  }
+  checkExpiry(input.expiresAt);
+  const scopes = [{ networkId: account.networkId, role }];
+  assertWithinCreatorAccess(principal, { superUser: false, scopes });
+  const minted = await mintApiKey(tx, {
+    name: input.name,
+    environment: config().APP_ENV,
+    owner: { serviceAccountId: account.id },
+    scopes,
+    expiresAt: input.expiresAt ?? null,
+    createdByKeyId: principal.keyId,
+  });
+  await auditKeyChange(tx, principal.keyId, 'api_key.created', minted.key.id, scopes, {
+    key_name: input.name,
+    super_user: false,
+    service_account_id: account.id,
+  });
+  return { ...minted, scopes };
+}
+
+/** POST …/service-accounts/{id}/keys: another key for an account of this network (404 for another network's). */
+export async function createServiceAccountKey(
+  tx: Tx,
+  principal: Principal,
+  networkId: string,
+  serviceAccountId: string,
+  input: NewServiceAccountKey,
+) {
+  const account = await lockServiceAccount(tx, networkId, serviceAccountId);
+  if (!account) throw notFound('Service account');
+  return mintServiceAccountKey(tx, principal, account, input);
+}
