@@ -17,6 +17,11 @@ export const ID_PREFIXES = {
   event: 'evt',
   invitation: 'ivt',
   auditEntry: 'aud',
+  advertiser: 'adv',
+  campaign: 'cmp',
+  podcast: 'pod',
+  offer: 'off',
+  creative: 'crv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

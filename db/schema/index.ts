@@ -3,3 +3,4 @@ export * from './identity';
 export * from './networks';
 export * from './events';
 export * from './platform';
+export * from './ads';

@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import { bigint, customType, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { lifecycle, versioned } from './columns';
+import { networks } from './networks';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const advertisers = pgTable(
+  'advertisers',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    name: text('name').notNull(),
+    website: text('website'),
+    contactEmail: text('contact_email'),
+    deletedAt: at('deleted_at'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [index('advertisers_network_id_idx').on(t.networkId, t.id)],
+);
+
+export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    advertiserId: text('advertiser_id')
+      .notNull()
+      .references(() => advertisers.id),
+    name: text('name').notNull(),
+    /** The ad copy the host voice reads. */
+    script: text('script').notNull().default(''),
+    status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('draft'),
+    startsAt: at('starts_at'),
+    endsAt: at('ends_at'),
+    budgetCents: bigint('budget_cents', { mode: 'number' }),
+    currency: text('currency'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [
+    index('campaigns_network_id_idx').on(t.networkId, t.id),
+    // List filters combine with keyset pagination by id.
+    index('campaigns_network_status_id_idx').on(t.networkId, t.status, t.id),
+    index('campaigns_network_advertiser_id_idx').on(t.networkId, t.advertiserId, t.id),
+  ],
+);
+
+export const podcasts = pgTable(
+  'podcasts',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    name: text('name').notNull(),
+    hostName: text('host_name').notNull(),
+    /** A voice preset name; the synthesis provider maps it to its own voice. */
+    voice: text('voice').notNull().default('default'),
+    rssUrl: text('rss_url'),
+    optInStatus: text('opt_in_status', { enum: ['not_opted_in', 'opted_in', 'opted_out'] })
+      .notNull()
+      .default('not_opted_in'),
+    optedInAt: at('opted_in_at'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [index('podcasts_network_id_idx').on(t.networkId, t.id)],
+);
+
+export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as const;
+
+export const offers = pgTable(
+  'offers',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id),
+    podcastId: text('podcast_id')
+      .notNull()
+      .references(() => podcasts.id),
+    status: text('status', { enum: OFFER_STATUSES }).notNull().default('open'),
+    priceCents: bigint('price_cents', { mode: 'number' }),
+    currency: text('currency'),
+    expiresAt: at('expires_at'),
+    rejectReason: text('reject_reason'),
+    creativeId: text('creative_id'),
+    decidedAt: at('decided_at'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [
+    index('offers_network_id_idx').on(t.networkId, t.id),
+    index('offers_network_status_id_idx').on(t.networkId, t.status, t.id),
+    index('offers_network_campaign_id_idx').on(t.networkId, t.campaignId, t.id),
+    index('offers_network_podcast_id_idx').on(t.networkId, t.podcastId, t.id),
+    // The expiry cron finds open offers past their time.
+    index('offers_open_expires_idx').on(t.expiresAt).where(sql`status = 'open'`),
+  ],
+);
+
+export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
+
+export const creatives = pgTable(
+  'creatives',
+  {
+    id: text('id').primaryKey(),
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    offerId: text('offer_id')
+      .notNull()
+      .references(() => offers.id),
+    campaignId: text('campaign_id').notNull(),
+    podcastId: text('podcast_id').notNull(),
+    status: text('status', { enum: CREATIVE_STATUSES }).notNull().default('generating'),
+    /** What was read and in which voice, fixed at acceptance. */
+    script: text('script').notNull(),
+    voice: text('voice').notNull(),
+    mimeType: text('mime_type'),
+    durationMs: integer('duration_ms'),
+    sizeBytes: integer('size_bytes'),
+    /** Client-facing: never a vendor name, vendor voice id or storage key. */
+    failureReason: text('failure_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    readyAt: at('ready_at'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [
+    index('creatives_network_id_idx').on(t.networkId, t.id),
+    index('creatives_network_status_id_idx').on(t.networkId, t.status, t.id),
+    // One creative per offer: a second accept can never make a second one.
+    uniqueIndex('creatives_offer_uq').on(t.offerId),
+  ],
+);
+
+/** Audio bytes, apart from the row so lists never read them. */
+export const creativeAudio = pgTable('creative_audio', {
+  creativeId: text('creative_id')
+    .primaryKey()
+    .references(() => creatives.id),
+  bytes: bytea('bytes').notNull(),
+});
