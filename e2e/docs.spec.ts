@@ -29,8 +29,8 @@ test.describe('API reference at /docs', () => {
     }
     const rendered = await page.locator('article.operation h4').allTextContents();
     expect(rendered.map((t) => t.replace(/\s+/g, ' ').trim()).sort()).toEqual(expected.sort());
-    await expect(page.getByRole('heading', { level: 3, name: 'Networks' })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 3, name: 'Me' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: 'Networks', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: 'Me', exact: true })).toBeVisible();
   });
 
   test('describes parameters, body fields, responses and a curl example', async ({ page }) => {

@@ -11,6 +11,7 @@ export const ERROR_KINDS = {
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'range-not-satisfiable': { status: 416, title: 'Range not satisfiable' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal server error' },

@@ -128,6 +128,16 @@ export function openApiDocument(): OpenAPIObject {
       for (const [code, response] of Object.entries(responses)) {
         if (Number(code) < 300 && secured) response.headers = { ...(response.headers as Json | undefined), ...RATE_LIMIT_HEADERS };
       }
+      // Procedures whose JSON output is `null` send bytes (ctx.http.raw): describe them as audio.
+      const json = ((responses['200']?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+      if (json?.type === 'null') {
+        const binary = { schema: { type: 'string', format: 'binary' } };
+        responses['200'] = { ...responses['200'], content: { 'audio/wav': binary, 'audio/mpeg': binary } };
+        if (method === 'get') {
+          responses['206'] = { description: 'Partial content (a Range request)', content: { 'audio/wav': binary, 'audio/mpeg': binary } };
+          responses['416'] = problemResponse(416);
+        }
+      }
       // A created resource answers 201, not 200.
       if (method === 'post' && responses['200'] && /Created/.test(String((responses['200'] as Json).description))) {
         responses['201'] = responses['200'];

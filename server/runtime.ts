@@ -74,11 +74,16 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
     databaseUrl,
     stop() {
       stopping ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        await worker?.stop();
+        // The HTTP server drains while the worker finishes (or, after graphile-worker's
+        // abort timeout, cancels and releases) its running jobs, so none stays locked.
+        await Promise.all([
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 5_000).unref();
+          }),
+          worker?.stop(),
+        ]);
         await limits.close();
         await closeDatabase();
         await embedded?.stop();

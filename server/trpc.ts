@@ -15,6 +15,8 @@ import { findNetwork } from './services/networks/find-network';
 export interface HttpOut {
   status?: number;
   headers: Record<string, string>;
+  /** A non-JSON body (audio): the REST layer sends these bytes instead of the procedure's JSON output. */
+  raw?: { body: Buffer; contentType: string };
 }
 
 export interface Context {

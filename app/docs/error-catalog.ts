@@ -115,6 +115,15 @@ export const ERROR_TYPES: readonly ErrorType[] = [
     retry: 'after-fix',
   },
   {
+    slug: 'range-not-satisfiable',
+    status: 416,
+    title: 'Range not satisfiable',
+    summary: 'The `Range` header asks for bytes outside the audio.',
+    causes: ['`GET …/creatives/{id}/audio` with a `Range` that starts past the end of the file, or is malformed.'],
+    remedy: 'Ask for a range inside the file; the `Content-Range: bytes */<size>` header of this answer gives its size.',
+    retry: 'after-fix',
+  },
+  {
     slug: 'idempotency-key-reused',
     status: 422,
     title: 'Idempotency key reused',

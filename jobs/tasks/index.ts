@@ -1,6 +1,9 @@
-import type { Task, TaskList } from 'graphile-worker';
+import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import { z } from 'zod';
+import { expireOffers as expireOpenOffers } from '../../server/services/offers/expire-offers';
+import { database } from '../../db/client';
 import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
+import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
 
 /**
  * Every task the worker runs, with the zod schema of its payload. Payloads carry
@@ -9,19 +12,26 @@ import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idemp
  */
 export const taskPayloadSchemas = {
   'prune-idempotency-keys': pruneIdempotencyKeysPayload,
+  'expire-offers': z.object({}).passthrough(),
+  'synthesize-creative': synthesizeCreativePayload,
 } satisfies Record<string, z.ZodType>;
 
 export type TaskName = keyof typeof taskPayloadSchemas;
 export type TaskPayloads = { [K in TaskName]: z.input<(typeof taskPayloadSchemas)[K]> };
 
-export const crontab = ['*/15 * * * * prune-idempotency-keys'].join('\n');
+export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers'].join('\n');
 
-function task<T extends TaskName>(name: T, run: (payload: z.output<(typeof taskPayloadSchemas)[T]>) => Promise<unknown>): Task {
-  return async (raw) => {
-    await run(taskPayloadSchemas[name].parse(raw ?? {}) as z.output<(typeof taskPayloadSchemas)[T]>);
+function task<T extends TaskName>(
+  name: T,
+  run: (payload: z.output<(typeof taskPayloadSchemas)[T]>, helpers: JobHelpers) => Promise<unknown>,
+): Task {
+  return async (raw, helpers) => {
+    await run(taskPayloadSchemas[name].parse(raw ?? {}) as z.output<(typeof taskPayloadSchemas)[T]>, helpers);
   };
 }
 
 export const taskList: TaskList = {
   'prune-idempotency-keys': task('prune-idempotency-keys', pruneIdempotencyKeys),
+  'expire-offers': task('expire-offers', () => expireOpenOffers(database())),
+  'synthesize-creative': task('synthesize-creative', synthesizeCreative),
 };

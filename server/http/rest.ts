@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { logger } from '../logger';
 import { openApiDocument } from '../openapi';
 import { appRouter } from '../routers';
-import { createContext, requestState, type AppRequest, type Context } from '../trpc';
+import { createContext, requestState, type AppRequest, type Context, type HttpOut } from '../trpc';
 import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body';
 import {
   completeIdempotencyKey,
@@ -55,7 +55,7 @@ function envelopeOf(status: number, chunk: unknown): Problem {
  * envelope, and (for an idempotent POST) the final response is stored before
  * the client sees it, so an immediate retry replays instead of colliding.
  */
-function finishResponses(res: ServerResponse, beforeSend?: (r: StoredResponse) => Promise<void>): void {
+function finishResponses(res: ServerResponse, http: HttpOut, beforeSend?: (r: StoredResponse | undefined) => Promise<void>): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
     let body: unknown = chunk;
@@ -65,20 +65,29 @@ function finishResponses(res: ServerResponse, beforeSend?: (r: StoredResponse) =
       res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
       body = JSON.stringify(p);
       res.setHeader('Content-Length', Buffer.byteLength(body as string));
+    } else if (http.raw) {
+      res.setHeader('Content-Type', http.raw.contentType);
+      res.setHeader('Content-Length', http.raw.body.length);
+      body = http.raw.body;
     }
     if (!beforeSend) return end(body);
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = res.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
+    // Binary answers are not remembered: a retry produces them again.
+    let stored: StoredResponse | undefined;
+    if (!http.raw || res.statusCode >= 400) {
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = res.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      let parsed: unknown = null;
+      try {
+        parsed = body === undefined || body === '' ? null : JSON.parse(String(body));
+      } catch {
+        parsed = null;
+      }
+      stored = { status: res.statusCode, headers, body: parsed };
     }
-    let parsed: unknown = null;
-    try {
-      parsed = body === undefined || body === '' ? null : JSON.parse(String(body));
-    } catch {
-      parsed = null;
-    }
-    beforeSend({ status: res.statusCode, headers, body: parsed })
+    beforeSend(stored)
       .catch((error) => logger.error({ err: error }, 'failed to store idempotent response'))
       .finally(() => end(body));
     return res;
@@ -111,7 +120,7 @@ export function createRestHandler() {
     }
     req.url = url;
     try {
-      let storeResponse: ((r: StoredResponse) => Promise<void>) | undefined;
+      let storeResponse: ((r: StoredResponse | undefined) => Promise<void>) | undefined;
       if (BODY_METHODS.has(req.method!)) {
         const raw = await readBody(req);
         req.body = parseJsonBody(raw, req.headers['content-type']);
@@ -123,7 +132,7 @@ export function createRestHandler() {
           storeResponse = hook;
         }
       }
-      finishResponses(res, storeResponse);
+      finishResponses(res, state.http, storeResponse);
       await handle(req, res);
     } catch (error) {
       const p = problemFromError(error);
@@ -144,7 +153,7 @@ async function claimIdempotency(
   res: ServerResponse,
   key: string,
   raw: Buffer,
-): Promise<((r: StoredResponse) => Promise<void>) | undefined | null> {
+): Promise<((r: StoredResponse | undefined) => Promise<void>) | undefined | null> {
   const db = database();
   const state = requestState(req);
   try {
@@ -168,7 +177,9 @@ async function claimIdempotency(
     return null;
   }
   return (response) =>
-    isRemembered(response.status) ? completeIdempotencyKey(db, apiKeyId, key, response) : releaseIdempotencyKey(db, apiKeyId, key);
+    response && isRemembered(response.status)
+      ? completeIdempotencyKey(db, apiKeyId, key, response)
+      : releaseIdempotencyKey(db, apiKeyId, key);
 }
 
 /**

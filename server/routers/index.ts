@@ -1,11 +1,16 @@
 import { router } from '../trpc';
+import { advertisersRouter } from './advertisers/router';
 import { auditRouter } from './audit/router';
+import { campaignsRouter } from './campaigns/router';
+import { creativesRouter } from './creatives/router';
 import { eventsRouter } from './events/router';
 import { invitationsRouter } from './invitations/router';
 import { keysRouter } from './keys/router';
 import { meRouter } from './me/router';
 import { membersRouter } from './members/router';
 import { networksRouter } from './networks/router';
+import { offersRouter } from './offers/router';
+import { podcastsRouter } from './podcasts/router';
 import { serviceAccountsRouter } from './service-accounts/router';
 
 /** The one set of procedures: served as REST under /v1 and to the console under /api/trpc. */
@@ -18,6 +23,11 @@ export const appRouter = router({
   invitations: invitationsRouter,
   serviceAccounts: serviceAccountsRouter,
   audit: auditRouter,
+  advertisers: advertisersRouter,
+  campaigns: campaignsRouter,
+  podcasts: podcastsRouter,
+  offers: offersRouter,
+  creatives: creativesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { newId } from '../../db/ids';
-import { invitations, memberships } from '../../db/schema';
+import { creatives, invitations, memberships, offers } from '../../db/schema';
 import { hashToken } from '../../server/auth/tokens';
 import { appRouter } from '../../server/routers';
 import { api } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
+import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -44,6 +44,29 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
   async serviceAccountId(networkId) {
     return (await serviceAccountKey(networkId, 'read_only')).serviceAccount.id;
   },
+  async advertiserId(networkId) {
+    return (await adInventory(networkId)).advertiser.id;
+  },
+  async campaignId(networkId) {
+    return (await adInventory(networkId)).campaign.id;
+  },
+  async podcastId(networkId) {
+    return (await adInventory(networkId)).podcast.id;
+  },
+  async offerId(networkId) {
+    const { campaign, podcast } = await adInventory(networkId);
+    const [row] = await database().insert(offers).values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id }).returning();
+    return row!.id;
+  },
+  async creativeId(networkId) {
+    const { campaign, podcast } = await adInventory(networkId);
+    const [offer] = await database().insert(offers).values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id }).returning();
+    const [row] = await database()
+      .insert(creatives)
+      .values({ id: newId('creative'), networkId, offerId: offer!.id, campaignId: campaign.id, podcastId: podcast.id, script: 'x', voice: 'default', status: 'failed' })
+      .returning();
+    return row!.id;
+  },
   async invitationId(networkId) {
     const [row] = await database()
       .insert(invitations)
@@ -65,6 +88,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH /networks/{networkId}/members/{memberId}': { role: 'read_only' },
   'POST /networks/{networkId}/members/{memberId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/service-accounts/{serviceAccountId}/keys': { key_name: 'probe' },
+  'POST /networks/{networkId}/campaigns/{campaignId}/preview': { podcast_id: 'pod_00000000000000000000000000' },
 };
 
 function fill(path: string, values: Record<string, string>): string {

@@ -58,3 +58,36 @@ export async function serviceAccountKey(networkId: string, role: Role) {
   });
   return { serviceAccount: sa!, key, token };
 }
+
+/** An advertiser, campaign and opted-in podcast in a network, made directly in the database. */
+export async function adInventory(
+  networkId: string,
+  options: { campaignStatus?: 'draft' | 'active' | 'paused' | 'completed' | 'archived'; optedIn?: boolean; script?: string; voice?: string } = {},
+) {
+  const { advertisers, campaigns, podcasts } = await import('../../db/schema');
+  const [advertiser] = await database().insert(advertisers).values({ id: newId('advertiser'), networkId, name: 'Acme Mattresses' }).returning();
+  const [campaign] = await database()
+    .insert(campaigns)
+    .values({
+      id: newId('campaign'),
+      networkId,
+      advertiserId: advertiser!.id,
+      name: 'Spring sale',
+      script: options.script ?? 'Sleep better tonight with Acme. Use code POD for twenty percent off.',
+      status: options.campaignStatus ?? 'active',
+    })
+    .returning();
+  const [podcast] = await database()
+    .insert(podcasts)
+    .values({
+      id: newId('podcast'),
+      networkId,
+      name: 'Night Owls',
+      hostName: 'Sam',
+      voice: options.voice ?? 'warm',
+      optInStatus: options.optedIn === false ? 'not_opted_in' : 'opted_in',
+      optedInAt: options.optedIn === false ? null : new Date(),
+    })
+    .returning();
+  return { advertiser: advertiser!, campaign: campaign!, podcast: podcast! };
+}

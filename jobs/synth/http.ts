@@ -1,0 +1,264 @@
+import { isWav, parseMp3, parseWav } from './audio';
+import {
+  CLIENT_REASONS,
+  SynthesisError,
+  type SynthesisErrorCode,
+  type SynthesisProvider,
+  type SynthesisRequest,
+  type SynthesisResult,
+  type SynthEnv,
+  type VoicePreset,
+} from './types';
+
+/**
+ * Provider `http`: an ElevenLabs-style text-to-speech API.
+ *
+ *   POST {baseUrl}/v1/text-to-speech/{voiceId}
+ *   xi-api-key: {apiKey}
+ *   Accept: audio/mpeg
+ *   {"text": "...", "model_id": "..."}
+ *
+ * Each attempt has its own time-out. Connection errors, time-outs, 429 and 5xx are retried within
+ * the call with exponential backoff and jitter (honouring Retry-After), at most `maxRetries` times
+ * and never waiting longer than `maxRetryDelayMs` between attempts, so one call lasts at most
+ * about (maxRetries + 1) x timeoutMs + maxRetries x maxRetryDelayMs. After that a retryable
+ * `SynthesisError` lets the job retry later. Other 4xx and unreadable audio are permanent.
+ */
+
+export interface HttpProviderConfig {
+  baseUrl: string;
+  apiKey?: string;
+  modelId?: string;
+  /** Preset (or any voice name) → vendor voice id. */
+  voiceMap: Record<string, string>;
+  timeoutMs: number;
+  maxRetries: number;
+  /** First backoff step; doubles each retry. */
+  retryBaseDelayMs: number;
+  /** Upper bound of one wait between attempts (also caps Retry-After). */
+  maxRetryDelayMs: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * Default preset → voice ids: the vendor's public "premade" voices. Deployments should set
+ * SYNTH_VOICE_MAP to the voices of their own account.
+ */
+export const DEFAULT_VOICE_MAP: Record<VoicePreset, string> = {
+  default: '21m00Tcm4TlvDq8ikWAM',
+  warm: 'ErXwobaYiN019PkySvjV',
+  bright: 'EXAVITQu4vr4xnSDxMaL',
+  deep: 'pNInz6obpgDQGcFmaJgB',
+  fast: 'TxGEqnHWrfWFTfGW9XjX',
+  calm: 'MF3mGyEYCl7XYWbV9V6O',
+};
+
+export const HTTP_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxRetries: 2,
+  retryBaseDelayMs: 500,
+  maxRetryDelayMs: 10_000,
+} as const;
+
+function intFromEnv(env: SynthEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** Reads the provider configuration from the environment; throws a clear Error when it is invalid. */
+export function httpConfigFromEnv(env: SynthEnv = process.env): HttpProviderConfig {
+  const baseUrl = env.SYNTH_BASE_URL?.trim();
+  if (!baseUrl) throw new Error('SYNTH_PROVIDER=http requires SYNTH_BASE_URL (e.g. https://api.example.com)');
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new Error('SYNTH_BASE_URL must be an absolute URL');
+  }
+  let voiceMap: Record<string, string> = { ...DEFAULT_VOICE_MAP };
+  if (env.SYNTH_VOICE_MAP?.trim()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(env.SYNTH_VOICE_MAP);
+    } catch {
+      throw new Error('SYNTH_VOICE_MAP must be a JSON object of preset name → voice id');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string' && v.length > 0)) {
+      throw new Error('SYNTH_VOICE_MAP must be a JSON object of preset name → voice id');
+    }
+    voiceMap = { ...voiceMap, ...(parsed as Record<string, string>) };
+  }
+  return {
+    baseUrl,
+    apiKey: env.SYNTH_API_KEY || undefined,
+    modelId: env.SYNTH_MODEL_ID || undefined,
+    voiceMap,
+    timeoutMs: intFromEnv(env, 'SYNTH_TIMEOUT_MS', HTTP_DEFAULTS.timeoutMs, 1),
+    maxRetries: intFromEnv(env, 'SYNTH_MAX_RETRIES', HTTP_DEFAULTS.maxRetries, 0),
+    retryBaseDelayMs: intFromEnv(env, 'SYNTH_RETRY_BASE_MS', HTTP_DEFAULTS.retryBaseDelayMs, 0),
+    maxRetryDelayMs: intFromEnv(env, 'SYNTH_MAX_RETRY_DELAY_MS', HTTP_DEFAULTS.maxRetryDelayMs, 0),
+  };
+}
+
+/** Retry-After: delta-seconds or an HTTP-date. Returns milliseconds, or undefined when absent/invalid. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A failure of one attempt, before we decide whether to retry. */
+class AttemptFailure {
+  constructor(
+    readonly code: SynthesisErrorCode,
+    readonly retryable: boolean,
+    readonly message: string,
+    readonly extra: { status?: number; detail?: string; retryAfterMs?: number; cause?: unknown } = {},
+  ) {}
+}
+
+function classifyStatus(status: number): { code: SynthesisErrorCode; retryable: boolean } {
+  if (status === 429) return { code: 'rate_limited', retryable: true };
+  if (status >= 500) return { code: 'unavailable', retryable: true };
+  if (status === 401 || status === 403) return { code: 'unauthorized', retryable: false };
+  if (status === 404) return { code: 'voice_unavailable', retryable: false };
+  if (status === 408) return { code: 'timeout', retryable: true };
+  return { code: 'rejected', retryable: false };
+}
+
+function mediaType(contentType: string | null): string {
+  const base = contentType?.split(';')[0]?.trim().toLowerCase();
+  return base || 'audio/mpeg';
+}
+
+function readAudio(audio: Buffer, contentType: string | null): SynthesisResult {
+  const mimeType = mediaType(contentType);
+  if (audio.length === 0) throw new AttemptFailure('invalid_audio', false, 'empty response body');
+  try {
+    // Trust the bytes more than the label: a WAV is a WAV whatever the Content-Type says.
+    if (isWav(audio)) return { audio, mimeType: mimeType.includes('wav') ? mimeType : 'audio/wav', durationMs: parseWav(audio).durationMs };
+    if (!mimeType.startsWith('audio/') && mimeType !== 'application/octet-stream') {
+      throw new Error(`unexpected Content-Type ${mimeType}`);
+    }
+    return { audio, mimeType: mimeType === 'application/octet-stream' ? 'audio/mpeg' : mimeType, durationMs: parseMp3(audio).durationMs };
+  } catch (err) {
+    throw new AttemptFailure('invalid_audio', false, `unreadable audio: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export function httpProvider(config: HttpProviderConfig): SynthesisProvider {
+  const doFetch = config.fetch ?? fetch;
+  const base = config.baseUrl.replace(/\/+$/, '');
+
+  async function attempt(url: string, body: string, callerSignal?: AbortSignal): Promise<SynthesisResult> {
+    const timeout = AbortSignal.timeout(config.timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'audio/mpeg' };
+    if (config.apiKey) headers['xi-api-key'] = config.apiKey;
+    try {
+      // No redirects: they would carry the API key to another origin. A 3xx is a permanent error.
+      const res = await doFetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+      if (!res.ok) {
+        const text = await res.text().catch(() => '');
+        const { code, retryable } = classifyStatus(res.status);
+        throw new AttemptFailure(code, retryable, `upstream answered HTTP ${res.status}`, {
+          status: res.status,
+          detail: text.slice(0, 300),
+          retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+        });
+      }
+      const audio = Buffer.from(await res.arrayBuffer());
+      return readAudio(audio, res.headers.get('content-type'));
+    } catch (err) {
+      if (err instanceof AttemptFailure) throw err;
+      if (callerSignal?.aborted) throw new AttemptFailure('cancelled', false, 'cancelled by the caller', { cause: err });
+      if (timeout.aborted) throw new AttemptFailure('timeout', true, `no complete answer within ${config.timeoutMs} ms`, { cause: err });
+      const cause = (err as { cause?: { code?: string } }).cause;
+      const reason = cause?.code ?? (err as Error).message;
+      throw new AttemptFailure('unavailable', true, `connection error (${reason})`, { cause: err });
+    }
+  }
+
+  return {
+    name: 'http',
+    async synthesize(req: SynthesisRequest, opts?: { signal?: AbortSignal }): Promise<SynthesisResult> {
+      const voiceId = config.voiceMap[req.voice];
+      if (!voiceId) {
+        throw new SynthesisError(`http synthesis: no voice id mapped for preset ${JSON.stringify(req.voice)}`, {
+          code: 'voice_unavailable',
+          retryable: false,
+          clientReason: CLIENT_REASONS.voice_unavailable,
+        });
+      }
+      if (!req.text?.trim()) {
+        throw new SynthesisError('http synthesis: empty text', {
+          code: 'invalid_request',
+          retryable: false,
+          clientReason: CLIENT_REASONS.invalid_request,
+        });
+      }
+      const url = `${base}/v1/text-to-speech/${encodeURIComponent(voiceId)}`;
+      const body = JSON.stringify(config.modelId ? { text: req.text, model_id: config.modelId } : { text: req.text });
+
+      let attempts = 0;
+      for (;;) {
+        attempts++;
+        try {
+          return await attempt(url, body, opts?.signal);
+        } catch (err) {
+          const failure = err as AttemptFailure;
+          const retriesLeft = attempts <= config.maxRetries;
+          let delay = 0;
+          if (failure.retryable && retriesLeft && !opts?.signal?.aborted) {
+            const backoff = Math.min(config.maxRetryDelayMs, config.retryBaseDelayMs * 2 ** (attempts - 1));
+            delay = failure.extra.retryAfterMs ?? backoff / 2 + Math.random() * (backoff / 2);
+          }
+          // Give up when the failure is permanent, retries are spent, or the upstream asks us
+          // to wait longer than we are allowed to (the job will retry later).
+          if (!failure.retryable || !retriesLeft || opts?.signal?.aborted || delay > config.maxRetryDelayMs) {
+            const code: SynthesisErrorCode = opts?.signal?.aborted ? 'cancelled' : failure.code;
+            throw new SynthesisError(`http synthesis failed after ${attempts} attempt(s): ${failure.message}`, {
+              code,
+              retryable: code === 'cancelled' ? true : failure.retryable,
+              clientReason: CLIENT_REASONS[code],
+              status: failure.extra.status,
+              detail: failure.extra.detail,
+              attempts,
+              cause: failure.extra.cause,
+            });
+          }
+          try {
+            await sleep(delay, opts?.signal);
+          } catch (abortReason) {
+            throw new SynthesisError(`http synthesis cancelled after ${attempts} attempt(s)`, {
+              code: 'cancelled',
+              retryable: true,
+              clientReason: CLIENT_REASONS.cancelled,
+              attempts,
+              cause: abortReason,
+            });
+          }
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { AdvertiserRow } from '../../services/advertisers/find-advertisers';
+import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
+
+/** Path parameters of an advertiser route. */
+export const advertiserParams = {
+  ...networkParam,
+  advertiserId: z.string().min(1).meta({ description: 'Advertiser id (adv_…).' }),
+};
+
+/** An http(s) URL, as a website or feed address. */
+export const httpUrlField = (field: string) =>
+  z
+    .string({ error: `${field} must be a string (an http or https URL).` })
+    .trim()
+    .max(2048, `${field} must be at most 2048 characters.`)
+    .pipe(z.url({ protocol: /^https?$/, error: `${field} must be an http or https URL.` }));
+
+export const contactEmailField = z
+  .string({ error: 'contact_email must be a string (an email address).' })
+  .trim()
+  .pipe(z.email({ error: 'contact_email must be a valid email address.' }).max(320));
+
+export const advertiserSchema = z
+  .object({
+    id: z.string().meta({ example: 'adv_01jd8x6v2c9q7r5t3w1y0zabcd' }),
+    network_id: z.string(),
+    name: z.string(),
+    website: z.string().nullable(),
+    contact_email: z.string().nullable(),
+    version: z.number().int(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    deleted_at: timestamp.nullable().meta({ description: 'Set only in the answer to DELETE; a deleted advertiser is no longer readable.' }),
+  })
+  .meta({ id: 'Advertiser' });
+
+export type Advertiser = z.infer<typeof advertiserSchema>;
+
+export function presentAdvertiser(row: AdvertiserRow): Advertiser {
+  return {
+    id: row.id,
+    network_id: row.networkId,
+    name: row.name,
+    website: row.website,
+    contact_email: row.contactEmail,
+    version: row.version,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    deleted_at: isoOrNull(row.deletedAt),
+  };
+}

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { nameField, networkParam } from '../shared.types';
+import { contactEmailField, httpUrlField } from './advertiser.types';
+
+export const createAdvertiserInput = z.strictObject({
+  ...networkParam,
+  name: nameField,
+  website: httpUrlField('website').optional().meta({ description: 'The advertiser’s website (http or https URL).' }),
+  contact_email: contactEmailField.optional().meta({ description: 'Who to contact at the advertiser.' }),
+});

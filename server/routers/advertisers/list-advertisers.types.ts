@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '../../http/pagination';
+import { networkParam } from '../shared.types';
+import { advertiserSchema } from './advertiser.types';
+
+export const listAdvertisersInput = z.strictObject({ ...networkParam, ...listParams });
+
+export const listAdvertisersOutput = pageOf(advertiserSchema).meta({ id: 'AdvertiserList' });

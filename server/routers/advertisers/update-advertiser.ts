@@ -1,0 +1,32 @@
+import { expectedVersion, setEtag } from '../../http/locking';
+import type { AdvertiserFields } from '../../services/advertisers/create-advertiser';
+import { updateAdvertiser as writeAdvertiser } from '../../services/advertisers/update-advertiser';
+import { networkProcedure } from '../../trpc';
+import { advertiserSchema, presentAdvertiser } from './advertiser.types';
+import { updateAdvertiserInput } from './update-advertiser.types';
+
+export const updateAdvertiser = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/networks/{networkId}/advertisers/{advertiserId}',
+      tags: ['advertisers'],
+      summary: 'Update an advertiser',
+      description: 'Optimistically locked: send If-Match with the ETag you read, or `version`. A stale version answers 409.',
+      protect: true,
+    },
+  })
+  .input(updateAdvertiserInput)
+  .output(advertiserSchema)
+  .mutation(async ({ ctx, input }) => {
+    const expected = expectedVersion(ctx.header('if-match'), input.version);
+    const changes: Partial<AdvertiserFields> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.website !== undefined) changes.website = input.website;
+    if (input.contact_email !== undefined) changes.contactEmail = input.contact_email;
+    const row = await ctx.db.transaction((tx) =>
+      writeAdvertiser(tx, { networkId: input.networkId, advertiserId: input.advertiserId, changes, expectedVersion: expected }),
+    );
+    setEtag(ctx.http, row.version);
+    return presentAdvertiser(row);
+  });

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { CAMPAIGN_STATUSES } from '../../../db/schema';
+import type { CampaignRow } from '../../services/campaigns/find-campaigns';
+import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
+
+/** Path parameters of a campaign route. */
+export const campaignParams = {
+  ...networkParam,
+  campaignId: z.string().min(1).meta({ description: 'Campaign id (cmp_…).' }),
+};
+
+export const campaignStatusSchema = z.enum(CAMPAIGN_STATUSES).meta({
+  id: 'CampaignStatus',
+  description:
+    'draft → active | archived; active → paused | completed | archived; paused → active | completed | archived; ' +
+    'completed → archived; archived is final.',
+});
+
+export const SCRIPT_MAX_LENGTH = 2000;
+
+/** The ad copy the host voice reads. */
+export const scriptField = z
+  .string({ error: 'script must be a string.' })
+  .max(SCRIPT_MAX_LENGTH, `script must be at most ${SCRIPT_MAX_LENGTH} characters.`)
+  .meta({ description: `The ad copy the host voice reads (at most ${SCRIPT_MAX_LENGTH} characters).` });
+
+export const dateTimeField = (field: string) =>
+  z.iso.datetime({ offset: true, error: `${field} must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.` });
+
+export const budgetCentsField = z
+  .number({ error: 'budget_cents must be a whole number of minor units (cents), 0 or more.' })
+  .int('budget_cents must be a whole number of minor units (cents).')
+  .min(0, 'budget_cents must be 0 or more.')
+  .max(Number.MAX_SAFE_INTEGER, 'budget_cents is too large.')
+  .meta({ description: 'Budget in minor units of `currency`.' });
+
+export const currencyField = z
+  .string({ error: 'currency must be a string (ISO 4217 code, e.g. USD).' })
+  .regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code: three upper-case letters, e.g. USD.')
+  .meta({ description: 'ISO 4217 code; required when budget_cents is set.' });
+
+export const advertiserIdField = z
+  .string({ error: 'advertiser_id is required and must be a string.' })
+  .min(1, 'advertiser_id must not be blank.')
+  .meta({ description: 'An advertiser of this network (adv_…).' });
+
+export const campaignSchema = z
+  .object({
+    id: z.string().meta({ example: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd' }),
+    network_id: z.string(),
+    advertiser_id: z.string(),
+    name: z.string(),
+    script: z.string(),
+    status: campaignStatusSchema,
+    starts_at: timestamp.nullable(),
+    ends_at: timestamp.nullable(),
+    budget_cents: z.number().int().nullable(),
+    currency: z.string().nullable(),
+    version: z.number().int(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Campaign' });
+
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export function presentCampaign(row: CampaignRow): Campaign {
+  return {
+    id: row.id,
+    network_id: row.networkId,
+    advertiser_id: row.advertiserId,
+    name: row.name,
+    script: row.script,
+    status: row.status,
+    starts_at: isoOrNull(row.startsAt),
+    ends_at: isoOrNull(row.endsAt),
+    budget_cents: row.budgetCents,
+    currency: row.currency,
+    version: row.version,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+/** `undefined` stays undefined (not sent), null clears, a string becomes a Date. */
+export function dateOrNull(value: string | null | undefined): Date | null | undefined {
+  return value === undefined ? undefined : value === null ? null : new Date(value);
+}

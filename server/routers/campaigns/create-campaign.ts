@@ -1,0 +1,40 @@
+import { setEtag } from '../../http/locking';
+import { createCampaign as insertCampaign } from '../../services/campaigns/create-campaign';
+import { networkProcedure } from '../../trpc';
+import { campaignSchema, presentCampaign } from './campaign.types';
+import { createCampaignInput } from './create-campaign.types';
+
+export const createCampaign = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/campaigns',
+      tags: ['campaigns'],
+      summary: 'Create a campaign',
+      description:
+        '`advertiser_id` must name an advertiser of this network that is not deleted (else 400 on `advertiser_id`). ' +
+        '`status` is draft (default) or active. `ends_at` must be after `starts_at`; `currency` is required with `budget_cents`.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createCampaignInput)
+  .output(campaignSchema)
+  .mutation(async ({ ctx, input }) => {
+    const row = await ctx.db.transaction((tx) =>
+      insertCampaign(tx, {
+        networkId: input.networkId,
+        advertiserId: input.advertiser_id,
+        name: input.name,
+        script: input.script,
+        status: input.status,
+        startsAt: input.starts_at ? new Date(input.starts_at) : null,
+        endsAt: input.ends_at ? new Date(input.ends_at) : null,
+        budgetCents: input.budget_cents ?? null,
+        currency: input.currency ?? null,
+      }),
+    );
+    ctx.http.status = 201;
+    setEtag(ctx.http, row.version);
+    return presentCampaign(row);
+  });

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { INITIAL_CAMPAIGN_STATUSES } from '../../services/campaigns/transitions';
+import { nameField, networkParam } from '../shared.types';
+import { advertiserIdField, budgetCentsField, currencyField, dateTimeField, scriptField } from './campaign.types';
+
+export const createCampaignInput = z.strictObject({
+  ...networkParam,
+  name: nameField,
+  advertiser_id: advertiserIdField,
+  script: scriptField.default(''),
+  status: z
+    .enum(INITIAL_CAMPAIGN_STATUSES, { error: 'status at creation must be draft or active.' })
+    .default('draft')
+    .meta({ description: 'draft (default) or active.' }),
+  starts_at: dateTimeField('starts_at').optional(),
+  ends_at: dateTimeField('ends_at').optional().meta({ description: 'Must be after starts_at.' }),
+  budget_cents: budgetCentsField.optional(),
+  currency: currencyField.optional(),
+});

@@ -1,0 +1,28 @@
+import { paginate } from '../../http/pagination';
+import { listCampaigns as findCampaigns } from '../../services/campaigns/find-campaigns';
+import { networkProcedure } from '../../trpc';
+import { presentCampaign } from './campaign.types';
+import { listCampaignsInput, listCampaignsOutput } from './list-campaigns.types';
+
+export const listCampaigns = networkProcedure('read_only')
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/networks/{networkId}/campaigns',
+      tags: ['campaigns'],
+      summary: 'List the network’s campaigns',
+      description: 'Filters `status` and `advertiser_id` combine with the cursor. Ordered by id.',
+      protect: true,
+    },
+  })
+  .input(listCampaignsInput)
+  .output(listCampaignsOutput)
+  .query(({ ctx, input }) => {
+    const filter = { status: input.status, advertiserId: input.advertiser_id };
+    return paginate(
+      input,
+      `campaigns:${input.networkId}:status=${input.status ?? ''}:advertiser=${input.advertiser_id ?? ''}`,
+      (after, take) => findCampaigns(ctx.db, input.networkId, filter, after, take),
+      presentCampaign,
+    );
+  });

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '../../http/pagination';
+import { networkParam } from '../shared.types';
+import { campaignSchema, campaignStatusSchema } from './campaign.types';
+
+export const listCampaignsInput = z.strictObject({
+  ...networkParam,
+  ...listParams,
+  status: campaignStatusSchema.optional().meta({ description: 'Only campaigns in this state.' }),
+  advertiser_id: z.string().min(1).optional().meta({ description: 'Only campaigns of this advertiser.' }),
+});
+
+export const listCampaignsOutput = pageOf(campaignSchema).meta({ id: 'CampaignList' });

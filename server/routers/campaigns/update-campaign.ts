@@ -1,0 +1,40 @@
+import { expectedVersion, setEtag } from '../../http/locking';
+import { updateCampaign as writeCampaign, type CampaignChanges } from '../../services/campaigns/update-campaign';
+import { networkProcedure } from '../../trpc';
+import { campaignSchema, dateOrNull, presentCampaign } from './campaign.types';
+import { updateCampaignInput } from './update-campaign.types';
+
+export const updateCampaign = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/networks/{networkId}/campaigns/{campaignId}',
+      tags: ['campaigns'],
+      summary: 'Update a campaign or change its status',
+      description:
+        'Optimistically locked (If-Match or `version`; stale → 409). A status change the state machine does not allow → 409; ' +
+        'an archived campaign cannot be changed (409). The advertiser of a campaign cannot be changed.',
+      protect: true,
+    },
+  })
+  .input(updateCampaignInput)
+  .output(campaignSchema)
+  .mutation(async ({ ctx, input }) => {
+    const expected = expectedVersion(ctx.header('if-match'), input.version);
+    const candidate: CampaignChanges = {
+      name: input.name,
+      script: input.script,
+      status: input.status,
+      startsAt: dateOrNull(input.starts_at),
+      endsAt: dateOrNull(input.ends_at),
+      budgetCents: input.budget_cents,
+      currency: input.currency,
+    };
+    // Only what the client sent: an absent field is left as it is.
+    const changes = Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined)) as CampaignChanges;
+    const row = await ctx.db.transaction((tx) =>
+      writeCampaign(tx, { networkId: input.networkId, campaignId: input.campaignId, changes, expectedVersion: expected }),
+    );
+    setEtag(ctx.http, row.version);
+    return presentCampaign(row);
+  });

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { nameField, versionField } from '../shared.types';
+import { budgetCentsField, campaignParams, campaignStatusSchema, currencyField, dateTimeField, scriptField } from './campaign.types';
+
+export const updateCampaignInput = z.strictObject({
+  ...campaignParams,
+  name: nameField.optional(),
+  script: scriptField.optional(),
+  status: campaignStatusSchema.optional().meta({ description: 'A transition the state machine allows; any other → 409.' }),
+  starts_at: dateTimeField('starts_at').nullable().optional().meta({ description: 'null clears it.' }),
+  ends_at: dateTimeField('ends_at').nullable().optional().meta({ description: 'null clears it.' }),
+  budget_cents: budgetCentsField.nullable().optional().meta({ description: 'null clears it.' }),
+  currency: currencyField.nullable().optional().meta({ description: 'null clears it (only without a budget).' }),
+  version: versionField,
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { OFFER_STATUSES } from '../../../db/schema';
+import { offerStatus, type OfferRow } from '../../services/offers/find-offers';
+import { iso, isoOrNull, timestamp } from '../shared.types';
+
+export const offerStatusSchema = z.enum(OFFER_STATUSES);
+
+export const offerSchema = z
+  .object({
+    id: z.string(),
+    network_id: z.string(),
+    campaign_id: z.string(),
+    podcast_id: z.string(),
+    status: offerStatusSchema.meta({ description: 'open → accepted | rejected | expired' }),
+    price_cents: z.number().int().nullable(),
+    currency: z.string().nullable(),
+    expires_at: timestamp.nullable(),
+    reject_reason: z.string().nullable(),
+    creative_id: z.string().nullable().meta({ description: 'Set when accepted: the creative being generated.' }),
+    decided_at: timestamp.nullable(),
+    version: z.number().int(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Offer' });
+
+export function presentOffer(row: OfferRow): z.infer<typeof offerSchema> {
+  return {
+    id: row.id,
+    network_id: row.networkId,
+    campaign_id: row.campaignId,
+    podcast_id: row.podcastId,
+    status: offerStatus(row),
+    price_cents: row.priceCents,
+    currency: row.currency,
+    expires_at: isoOrNull(row.expiresAt),
+    reject_reason: row.rejectReason,
+    creative_id: row.creativeId,
+    decided_at: isoOrNull(row.decidedAt),
+    version: row.version,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export const offerIdParam = { offerId: z.string().min(1).meta({ description: 'Offer id (off_…).' }) };

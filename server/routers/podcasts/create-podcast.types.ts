@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { nameField, networkParam } from '../shared.types';
+import { hostNameField, rssUrlField, voiceSchema } from './podcast.types';
+
+export const createPodcastInput = z.strictObject({
+  ...networkParam,
+  name: nameField,
+  host_name: hostNameField,
+  voice: voiceSchema.default('default'),
+  rss_url: rssUrlField.optional().meta({ description: 'The show’s RSS feed (http or https URL).' }),
+});

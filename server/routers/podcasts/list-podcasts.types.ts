@@ -1,0 +1,8 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '../../http/pagination';
+import { networkParam } from '../shared.types';
+import { podcastSchema } from './podcast.types';
+
+export const listPodcastsInput = z.strictObject({ ...networkParam, ...listParams });
+
+export const listPodcastsOutput = pageOf(podcastSchema).meta({ id: 'PodcastList' });

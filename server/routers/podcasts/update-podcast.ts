@@ -1,0 +1,33 @@
+import { expectedVersion, setEtag } from '../../http/locking';
+import type { PodcastFields } from '../../services/podcasts/create-podcast';
+import { updatePodcast as writePodcast } from '../../services/podcasts/update-podcast';
+import { networkProcedure } from '../../trpc';
+import { podcastSchema, presentPodcast } from './podcast.types';
+import { updatePodcastInput } from './update-podcast.types';
+
+export const updatePodcast = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/networks/{networkId}/podcasts/{podcastId}',
+      tags: ['podcasts'],
+      summary: 'Update a podcast',
+      description: 'Optimistically locked: send If-Match with the ETag you read, or `version`. A stale version answers 409. Opt-in state changes through …/opt-in and …/opt-out.',
+      protect: true,
+    },
+  })
+  .input(updatePodcastInput)
+  .output(podcastSchema)
+  .mutation(async ({ ctx, input }) => {
+    const expected = expectedVersion(ctx.header('if-match'), input.version);
+    const changes: Partial<PodcastFields> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.host_name !== undefined) changes.hostName = input.host_name;
+    if (input.voice !== undefined) changes.voice = input.voice;
+    if (input.rss_url !== undefined) changes.rssUrl = input.rss_url;
+    const row = await ctx.db.transaction((tx) =>
+      writePodcast(tx, { networkId: input.networkId, podcastId: input.podcastId, changes, expectedVersion: expected }),
+    );
+    setEtag(ctx.http, row.version);
+    return presentPodcast(row);
+  });

@@ -1,0 +1,41 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { advertisers, campaigns } from '../../../db/schema';
+import { conflict, notFound } from '../../errors';
+import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
+import { assertAdvertiserVersion } from './update-advertiser';
+
+/** Campaigns in these states still run (or may run) for the advertiser, so it cannot go away under them. */
+export const LIVE_CAMPAIGN_STATUSES = ['draft', 'active', 'paused'] as const;
+
+/**
+ * Soft-delete an advertiser: it disappears from lists and reads (404), the row
+ * stays for the campaigns that name it. Refused (409) while any of its
+ * campaigns is draft, active or paused. The advertiser row is locked first;
+ * campaign creation takes a share lock on it, so a campaign can never be
+ * created for an advertiser that is being deleted.
+ */
+export async function deleteAdvertiser(
+  tx: Tx,
+  input: { networkId: string; advertiserId: string; expectedVersion: number | undefined },
+): Promise<AdvertiserRow> {
+  const current = await findAdvertiser(tx, input.networkId, input.advertiserId, 'update');
+  if (!current) throw notFound('Advertiser');
+  const version = assertAdvertiserVersion(current, input.expectedVersion);
+  const [live] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(campaigns)
+    .where(and(eq(campaigns.advertiserId, current.id), inArray(campaigns.status, [...LIVE_CAMPAIGN_STATUSES])));
+  if (live && live.count > 0) {
+    throw conflict(
+      `This advertiser has ${live.count} campaign(s) in draft, active or paused state. Complete or archive them before deleting the advertiser.`,
+    );
+  }
+  const [row] = await tx
+    .update(advertisers)
+    .set({ deletedAt: sql`now()`, version: sql`${advertisers.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(advertisers.id, current.id), eq(advertisers.version, version)))
+    .returning();
+  if (!row) throw conflict('Advertiser was modified concurrently. Re-fetch and retry.');
+  return row;
+}

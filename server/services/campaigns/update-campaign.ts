@@ -1,0 +1,54 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { campaigns } from '../../../db/schema';
+import { conflict, notFound } from '../../errors';
+import { assertCampaignTerms } from './campaign-rules';
+import { findCampaign, type CampaignRow } from './find-campaigns';
+import { assertCampaignTransition, type CampaignStatus } from './transitions';
+
+export interface CampaignChanges {
+  name?: string;
+  script?: string;
+  status?: CampaignStatus;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
+  budgetCents?: number | null;
+  currency?: string | null;
+}
+
+/**
+ * Optimistically locked update. A status change must be a transition the
+ * state machine allows (else 409 naming from and to); an archived campaign is
+ * final and cannot be changed at all. Cross-field rules are checked on the
+ * values the update would leave. A request that changes nothing answers the
+ * campaign as it is.
+ */
+export async function updateCampaign(
+  tx: Tx,
+  input: { networkId: string; campaignId: string; changes: CampaignChanges; expectedVersion: number | undefined },
+): Promise<CampaignRow> {
+  const current = await findCampaign(tx, input.networkId, input.campaignId);
+  if (!current) throw notFound('Campaign');
+  const version = input.expectedVersion ?? current.version;
+  if (version !== current.version) {
+    throw conflict(`Campaign was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
+  }
+  const { changes } = input;
+  if (Object.keys(changes).length === 0) return current;
+  // The transition check first, so a refused status change always names from and to.
+  if (changes.status) assertCampaignTransition(current.status, changes.status);
+  if (current.status === 'archived') throw conflict('This campaign is archived and can no longer be changed.');
+  assertCampaignTerms({
+    startsAt: changes.startsAt !== undefined ? changes.startsAt : current.startsAt,
+    endsAt: changes.endsAt !== undefined ? changes.endsAt : current.endsAt,
+    budgetCents: changes.budgetCents !== undefined ? changes.budgetCents : current.budgetCents,
+    currency: changes.currency !== undefined ? changes.currency : current.currency,
+  });
+  const [row] = await tx
+    .update(campaigns)
+    .set({ ...changes, version: sql`${campaigns.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(campaigns.id, current.id), eq(campaigns.version, version)))
+    .returning();
+  if (!row) throw conflict('Campaign was modified concurrently. Re-fetch and retry.');
+  return row;
+}

@@ -1,0 +1,36 @@
+import { and, eq } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client';
+import { campaigns, podcasts } from '../../../db/schema';
+import { synthesisProvider } from '../../../jobs/synth';
+import { SynthesisError, type SynthesisResult } from '../../../jobs/synth/types';
+import { AppError, badRequest, notFound } from '../../errors';
+
+/** Previews read the start of the script only: a sentence or two, at most this many characters. */
+export const PREVIEW_CHARACTERS = 200;
+
+export function previewText(script: string, fallback: string): string {
+  const text = script.trim() || fallback;
+  if (text.length <= PREVIEW_CHARACTERS) return text;
+  const cut = text.slice(0, PREVIEW_CHARACTERS);
+  const sentenceEnd = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('! '), cut.lastIndexOf('? '));
+  return sentenceEnd > 40 ? cut.slice(0, sentenceEnd + 1) : `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length)}…`;
+}
+
+/**
+ * Synthesize a short preview synchronously. An upstream failure is a 502
+ * (upstream-unavailable) with a client-facing reason, never a 500.
+ */
+export async function previewCampaign(db: Queryable, networkId: string, campaignId: string, podcastId: string): Promise<SynthesisResult> {
+  const [campaign] = await db.select().from(campaigns).where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, campaignId)));
+  if (!campaign) throw notFound('Campaign');
+  const [podcast] = await db.select().from(podcasts).where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, podcastId)));
+  if (!podcast) throw badRequest('podcast_id is not a podcast of this network.', [{ path: 'podcast_id', message: 'Unknown podcast.' }]);
+  try {
+    return await synthesisProvider().synthesize({ text: previewText(campaign.script, campaign.name), voice: podcast.voice });
+  } catch (error) {
+    if (error instanceof SynthesisError) {
+      throw new AppError('upstream-unavailable', `The voice service could not make the preview: ${error.clientReason} Retry later.`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,72 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { newId } from '../../../db/ids';
+import { campaigns, creatives, offers, podcasts } from '../../../db/schema';
+import { enqueueJob } from '../../../jobs/enqueue';
+import { conflict, notFound } from '../../errors';
+import { recordEvent } from '../events/record-event';
+import { findOffer, offerStatus, type OfferRow } from './find-offers';
+
+/** Lock the offer and make sure it can still be decided. Concurrent deciders queue here; the first wins. */
+async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promise<OfferRow> {
+  const offer = await findOffer(tx, networkId, offerId, { lock: true });
+  if (!offer) throw notFound('Offer');
+  const status = offerStatus(offer);
+  if (status !== 'open') throw conflict(`The offer is no longer open (it is ${status}).`);
+  return offer;
+}
+
+/**
+ * Accept: the offer update, the creative (generating), the offer.accepted
+ * event and the synthesis job commit together or not at all.
+ */
+export async function acceptOffer(tx: Tx, networkId: string, offerId: string) {
+  const offer = await lockOpenOffer(tx, networkId, offerId);
+  const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, offer.campaignId));
+  const [podcast] = await tx.select().from(podcasts).where(eq(podcasts.id, offer.podcastId));
+  const [creative] = await tx
+    .insert(creatives)
+    .values({
+      id: newId('creative'),
+      networkId,
+      offerId: offer.id,
+      campaignId: offer.campaignId,
+      podcastId: offer.podcastId,
+      script: campaign!.script.trim() || campaign!.name,
+      voice: podcast!.voice,
+    })
+    .returning();
+  const [accepted] = await tx
+    .update(offers)
+    .set({ status: 'accepted', creativeId: creative!.id, decidedAt: sql`now()`, version: sql`${offers.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(offers.id, offer.id), eq(offers.status, 'open')))
+    .returning();
+  await recordEvent(tx, {
+    networkId,
+    type: 'offer.accepted',
+    data: { offer_id: offer.id, campaign_id: offer.campaignId, podcast_id: offer.podcastId, creative_id: creative!.id },
+  });
+  await enqueueJob(tx, 'synthesize-creative', { creativeId: creative!.id }, { maxAttempts: synthesisAttempts() });
+  return accepted!;
+}
+
+export async function rejectOffer(tx: Tx, networkId: string, offerId: string, reason: string | undefined) {
+  const offer = await lockOpenOffer(tx, networkId, offerId);
+  const [rejected] = await tx
+    .update(offers)
+    .set({ status: 'rejected', rejectReason: reason ?? null, decidedAt: sql`now()`, version: sql`${offers.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(offers.id, offer.id))
+    .returning();
+  await recordEvent(tx, {
+    networkId,
+    type: 'offer.rejected',
+    data: { offer_id: offer.id, campaign_id: offer.campaignId, podcast_id: offer.podcastId, reason: reason ?? null },
+  });
+  return rejected!;
+}
+
+/** How many times the synthesis job runs before the creative is failed (SYNTH_JOB_MAX_ATTEMPTS, default 5). */
+export function synthesisAttempts(): number {
+  const n = Number(process.env.SYNTH_JOB_MAX_ATTEMPTS ?? 5);
+  return Number.isInteger(n) && n >= 1 ? n : 5;
+}

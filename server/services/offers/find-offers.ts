@@ -1,0 +1,44 @@
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client';
+import { offers } from '../../../db/schema';
+
+export type OfferRow = typeof offers.$inferSelect;
+export type OfferStatus = OfferRow['status'];
+
+/** An open offer past its expires_at is expired, whether or not the cron has marked it yet. */
+export function offerStatus(row: OfferRow, now = Date.now()): OfferStatus {
+  if (row.status === 'open' && row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
+  return row.status;
+}
+
+export async function findOffer(db: Queryable, networkId: string, id: string, options: { lock?: boolean } = {}) {
+  const query = db.select().from(offers).where(and(eq(offers.networkId, networkId), eq(offers.id, id)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row;
+}
+
+export interface OfferFilter {
+  status?: OfferStatus | undefined;
+  campaignId?: string | undefined;
+  podcastId?: string | undefined;
+}
+
+export async function listOffers(db: Queryable, networkId: string, filter: OfferFilter, afterId: string | undefined, take: number) {
+  const conditions: SQL[] = [eq(offers.networkId, networkId)];
+  if (filter.status === 'expired') {
+    conditions.push(sql`(${offers.status} = 'expired' or (${offers.status} = 'open' and ${offers.expiresAt} <= now()))`);
+  } else if (filter.status === 'open') {
+    conditions.push(sql`${offers.status} = 'open' and (${offers.expiresAt} is null or ${offers.expiresAt} > now())`);
+  } else if (filter.status) {
+    conditions.push(eq(offers.status, filter.status));
+  }
+  if (filter.campaignId) conditions.push(eq(offers.campaignId, filter.campaignId));
+  if (filter.podcastId) conditions.push(eq(offers.podcastId, filter.podcastId));
+  if (afterId) conditions.push(gt(offers.id, afterId));
+  return db
+    .select()
+    .from(offers)
+    .where(and(...conditions))
+    .orderBy(asc(offers.id))
+    .limit(take);
+}

@@ -1,0 +1,47 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { podcasts } from '../../../db/schema';
+import { notFound } from '../../errors';
+import { recordEvent } from '../events/record-event';
+import { findPodcast, type PodcastRow } from './find-podcasts';
+
+/**
+ * Opt a podcast in and record `optin.completed` on the same transaction.
+ * Idempotent: an opted-in podcast is answered as it is, with no second event.
+ * The row is locked first, so of concurrent opt-ins one changes it and records
+ * the event; the others wait, then see it opted in. A podcast that opted out
+ * may opt in again, which is a new opt-in (and a new event).
+ */
+export async function optInPodcast(tx: Tx, networkId: string, podcastId: string): Promise<PodcastRow> {
+  const current = await findPodcast(tx, networkId, podcastId, 'update');
+  if (!current) throw notFound('Podcast');
+  if (current.optInStatus === 'opted_in') return current;
+  const [row] = await tx
+    .update(podcasts)
+    .set({ optInStatus: 'opted_in', optedInAt: sql`now()`, version: sql`${podcasts.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(podcasts.id, current.id))
+    .returning();
+  await recordEvent(tx, {
+    networkId,
+    type: 'optin.completed',
+    data: { podcast_id: row!.id, name: row!.name, host_name: row!.hostName },
+  });
+  return row!;
+}
+
+/**
+ * Opt a podcast out (also one that never opted in: an explicit refusal).
+ * Idempotent like opt-in; `opted_in_at` is cleared, since it no longer
+ * describes the podcast's state. No event: the spec defines none for it.
+ */
+export async function optOutPodcast(tx: Tx, networkId: string, podcastId: string): Promise<PodcastRow> {
+  const current = await findPodcast(tx, networkId, podcastId, 'update');
+  if (!current) throw notFound('Podcast');
+  if (current.optInStatus === 'opted_out') return current;
+  const [row] = await tx
+    .update(podcasts)
+    .set({ optInStatus: 'opted_out', optedInAt: null, version: sql`${podcasts.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(podcasts.id, current.id))
+    .returning();
+  return row!;
+}

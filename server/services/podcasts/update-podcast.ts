@@ -1,0 +1,31 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { podcasts } from '../../../db/schema';
+import { conflict, notFound } from '../../errors';
+import type { PodcastFields } from './create-podcast';
+import { findPodcast, type PodcastRow } from './find-podcasts';
+
+/**
+ * Optimistically locked update of a podcast's details (not its opt-in state,
+ * which has its own operations). A request that changes nothing answers the
+ * podcast as it is.
+ */
+export async function updatePodcast(
+  tx: Tx,
+  input: { networkId: string; podcastId: string; changes: Partial<PodcastFields>; expectedVersion: number | undefined },
+): Promise<PodcastRow> {
+  const current = await findPodcast(tx, input.networkId, input.podcastId);
+  if (!current) throw notFound('Podcast');
+  const version = input.expectedVersion ?? current.version;
+  if (version !== current.version) {
+    throw conflict(`Podcast was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
+  }
+  if (Object.keys(input.changes).length === 0) return current;
+  const [row] = await tx
+    .update(podcasts)
+    .set({ ...input.changes, version: sql`${podcasts.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(podcasts.id, current.id), eq(podcasts.version, version)))
+    .returning();
+  if (!row) throw conflict('Podcast was modified concurrently. Re-fetch and retry.');
+  return row;
+}

@@ -1,0 +1,240 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../db/client';
+import { events } from '../../db/schema';
+import { VOICE_PRESETS } from '../../server/services/podcasts/voices';
+import { api } from '../support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+
+beforeAll(openTestDatabase);
+afterAll(closeTestDatabase);
+
+interface Podcast {
+  id: string;
+  network_id: string;
+  name: string;
+  host_name: string;
+  voice: string;
+  rss_url: string | null;
+  opt_in_status: 'not_opted_in' | 'opted_in' | 'opted_out';
+  opted_in_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+interface Problem {
+  type: string;
+  status: number;
+  detail: string;
+  errors?: Array<{ path: string; message: string }>;
+}
+interface Event {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+async function network() {
+  const row = await createNetworkRow();
+  const admin = (await personKey([{ networkId: row.id, role: 'administrator' }])).token;
+  const reader = (await personKey([{ networkId: row.id, role: 'read_only' }])).token;
+  return { id: row.id, admin, reader };
+}
+
+type Net = Awaited<ReturnType<typeof network>>;
+
+async function createPodcast(n: Net, body: Record<string, unknown> = {}) {
+  const res = await api<Podcast>('POST', `/networks/${n.id}/podcasts`, { token: n.admin, body: { name: 'Daily Brew', host_name: 'Sam', ...body } });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+/** POST with no body and no Content-Type, as `curl -X POST` sends it. */
+async function bareBodyPost(n: Net, path: string, token = n.admin) {
+  return api<Podcast>('POST', `/networks/${n.id}${path}`, { token });
+}
+
+async function optinEvents(n: Net) {
+  const res = await api<Page<Event>>('GET', `/networks/${n.id}/events?type=optin.completed`, { token: n.admin });
+  expect(res.status).toBe(200);
+  return res.body.items;
+}
+
+describe('creating and reading podcasts', () => {
+  it('creates with 201, ETag and the podcast shape (not opted in, default voice); reads it back', async () => {
+    const n = await network();
+    const res = await api<Podcast>('POST', `/networks/${n.id}/podcasts`, {
+      token: n.admin,
+      body: { name: 'Daily Brew', host_name: 'Sam Host', rss_url: 'https://feeds.example/brew.xml' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('etag')).toBe('"1"');
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^pod_[0-9a-z]{26}$/),
+      network_id: n.id,
+      name: 'Daily Brew',
+      host_name: 'Sam Host',
+      voice: 'default',
+      rss_url: 'https://feeds.example/brew.xml',
+      opt_in_status: 'not_opted_in',
+      opted_in_at: null,
+      version: 1,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const got = await api<Podcast>('GET', `/networks/${n.id}/podcasts/${res.body.id}`, { token: n.reader });
+    expect(got.status).toBe(200);
+    expect(got.headers.get('etag')).toBe('"1"');
+    expect(got.body).toEqual(res.body);
+  });
+
+  it('accepts every voice preset', async () => {
+    const n = await network();
+    for (const voice of VOICE_PRESETS) expect((await createPodcast(n, { voice })).voice).toBe(voice);
+  });
+
+  it('refuses bad input with 400 naming the field', async () => {
+    const n = await network();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: '' }, 'name'],
+      [{ host_name: '  ' }, 'host_name'],
+      [{ host_name: undefined }, 'host_name'],
+      [{ host_name: 3 }, 'host_name'],
+      [{ voice: 'robot' }, 'voice'],
+      [{ rss_url: 'feed' }, 'rss_url'],
+      [{ rss_url: 'javascript:alert(1)' }, 'rss_url'],
+    ];
+    for (const [extra, field] of cases) {
+      const res = await api<Problem>('POST', `/networks/${n.id}/podcasts`, { token: n.admin, body: { name: 'P', host_name: 'H', ...extra } });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.errors?.[0]?.path, JSON.stringify(extra)).toBe(field);
+    }
+    const unknown = await api<Problem>('POST', `/networks/${n.id}/podcasts`, { token: n.admin, body: { name: 'P', host_name: 'H', opt_in_status: 'opted_in' } });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('403 for writes with a read_only key and for another network; 404 for unknown and foreign ids', async () => {
+    const n = await network();
+    const other = await network();
+    const mine = await createPodcast(n);
+    const foreign = await createPodcast(other);
+    expect((await api('POST', `/networks/${n.id}/podcasts`, { token: n.reader, body: { name: 'P', host_name: 'H' } })).status).toBe(403);
+    expect((await api('PATCH', `/networks/${n.id}/podcasts/${mine.id}`, { token: n.reader, body: { name: 'X' } })).status).toBe(403);
+    expect((await bareBodyPost(n, `/podcasts/${mine.id}/opt-in`, n.reader)).status).toBe(403);
+    expect((await bareBodyPost(n, `/podcasts/${mine.id}/opt-out`, n.reader)).status).toBe(403);
+    expect((await api('GET', `/networks/${n.id}/podcasts`, { token: other.admin })).status).toBe(403);
+    const missing = await api<Problem>('GET', `/networks/${n.id}/podcasts/pod_00000000000000000000000000`, { token: n.admin });
+    expect(missing.status).toBe(404);
+    expect(missing.body.type).toMatch(/\/errors\/not-found$/);
+    expect((await api('GET', `/networks/${n.id}/podcasts/${foreign.id}`, { token: n.admin })).status).toBe(404);
+    expect((await api('PATCH', `/networks/${n.id}/podcasts/${foreign.id}`, { token: n.admin, body: { name: 'X' } })).status).toBe(404);
+    expect((await bareBodyPost(n, `/podcasts/${foreign.id}/opt-in`)).status).toBe(404);
+    expect((await bareBodyPost(n, `/podcasts/${foreign.id}/opt-out`)).status).toBe(404);
+    expect(await optinEvents(other)).toEqual([]);
+  });
+
+  it('lists in id order with a cursor', async () => {
+    const n = await network();
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await createPodcast(n, { name: `Show ${i}` }));
+    const page1 = await api<Page<Podcast>>('GET', `/networks/${n.id}/podcasts?limit=2`, { token: n.reader });
+    expect(page1.body.items.map((p) => p.id)).toEqual([made[0]!.id, made[1]!.id]);
+    const page2 = await api<Page<Podcast>>('GET', `/networks/${n.id}/podcasts?limit=2&cursor=${encodeURIComponent(page1.body.next_cursor!)}`, {
+      token: n.reader,
+    });
+    expect(page2.body.items.map((p) => p.id)).toEqual([made[2]!.id]);
+    expect(page2.body.next_cursor).toBeNull();
+    expect((await api('GET', `/networks/${n.id}/podcasts?cursor=garbage`, { token: n.reader })).status).toBe(400);
+  });
+});
+
+describe('updating podcasts', () => {
+  it('updates with If-Match, bumps version and ETag; a stale version is 409; bad values are 400', async () => {
+    const n = await network();
+    const p = await createPodcast(n, { rss_url: 'https://feeds.example/a.xml' });
+    const path = `/networks/${n.id}/podcasts/${p.id}`;
+    const res = await api<Podcast>('PATCH', path, {
+      token: n.admin,
+      body: { name: 'Evening Brew', host_name: 'Alex', voice: 'warm', rss_url: null },
+      headers: { 'if-match': '"1"' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Evening Brew', host_name: 'Alex', voice: 'warm', rss_url: null, version: 2 });
+    expect(res.headers.get('etag')).toBe('"2"');
+    const stale = await api<Problem>('PATCH', path, { token: n.admin, body: { name: 'X', version: 1 } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.detail).toMatch(/version/);
+    expect((await api('PATCH', path, { token: n.admin, body: { voice: 'robot' } })).status).toBe(400);
+    expect((await api('PATCH', path, { token: n.admin, body: { host_name: '' } })).status).toBe(400);
+    expect((await api('PATCH', path, { token: n.admin, body: { opt_in_status: 'opted_in' } })).status).toBe(400);
+  });
+});
+
+describe('opting in and out', () => {
+  it('opt-in with no body answers 200, sets opted_in_at and records one optin.completed with client-facing data', async () => {
+    const n = await network();
+    const p = await createPodcast(n, { name: 'Daily Brew', host_name: 'Sam' });
+    const res = await bareBodyPost(n, `/podcasts/${p.id}/opt-in`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ id: p.id, opt_in_status: 'opted_in', version: 2 });
+    expect(res.body.opted_in_at).toEqual(expect.any(String));
+    expect(res.headers.get('etag')).toBe('"2"');
+
+    const again = await bareBodyPost(n, `/podcasts/${p.id}/opt-in`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(res.body);
+
+    const recorded = await optinEvents(n);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.data).toEqual({ podcast_id: p.id, name: 'Daily Brew', host_name: 'Sam' });
+  });
+
+  it('also accepts an empty JSON body; unknown fields are 400', async () => {
+    const n = await network();
+    const p = await createPodcast(n);
+    expect((await api('POST', `/networks/${n.id}/podcasts/${p.id}/opt-in`, { token: n.admin, body: { force: true } })).status).toBe(400);
+    expect((await api('POST', `/networks/${n.id}/podcasts/${p.id}/opt-in`, { token: n.admin, body: {} })).status).toBe(200);
+  });
+
+  it('10 concurrent opt-ins record exactly one event', async () => {
+    const n = await network();
+    const p = await createPodcast(n);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => bareBodyPost(n, `/podcasts/${p.id}/opt-in`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body.version))).toEqual(new Set([2]));
+    expect(await optinEvents(n)).toHaveLength(1);
+    const rows = await database()
+      .select()
+      .from(events)
+      .where(and(eq(events.networkId, n.id), eq(events.type, 'optin.completed')));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('opt-out with no body clears opted_in_at and is idempotent; opting in again is a new opt-in', async () => {
+    const n = await network();
+    const p = await createPodcast(n);
+    await bareBodyPost(n, `/podcasts/${p.id}/opt-in`);
+    const out = await bareBodyPost(n, `/podcasts/${p.id}/opt-out`);
+    expect(out.status, out.text).toBe(200);
+    expect(out.body).toMatchObject({ opt_in_status: 'opted_out', opted_in_at: null, version: 3 });
+    const outAgain = await bareBodyPost(n, `/podcasts/${p.id}/opt-out`);
+    expect(outAgain.status).toBe(200);
+    expect(outAgain.body.version).toBe(3);
+    const back = await bareBodyPost(n, `/podcasts/${p.id}/opt-in`);
+    expect(back.body).toMatchObject({ opt_in_status: 'opted_in', version: 4 });
+    expect(await optinEvents(n)).toHaveLength(2);
+  });
+
+  it('a podcast that never opted in can opt out', async () => {
+    const n = await network();
+    const p = await createPodcast(n);
+    const out = await bareBodyPost(n, `/podcasts/${p.id}/opt-out`);
+    expect(out.status).toBe(200);
+    expect(out.body.opt_in_status).toBe('opted_out');
+    expect(await optinEvents(n)).toEqual([]);
+  });
+});

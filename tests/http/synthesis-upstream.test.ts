@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKeyToken } from '../../server/auth/tokens';
+import { api } from '../support/api';
+import { createTestDatabase } from '../support/database';
+import { startFakeVoiceVendor } from '../support/fake-voice-vendor';
+import { freePort, startServerProcess, type ServerProcess } from '../support/server-process';
+
+/**
+ * The http synthesis provider end to end: a server of our own configured
+ * against a fake vendor that can succeed, fail, refuse or hang.
+ */
+let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
+let server: ServerProcess;
+let env: Record<string, string>;
+let drop: () => Promise<void>;
+const token = generateApiKeyToken('test');
+
+async function start() {
+  server = await startServerProcess(env);
+}
+
+beforeAll(async () => {
+  vendor = await startFakeVoiceVendor();
+  const db = await createTestDatabase('synth');
+  drop = db.drop;
+  env = {
+    DATABASE_URL: db.url,
+    PORT: String(await freePort()),
+    BOOTSTRAP_SUPERUSER_TOKEN: token,
+    SYNTH_PROVIDER: 'http',
+    SYNTH_BASE_URL: vendor.url,
+    SYNTH_API_KEY: 'vendor-secret',
+    SYNTH_TIMEOUT_MS: '20000',
+    SYNTH_MAX_RETRIES: '0',
+    SYNTH_JOB_MAX_ATTEMPTS: '2',
+  };
+  await start();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await vendor?.close();
+  await drop?.();
+});
+
+async function newOffer() {
+  const b = server.url;
+  const network = await api<{ id: string }>('POST', '/networks', { token, baseUrl: b, body: { name: 'Synth' } });
+  const n = network.body.id;
+  const adv = await api<{ id: string }>('POST', `/networks/${n}/advertisers`, { token, baseUrl: b, body: { name: 'Acme' } });
+  const cmp = await api<{ id: string }>('POST', `/networks/${n}/campaigns`, {
+    token,
+    baseUrl: b,
+    body: { name: 'Spring', advertiser_id: adv.body.id, script: 'Acme makes mornings better.', status: 'active' },
+  });
+  const pod = await api<{ id: string }>('POST', `/networks/${n}/podcasts`, { token, baseUrl: b, body: { name: 'Pod', host_name: 'Sam' } });
+  await api('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`, { token, baseUrl: b });
+  const off = await api<{ id: string }>('POST', `/networks/${n}/offers`, {
+    token,
+    baseUrl: b,
+    body: { campaign_id: cmp.body.id, podcast_id: pod.body.id },
+  });
+  expect(off.status).toBe(201);
+  return { n, campaignId: cmp.body.id, podcastId: pod.body.id, offerId: off.body.id };
+}
+
+async function creativeOf(n: string, offerId: string, until: (status: string) => boolean, ms = 30_000) {
+  const offer = await api<{ creative_id: string }>('GET', `/networks/${n}/offers/${offerId}`, { token, baseUrl: server.url });
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const c = await api<{ status: string; failure_reason: string | null; mime_type: string }>(
+      'GET',
+      `/networks/${n}/creatives/${offer.body.creative_id}`,
+      { token, baseUrl: server.url },
+    );
+    if (until(c.body.status) || Date.now() > deadline) return { id: offer.body.creative_id, ...c.body };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('voice synthesis through the http provider', () => {
+  it('makes the creative ready with the vendor’s audio, calling it as documented', async () => {
+    vendor.setMode('ok');
+    const o = await newOffer();
+    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
+    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/wav' });
+    const call = vendor.requests.at(-1)!;
+    expect(call.path).toMatch(/^\/v1\/text-to-speech\/[^/]+$/);
+    expect(JSON.parse(call.body).text).toBe('Acme makes mornings better.');
+  });
+
+  it('answers 502 upstream-unavailable for a preview when the vendor fails', async () => {
+    vendor.setMode('fail');
+    const o = await newOffer();
+    const res = await api<{ type: string; detail: string }>('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, {
+      token,
+      baseUrl: server.url,
+      body: { podcast_id: o.podcastId },
+    });
+    expect(res.status).toBe(502);
+    expect(res.body.type).toMatch(/\/errors\/upstream-unavailable$/);
+    expect(res.body.detail).not.toContain(vendor.url);
+    vendor.setMode('ok');
+    const ok = await api('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, { token, baseUrl: server.url, body: { podcast_id: o.podcastId } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('fails the creative after its retries, with a client-facing reason and creative.failed', async () => {
+    vendor.setMode('fail');
+    const o = await newOffer();
+    const before = vendor.requests.length;
+    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 40_000);
+    expect(creative.status).toBe('failed');
+    expect(vendor.requests.length - before).toBe(2); // SYNTH_JOB_MAX_ATTEMPTS
+    expect(creative.failure_reason).toMatch(/voice service/i);
+    const events = await api<{ items: Array<{ data: Record<string, unknown> }> }>('GET', `/networks/${o.n}/events?type=creative.failed`, {
+      token,
+      baseUrl: server.url,
+    });
+    expect(events.body.items[0]!.data).toMatchObject({ creative_id: creative.id, offer_id: o.offerId, failure_reason: creative.failure_reason });
+    expect(JSON.stringify(events.body.items[0]!.data)).not.toMatch(/127\.0\.0\.1|text-to-speech|vendor-secret/);
+
+    vendor.setMode('ok');
+    const retried = await api('POST', `/networks/${o.n}/creatives/${creative.id}/retry`, { token, baseUrl: server.url });
+    expect(retried.status).toBe(200);
+    expect((await creativeOf(o.n, o.offerId, (s) => s !== 'generating')).status).toBe('ready');
+  }, 60_000);
+
+  it('a permanent refusal fails the creative at once, without retries', async () => {
+    vendor.setMode('reject');
+    const o = await newOffer();
+    const before = vendor.requests.length;
+    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
+    expect(creative.status).toBe('failed');
+    expect(vendor.requests.length - before).toBe(1);
+  });
+
+  it('a worker stopped during generation and restarted still finishes the creative', async () => {
+    vendor.setMode('hang');
+    const o = await newOffer();
+    const before = vendor.requests.length;
+    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+    const deadline = Date.now() + 10_000;
+    while (vendor.requests.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(vendor.requests.length).toBeGreaterThan(before); // generation is under way
+    expect(await server.stop('SIGTERM')).toBe(0);
+    vendor.setMode('ok');
+    await start();
+    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 30_000);
+    expect(creative.status).toBe('ready');
+  }, 120_000);
+});
