@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { recordAudit } from '../../server/services/audit/record-audit';
-import { api, envelopeKeys, type ApiResponse } from '../support/api';
+import { api, envelopeKeys, type ApiResponse, type Page } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -16,10 +16,6 @@ interface AuditEntry {
   target_id: string;
   data: Record<string, unknown>;
   occurred_at: string;
-}
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
 }
 interface CreatedServiceAccount {
   id: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, type Page, type Problem } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -19,16 +19,6 @@ interface Campaign {
   version: number;
   created_at: string;
   updated_at: string;
-}
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-interface Problem {
-  type: string;
-  status: number;
-  detail: string;
-  errors?: Array<{ path: string; message: string }>;
 }
 
 /** A network with an administrator key, a read_only key and one advertiser. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { auditLog, invitations, memberships, users } from '../../db/schema';
 import type { Role } from '../../server/auth/roles';
-import { api } from '../support/api';
+import { api, type Page, type Problem } from '../support/api';
 import { createTestDatabase } from '../support/database';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
@@ -23,16 +23,6 @@ interface Invitation {
   created_at: string;
   accepted_at: string | null;
   token?: string;
-}
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-interface Problem {
-  type: string;
-  status: number;
-  detail: string;
-  errors?: Array<{ path: string; message: string }>;
 }
 interface Accepted {
   member: { id: string; network_id: string; user: { id: string; email: string; name: string }; role: Role; status: string; version: number };

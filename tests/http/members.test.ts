@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { auditLog, memberships } from '../../db/schema';
 import type { Role } from '../../server/auth/roles';
-import { api } from '../support/api';
+import { api, type Page, type Problem } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -18,16 +18,6 @@ interface Member {
   version: number;
   created_at: string;
   updated_at: string;
-}
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-interface Problem {
-  type: string;
-  status: number;
-  detail: string;
-  errors?: Array<{ path: string; message: string }>;
 }
 interface Me {
   scopes: Array<{ network_id: string; role: Role }>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { api, type Page } from '../support/api';
 import { closeTestDatabase, openTestDatabase, personKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -11,10 +11,6 @@ interface Network {
   version: number;
   created_at: string;
   updated_at: string;
-}
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
 }
 
 async function createNetwork(name: string) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { events } from '../../db/schema';
 import { VOICE_PRESETS } from '../../server/services/podcasts/voices';
-import { api } from '../support/api';
+import { api, type Page, type Problem } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -21,16 +21,6 @@ interface Podcast {
   version: number;
   created_at: string;
   updated_at: string;
-}
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-interface Problem {
-  type: string;
-  status: number;
-  detail: string;
-  errors?: Array<{ path: string; message: string }>;
 }
 interface Event {
   id: string;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { apiKeys, auditLog } from '../../db/schema';
-import { api, envelopeKeys, type ApiResponse } from '../support/api';
+import { api, envelopeKeys, type ApiResponse, type Page, type Problem } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -29,17 +29,6 @@ interface CreatedKey {
   expires_at: string | null;
 }
 type CreatedServiceAccount = ServiceAccount & { api_key: CreatedKey };
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  errors?: Array<{ path: string; message: string }>;
-}
 
 function expectProblem(res: ApiResponse, status: number, slug: string): Problem {
   expect(res.status).toBe(status);

@@ -36,3 +36,18 @@ export async function api<T = Record<string, unknown>>(
 export function envelopeKeys(body: unknown): string[] {
   return Object.keys(body as object).sort();
 }
+
+/** The list envelope. */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** The error envelope. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: Array<{ path: string; message: string }>;
+}
