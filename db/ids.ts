@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   podcast: 'pod',
   offer: 'off',
   creative: 'crv',
+  webhook: 'whk',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

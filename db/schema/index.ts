@@ -4,3 +4,4 @@ export * from './networks';
 export * from './events';
 export * from './platform';
 export * from './ads';
+export * from './webhooks';

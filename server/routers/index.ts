@@ -12,6 +12,7 @@ import { networksRouter } from './networks/router';
 import { offersRouter } from './offers/router';
 import { podcastsRouter } from './podcasts/router';
 import { serviceAccountsRouter } from './service-accounts/router';
+import { webhooksRouter } from './webhooks/router';
 
 /** The one set of procedures: served as REST under /v1 and to the console under /api/trpc. */
 export const appRouter = router({
@@ -28,6 +29,7 @@ export const appRouter = router({
   podcasts: podcastsRouter,
   offers: offersRouter,
   creatives: creativesRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;
