@@ -2,6 +2,7 @@ import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { expireOffers as expireOpenOffers } from '../../server/services/offers/expire-offers';
 import { database } from '../../db/client';
+import { deliverWebhook, deliverWebhookPayload } from './deliver-webhook';
 import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
 import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
 
@@ -14,6 +15,7 @@ export const taskPayloadSchemas = {
   'prune-idempotency-keys': pruneIdempotencyKeysPayload,
   'expire-offers': z.object({}).passthrough(),
   'synthesize-creative': synthesizeCreativePayload,
+  'deliver-webhook': deliverWebhookPayload,
 } satisfies Record<string, z.ZodType>;
 
 export type TaskName = keyof typeof taskPayloadSchemas;
@@ -34,4 +36,5 @@ export const taskList: TaskList = {
   'prune-idempotency-keys': task('prune-idempotency-keys', pruneIdempotencyKeys),
   'expire-offers': task('expire-offers', () => expireOpenOffers(database())),
   'synthesize-creative': task('synthesize-creative', synthesizeCreative),
+  'deliver-webhook': task('deliver-webhook', deliverWebhook),
 };

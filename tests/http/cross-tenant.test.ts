@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { newId } from '../../db/ids';
-import { creatives, invitations, memberships, offers } from '../../db/schema';
+import { creatives, invitations, memberships, offers, webhooks } from '../../db/schema';
 import { hashToken } from '../../server/auth/tokens';
 import { appRouter } from '../../server/routers';
 import { api } from '../support/api';
@@ -64,6 +64,13 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
     const [row] = await database()
       .insert(creatives)
       .values({ id: newId('creative'), networkId, offerId: offer!.id, campaignId: campaign.id, podcastId: podcast.id, script: 'x', voice: 'default', status: 'failed' })
+      .returning();
+    return row!.id;
+  },
+  async webhookId(networkId) {
+    const [row] = await database()
+      .insert(webhooks)
+      .values({ id: newId('webhook'), networkId, url: 'https://93.184.216.34/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
       .returning();
     return row!.id;
   },

@@ -1,3 +1,14 @@
 import { router } from '../../trpc';
+import { createWebhook } from './create-webhook';
+import { deleteWebhook } from './delete-webhook';
+import { getWebhook } from './get-webhook';
+import { listWebhooks } from './list-webhooks';
+import { updateWebhook } from './update-webhook';
 
-export const webhooksRouter = router({});
+export const webhooksRouter = router({
+  list: listWebhooks,
+  create: createWebhook,
+  get: getWebhook,
+  update: updateWebhook,
+  remove: deleteWebhook,
+});

@@ -1,6 +1,7 @@
 import type { Tx } from '../../../db/client';
 import { newId } from '../../../db/ids';
 import { events } from '../../../db/schema';
+import { fanOutEvent } from '../webhooks/fan-out';
 import type { EventType } from './event-types';
 
 export interface EventInput {
@@ -20,5 +21,6 @@ export async function recordEvent(tx: Tx, input: EventInput) {
     .insert(events)
     .values({ id: newId('event'), networkId: input.networkId, type: input.type, data: input.data })
     .returning();
+  await fanOutEvent(tx, row!);
   return row!;
 }

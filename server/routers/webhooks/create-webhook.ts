@@ -1,0 +1,37 @@
+import { setEtag } from '../../http/locking';
+import { checkWebhookUrl, createWebhook as insertWebhook } from '../../services/webhooks/subscriptions';
+import { networkProcedure } from '../../trpc';
+import { createWebhookInput, createWebhookOutput } from './create-webhook.types';
+import { presentWebhook } from './webhook.types';
+
+export const createWebhook = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/webhooks',
+      tags: ['webhooks'],
+      summary: 'Create a webhook subscription',
+      description:
+        'Answers 201 with the subscription and its signing `secret` (whsec_…), which is never shown again. ' +
+        'The URL must be http or https (https in live mode) and must not resolve to a private, loopback, link-local or metadata address.',
+      protect: true,
+      successDescription: 'Created',
+    },
+  })
+  .input(createWebhookInput)
+  .output(createWebhookOutput)
+  .mutation(async ({ ctx, input }) => {
+    await checkWebhookUrl(input.url);
+    const { row, secret } = await ctx.db.transaction((tx) =>
+      insertWebhook(tx, {
+        networkId: input.networkId,
+        url: input.url,
+        events: input.events,
+        description: input.description,
+        actorKeyId: ctx.principal.keyId,
+      }),
+    );
+    ctx.http.status = 201;
+    setEtag(ctx.http, row.version);
+    return { ...presentWebhook(row), secret };
+  });

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { nextRetryDelayMs, retrySchedule } from './retry-schedule';
+
+describe('webhook retry schedule', () => {
+  it('retries immediately, after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then stops', () => {
+    const schedule = retrySchedule({});
+    expect(schedule).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(nextRetryDelayMs(1, undefined, schedule)).toBe(0);
+    const second = nextRetryDelayMs(2, undefined, schedule)!;
+    expect(second).toBeGreaterThanOrEqual(5000);
+    expect(second).toBeLessThanOrEqual(5500);
+    expect(nextRetryDelayMs(9, undefined, schedule)).toBeUndefined();
+  });
+
+  it('honours a longer Retry-After, and can be replaced for tests', () => {
+    expect(nextRetryDelayMs(1, 30, [0, 5])).toBe(30_000);
+    expect(retrySchedule({ WEBHOOK_RETRY_SCHEDULE: '0, 0.2' })).toEqual([0, 0.2]);
+    expect(() => retrySchedule({ WEBHOOK_RETRY_SCHEDULE: 'soon' })).toThrow();
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * When to try a delivery again, after attempt N failed (N = 1…): a Svix-like
+ * schedule — immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h — then give
+ * up. WEBHOOK_RETRY_SCHEDULE (seconds, comma separated) replaces it (tests).
+ */
+const DEFAULT_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export function retrySchedule(env: Readonly<Record<string, string | undefined>> = process.env): number[] {
+  const custom = env.WEBHOOK_RETRY_SCHEDULE?.trim();
+  if (!custom) return DEFAULT_SCHEDULE_SECONDS;
+  const parsed = custom.split(',').map((v) => Number(v.trim()));
+  if (parsed.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be seconds, comma separated');
+  return parsed;
+}
+
+/**
+ * Delay in ms before attempt `attempt + 1`, or undefined when the schedule is
+ * used up. The first attempt is immediate, so the schedule's entries are the
+ * waits before attempts 2, 3, …; up to 10 % jitter spreads retries out, and a
+ * `Retry-After` from the receiver is honoured when it asks for longer.
+ */
+export function nextRetryDelayMs(attempt: number, retryAfterSeconds?: number, schedule = retrySchedule()): number | undefined {
+  const base = schedule[attempt - 1];
+  if (base === undefined) return undefined;
+  const jitter = base * 1000 * 0.1 * Math.random();
+  return Math.max(base * 1000 + jitter, (retryAfterSeconds ?? 0) * 1000);
+}

@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../errors';
+import { assertDeliverableUrl, isForbiddenAddress, resolveDeliverableUrl } from './ssrf';
+
+const strict = { allowPrivate: false, requireHttps: false };
+const live = { allowPrivate: false, requireHttps: true };
+const permissive = { allowPrivate: true, requireHttps: false };
+
+async function refusal(url: string, opts = strict): Promise<AppError> {
+  const error = await assertDeliverableUrl(url, opts).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `${url} should be refused`).toBeInstanceOf(AppError);
+  const app = error as AppError;
+  expect(app.kind).toBe('bad-request');
+  expect(app.extra.errors?.[0]?.path).toBe('url');
+  return app;
+}
+
+describe('isForbiddenAddress', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback /8'],
+    ['::1', 'IPv6 loopback'],
+    ['10.0.0.1', 'private 10/8'],
+    ['10.255.255.255', 'private 10/8 end'],
+    ['172.16.0.1', 'private 172.16/12 start'],
+    ['172.31.255.255', 'private 172.16/12 end'],
+    ['192.168.1.1', 'private 192.168/16'],
+    ['fc00::1', 'unique local fc00::/7'],
+    ['fd12:3456::1', 'unique local fd'],
+    ['169.254.0.1', 'link-local'],
+    ['fe80::1', 'IPv6 link-local'],
+    ['febf::1', 'IPv6 link-local end of /10'],
+    ['100.64.0.1', 'CGNAT start'],
+    ['100.127.255.255', 'CGNAT end'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.250', 'multicast end'],
+    ['ff02::1', 'IPv6 multicast'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'IPv6 unspecified'],
+    ['255.255.255.255', 'broadcast'],
+    ['169.254.169.254', 'cloud metadata'],
+    ['fd00:ec2::254', 'AWS IPv6 metadata'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['::ffff:7f00:1', 'IPv4-mapped loopback, hex form'],
+    ['::ffff:10.0.0.1', 'IPv4-mapped private'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
+    ['::ffff:a9fe:a9fe', 'IPv4-mapped metadata, hex form'],
+    ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+    ['[::1]', 'bracketed'],
+    ['not-an-ip', 'not an address'],
+  ])('refuses %s (%s)', (ip) => {
+    expect(isForbiddenAddress(ip)).toBe(true);
+  });
+
+  it.each([
+    ['93.184.216.34'],
+    ['8.8.8.8'],
+    ['172.15.255.255'],
+    ['172.32.0.0'],
+    ['100.63.255.255'],
+    ['100.128.0.0'],
+    ['169.253.255.255'],
+    ['11.0.0.1'],
+    ['223.255.255.255'],
+    ['2606:2800:220:1:248:1893:25c8:1946'],
+    ['2001:4860:4860::8888'],
+    ['::ffff:93.184.216.34'],
+    ['fbff::1'],
+    ['fe00::1'],
+  ])('allows public %s', (ip) => {
+    expect(isForbiddenAddress(ip)).toBe(false);
+  });
+});
+
+describe('assertDeliverableUrl', () => {
+  it.each([
+    'http://127.0.0.1:9/x',
+    'http://10.0.0.1/',
+    'http://169.254.169.254/latest',
+    'http://172.20.1.1/',
+    'http://192.168.0.10/',
+    'http://100.64.1.1/',
+    'http://224.0.0.1/',
+    'http://0.0.0.0/',
+    'http://[::1]/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'http://[fd00:ec2::254]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[ff02::1]/',
+    'http://[::]/',
+    'http://0x7f.0.0.1/', // WHATWG URL parsing normalises this to 127.0.0.1
+    'http://2130706433/', // …and this
+  ])('refuses %s without allowPrivate', async (url) => {
+    await refusal(url);
+  });
+
+  it('resolves host names and refuses localhost (loopback)', async () => {
+    const error = await refusal('http://localhost/');
+    expect(error.detail).toMatch(/public address/);
+  });
+
+  it('refuses schemes other than http and https, malformed URLs and credentials', async () => {
+    await refusal('ftp://93.184.216.34/');
+    await refusal('file:///etc/passwd');
+    await refusal('not a url');
+    await refusal('https://user:pass@93.184.216.34/');
+  });
+
+  it('requires https when requireHttps', async () => {
+    const error = await refusal('http://93.184.216.34/hooks', live);
+    expect(error.detail).toMatch(/https/);
+    await expect(assertDeliverableUrl('https://93.184.216.34/hooks', live)).resolves.toBeUndefined();
+  });
+
+  it('allows public literal addresses and returns them', async () => {
+    await expect(assertDeliverableUrl('http://93.184.216.34/hooks', strict)).resolves.toBeUndefined();
+    const v4 = await resolveDeliverableUrl('https://93.184.216.34/hooks', strict);
+    expect(v4.addresses).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    const v6 = await resolveDeliverableUrl('https://[2001:4860:4860::8888]/hooks', strict);
+    expect(v6.addresses).toEqual([{ address: '2001:4860:4860::8888', family: 6 }]);
+    expect(v6.url.pathname).toBe('/hooks');
+  });
+
+  it('allows private targets with allowPrivate, still returning the addresses', async () => {
+    await expect(assertDeliverableUrl('http://127.0.0.1:9/x', permissive)).resolves.toBeUndefined();
+    await expect(assertDeliverableUrl('http://169.254.169.254/latest', permissive)).resolves.toBeUndefined();
+    const local = await resolveDeliverableUrl('http://localhost:8080/', permissive);
+    expect(local.addresses.length).toBeGreaterThan(0);
+    expect(local.addresses.every((a) => isForbiddenAddress(a.address))).toBe(true);
+    // allowPrivate does not relax the https requirement.
+    await refusal('http://127.0.0.1/', { allowPrivate: true, requireHttps: true });
+  });
+
+  it('refuses a host that does not resolve', async () => {
+    const error = await refusal('https://no-such-host.invalid/');
+    expect(error.detail).toMatch(/could not be resolved/);
+  });
+});
+
+describe('webhookUrlPolicy', () => {
+  const saved = process.env.WEBHOOK_ALLOW_PRIVATE;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
+    else process.env.WEBHOOK_ALLOW_PRIVATE = saved;
+  });
+
+  it('reads WEBHOOK_ALLOW_PRIVATE=1 on every call', async () => {
+    const { webhookUrlPolicy } = await import('./ssrf');
+    process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+    expect(webhookUrlPolicy().allowPrivate).toBe(true);
+    process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+    expect(webhookUrlPolicy().allowPrivate).toBe(false);
+    delete process.env.WEBHOOK_ALLOW_PRIVATE;
+    expect(webhookUrlPolicy().allowPrivate).toBe(false);
+  });
+});

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Queryable, Tx } from '../../../db/client';
+import { newId } from '../../../db/ids';
+import { webhooks } from '../../../db/schema';
+import { conflict, notFound } from '../../errors';
+import { sealSecret } from '../../secrets';
+import { recordAudit } from '../audit/record-audit';
+import type { EventType } from '../events/event-types';
+import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
+
+export { webhookUrlPolicy };
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
+
+/** 400 (path `url`) unless the URL is an allowed delivery target. Resolves DNS: call it outside a transaction. */
+export async function checkWebhookUrl(url: string): Promise<void> {
+  await assertDeliverableUrl(url, webhookUrlPolicy());
+}
+
+/** `whsec_` + 32 random bytes, base64. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+function auditData(row: WebhookRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { url: row.url, events: row.events, status: row.status, ...extra };
+}
+
+/** One live (not deleted) subscription of the network, or undefined (also for another network's id). */
+export async function findWebhook(db: Queryable, networkId: string, webhookId: string, lock?: 'update'): Promise<WebhookRow | undefined> {
+  const query = db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.networkId, networkId), eq(webhooks.id, webhookId), isNull(webhooks.deletedAt)));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+/** Live subscriptions of a network in id order, after `afterId`. */
+export async function listWebhooks(db: Queryable, networkId: string, afterId: string | undefined, take: number): Promise<WebhookRow[]> {
+  const conditions: SQL[] = [eq(webhooks.networkId, networkId), isNull(webhooks.deletedAt)];
+  if (afterId) conditions.push(gt(webhooks.id, afterId));
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(...conditions))
+    .orderBy(asc(webhooks.id))
+    .limit(take);
+}
+
+export interface CreateWebhookInput {
+  networkId: string;
+  url: string;
+  events: EventType[];
+  description?: string | null | undefined;
+  actorKeyId: string;
+}
+
+/**
+ * Create a subscription with a fresh signing secret. Only the sealed secret is
+ * stored; the plain secret is returned here, once. The URL must have been
+ * checked (`checkWebhookUrl`) before.
+ */
+export async function createWebhook(tx: Tx, input: CreateWebhookInput): Promise<{ row: WebhookRow; secret: string }> {
+  const secret = generateWebhookSecret();
+  const [row] = await tx
+    .insert(webhooks)
+    .values({
+      id: newId('webhook'),
+      networkId: input.networkId,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secretSealed: sealSecret(WEBHOOK_SECRET_PURPOSE, secret),
+    })
+    .returning();
+  await recordAudit(tx, {
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    action: 'webhook.created',
+    targetType: 'webhook',
+    targetId: row!.id,
+    data: auditData(row!),
+  });
+  return { row: row!, secret };
+}
+
+export interface WebhookChanges {
+  url?: string;
+  events?: EventType[];
+  description?: string | null;
+  status?: 'active' | 'disabled';
+}
+
+function assertVersion(current: WebhookRow, expected: number | undefined): number {
+  const version = expected ?? current.version;
+  if (version !== current.version) {
+    throw conflict(`Webhook was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
+  }
+  return version;
+}
+
+/**
+ * Optimistically locked update. Setting `status: active` clears
+ * `disabled_reason`; disabling through the API records no reason (that field
+ * explains automatic disabling). A request that changes nothing answers the
+ * subscription as it is.
+ */
+export async function updateWebhook(
+  tx: Tx,
+  input: { networkId: string; webhookId: string; changes: WebhookChanges; expectedVersion: number | undefined; actorKeyId: string },
+): Promise<WebhookRow> {
+  const current = await findWebhook(tx, input.networkId, input.webhookId);
+  if (!current) throw notFound('Webhook');
+  const version = assertVersion(current, input.expectedVersion);
+  const changed = Object.keys(input.changes);
+  if (changed.length === 0) return current;
+  const set: Partial<typeof webhooks.$inferInsert> = { ...input.changes };
+  if (input.changes.status === 'active') set.disabledReason = null;
+  const [row] = await tx
+    .update(webhooks)
+    .set({ ...set, version: sql`${webhooks.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
+    .returning();
+  if (!row) throw conflict('Webhook was modified concurrently. Re-fetch and retry.');
+  await recordAudit(tx, {
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    action: 'webhook.updated',
+    targetType: 'webhook',
+    targetId: row.id,
+    data: auditData(row, { changed: changed.sort() }),
+  });
+  return row;
+}
+
+/** Soft delete: the subscription stops receiving events, is not listed, and reads answer 404. */
+export async function deleteWebhook(
+  tx: Tx,
+  input: { networkId: string; webhookId: string; expectedVersion: number | undefined; actorKeyId: string },
+): Promise<WebhookRow> {
+  const current = await findWebhook(tx, input.networkId, input.webhookId);
+  if (!current) throw notFound('Webhook');
+  const version = assertVersion(current, input.expectedVersion);
+  const [row] = await tx
+    .update(webhooks)
+    .set({ deletedAt: sql`now()`, version: sql`${webhooks.version} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
+    .returning();
+  if (!row) throw conflict('Webhook was modified concurrently. Re-fetch and retry.');
+  await recordAudit(tx, {
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    action: 'webhook.deleted',
+    targetType: 'webhook',
+    targetId: row.id,
+    data: auditData(row),
+  });
+  return row;
+}

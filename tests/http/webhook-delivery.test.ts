@@ -1,0 +1,126 @@
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKeyToken } from '../../server/auth/tokens';
+import { api } from '../support/api';
+import { createTestDatabase } from '../support/database';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startWebhookReceiver } from '../support/webhook-receiver';
+
+/** Deliveries to a real receiver, from a server of our own that may reach 127.0.0.1 and retries fast. */
+let server: ServerProcess;
+let drop: () => Promise<void>;
+const token = generateApiKeyToken('test');
+let secret = '';
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver(() => secret);
+  const db = await createTestDatabase('hooks');
+  drop = db.drop;
+  server = await startServerProcess({
+    DATABASE_URL: db.url,
+    BOOTSTRAP_SUPERUSER_TOKEN: token,
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_SCHEDULE: '0,0.3,0.3',
+    WEBHOOK_TIMEOUT_MS: '1000',
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  await drop?.();
+});
+
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+  api<T>(method, path, { token, baseUrl: server.url, body });
+
+async function networkWithHook(events: string[]) {
+  const n = (await call<{ id: string }>('POST', '/networks', { name: 'Hooks' })).body.id;
+  const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, { url: receiver.url, events });
+  expect(hook.status).toBe(201);
+  secret = hook.body.secret;
+  const pod = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
+  return { n, hookId: hook.body.id, podcastId: pod.body.id };
+}
+
+async function until<T>(fn: () => T | undefined, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('webhook delivery', () => {
+  it('delivers a subscribed event signed over the exact bytes, with the documented envelope and headers', async () => {
+    receiver.respondWith(() => 200);
+    const before = receiver.received.length;
+    const { n, podcastId } = await networkWithHook(['optin.completed']);
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    const got = await until(() => receiver.received.slice(before).find((r) => r.headers['x-service-event'] === 'optin.completed'));
+    expect(got.verified).toBe(true);
+    const envelope = JSON.parse(got.raw.toString());
+    expect(Object.keys(envelope).sort()).toEqual(['data', 'id', 'occurred_at', 'type']);
+    expect(envelope).toMatchObject({ type: 'optin.completed', data: { podcast_id: podcastId } });
+    expect(envelope.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(got.headers['x-service-delivery']).toBe(envelope.id);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['user-agent']).toMatch(/AdNetworkService/);
+    expect(got.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+    // An independent implementation of the same scheme agrees.
+    expect(await verify(secret, got.raw.toString(), `sha256=${got.headers['x-service-signature']}`)).toBe(true);
+  });
+
+  it('does not deliver event types the subscription did not ask for', async () => {
+    receiver.respondWith(() => 200);
+    const { n, podcastId } = await networkWithHook(['offer.accepted']);
+    const before = receiver.received.length;
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.slice(before)).toHaveLength(0);
+  });
+
+  it('retries 500, 500 → 200: delivered on attempt 3 with the same id and bytes', async () => {
+    const { n, podcastId } = await networkWithHook(['optin.completed']);
+    const before = receiver.received.length;
+    receiver.respondWith((_, count) => (count - before <= 2 ? 500 : 200));
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    await until(() => (receiver.received.length - before >= 3 ? true : undefined));
+    const attempts = receiver.received.slice(before, before + 3);
+    expect(new Set(attempts.map((a) => a.headers['x-service-delivery'])).size).toBe(1);
+    expect(new Set(attempts.map((a) => a.raw.toString('hex'))).size).toBe(1);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(receiver.received.length - before).toBe(3);
+  });
+
+  it('gives up at once on 410 and 400; retries a receiver that hangs', async () => {
+    for (const status of [410, 400]) {
+      const { n, podcastId } = await networkWithHook(['optin.completed']);
+      const before = receiver.received.length;
+      receiver.respondWith(() => status);
+      await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+      await until(() => (receiver.received.length > before ? true : undefined));
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(receiver.received.length - before, `status ${status}`).toBe(1);
+    }
+    const { n, podcastId } = await networkWithHook(['optin.completed']);
+    const before = receiver.received.length;
+    receiver.respondWith((_, count) => (count - before === 1 ? 'hang' : 200));
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    await until(() => (receiver.received.length - before >= 2 ? true : undefined));
+    expect(receiver.received[before + 1]!.headers['x-service-delivery']).toBe(receiver.received[before]!.headers['x-service-delivery']);
+  });
+
+  it('sends nothing to a disabled subscription', async () => {
+    receiver.respondWith(() => 200);
+    const { n, podcastId, hookId } = await networkWithHook(['optin.completed']);
+    expect((await call('PATCH', `/networks/${n}/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
+    const before = receiver.received.length;
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.length).toBe(before);
+  });
+});
