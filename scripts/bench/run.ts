@@ -16,15 +16,21 @@
  *  4. autocannon (programmatic) with that normal key: GET /v1/me and GET /v1/networks?limit=50,
  *     a warm-up per server, then BENCH_RUNS measured runs per server, alternating which goes first;
  *  5. RSS (VmRSS / VmHWM) idle and after load; server CPU time per request;
- *  6. stops both servers, runs the pg-pool benchmark, writes the report;
- *  7. always (finally, and on Ctrl-C): stops the servers and drops the database.
+ *  6. stops both servers; starts the service again (same database) with SYNTH_PROVIDER=http against
+ *     a fake voice vendor and measures accept → creative ready minus the vendor's time
+ *     (creative-overhead.ts), sequentially and at BENCH_CREATIVE_CONCURRENCY; stops it;
+ *  7. runs the pg-pool benchmark, writes the report;
+ *  8. always (finally, and on Ctrl-C): stops the servers and drops the database.
  *
  * Environment (all optional):
- *   BENCH_QUICK=1         smoke mode: 3 s runs, 1 run, 1 s warm-up, 5 s pool benchmark, and the
+ *   BENCH_QUICK=1         smoke mode: 3 s runs, 1 run, 1 s warm-up, 5 s pool benchmark, 10 creatives
+ *                         per creative run, and the
  *                         report is NOT written unless BENCH_REPORT names a file
  *   BENCH_DURATION=10     seconds per measured run          BENCH_RUNS=3       runs per server and target
  *   BENCH_WARMUP=5        warm-up seconds per server/target BENCH_CONNECTIONS=32
  *   BENCH_POOL_SECONDS=20 pg-pool benchmark length          BENCH_NETWORKS=60
+ *   BENCH_CREATIVES=40    offers accepted per creative run  BENCH_CREATIVE_CONCURRENCY=5
+ *   BENCH_VENDOR_DELAY_MS=200  the fake voice vendor's fixed synthesis time (0 is allowed)
  *   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  server + admin database
  *   BENCH_REPORT=docs/PERFORMANCE.md   where to write the report ("-" = nowhere)
  *   BENCH_KEEP_LOGS=1     keep the servers' log files (always kept when the run fails)
@@ -56,6 +62,16 @@ import { connect } from '../../db/client';
 import { newId } from '../../db/ids';
 import { memberships, users } from '../../db/schema';
 import { mintApiKey } from '../../server/services/keys/mint-api-key';
+import {
+  creativeLogLine,
+  prepareOffers,
+  renderCreativeSection,
+  runCreatives,
+  startFakeVendor,
+  summarizeCreatives,
+  type CreativeSummary,
+  type FakeVendor,
+} from './creative-overhead';
 import { runPoolBenchmark, type PoolBenchmarkResult } from './pg-pool';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -107,6 +123,9 @@ const settings = {
   connections: Math.round(numberEnv('BENCH_CONNECTIONS', 32)),
   poolSeconds: numberEnv('BENCH_POOL_SECONDS', quick ? 5 : 20),
   networks: Math.round(numberEnv('BENCH_NETWORKS', 60)),
+  creatives: Math.round(numberEnv('BENCH_CREATIVES', quick ? 10 : 40)),
+  creativeConcurrency: Math.round(numberEnv('BENCH_CREATIVE_CONCURRENCY', 5)),
+  vendorDelayMs: process.env.BENCH_VENDOR_DELAY_MS === '0' ? 0 : numberEnv('BENCH_VENDOR_DELAY_MS', 200),
   startTimeoutMs: numberEnv('BENCH_START_TIMEOUT', 900) * 1000,
   pgUrl: process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
   report:
@@ -296,7 +315,7 @@ function procChildren(pid: number): number[] {
 // ---------------------------------------------------------------- child processes
 
 interface Child {
-  name: ServerName;
+  name: string;
   proc: ChildProcess;
   pid: number;
   url: string;
@@ -306,7 +325,7 @@ interface Child {
   exitCode?: number | null;
 }
 
-function startChild(name: ServerName, script: string, env: NodeJS.ProcessEnv, port: number, logDir: string, nodeArgs: string[] = []): Child {
+function startChild(name: string, script: string, env: NodeJS.ProcessEnv, port: number, logDir: string, nodeArgs: string[] = []): Child {
   const outLog = path.join(logDir, `${name}.stdout.log`);
   const errLog = path.join(logDir, `${name}.stderr.log`);
   const out = openSync(outLog, 'a');
@@ -636,6 +655,7 @@ function renderReport(
   pool: PoolBenchmarkResult | undefined,
   poolError: string | undefined,
   poolOtherPct: number,
+  creativeLines: string[],
 ): string {
   const lines: string[] = [];
   const push = (...l: string[]) => lines.push(...l);
@@ -752,6 +772,8 @@ function renderReport(
     push(`Not measured: ${poolError ?? 'skipped'}.`, '');
   }
 
+  push(...creativeLines);
+
   push(
     '## Why the service is built this way',
     '',
@@ -762,7 +784,7 @@ function renderReport(
     '## Reproduce',
     '',
     '```sh',
-    'npm run bench                      # full run, rewrites docs/PERFORMANCE.md above the marker (~4 min)',
+    'npm run bench                      # full run, rewrites docs/PERFORMANCE.md above the marker (~5 min)',
     'BENCH_QUICK=1 npm run bench        # smoke run (~40 s); prints results, writes no report',
     'BENCH_DURATION=20 BENCH_RUNS=5 BENCH_CONNECTIONS=64 npm run bench   # other settings',
     '```',
@@ -831,6 +853,7 @@ async function main(): Promise<void> {
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'ad-bench-'));
   const admin = postgres(settings.pgUrl, { max: 1, onnotice: () => {} });
   const children: Child[] = [];
+  let vendor: FakeVendor | undefined;
   let databaseCreated = false;
   let failed = true;
 
@@ -838,6 +861,7 @@ async function main(): Promise<void> {
   const cleanup = () =>
     (cleaning ??= (async () => {
       await Promise.all(children.map((c) => stopChild(c).catch(() => undefined)));
+      await vendor?.close().catch(() => undefined);
       if (databaseCreated) {
         try {
           await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
@@ -954,6 +978,66 @@ async function main(): Promise<void> {
       if (child.exitCode !== 0) log(`note: ${child.name} exited with code ${child.exitCode} on SIGTERM`);
     }
 
+    // ------------------------------------------------ creative generation overhead
+    const creativeSummaries: CreativeSummary[] = [];
+    let creativeError: string | undefined;
+    const CREATIVE_WARMUP = 3;
+    const workerConcurrency = serviceEnv.WORKER_CONCURRENCY ?? '5 (default)';
+    try {
+      vendor = await startFakeVendor(settings.vendorDelayMs);
+      const creativePort = await freePort();
+      const creativeService = startChild(
+        'service-creatives',
+        'scripts/start.ts',
+        {
+          ...serviceEnv,
+          PORT: String(creativePort),
+          SYNTH_PROVIDER: 'http',
+          SYNTH_BASE_URL: vendor.url,
+          SYNTH_API_KEY: 'bench',
+          SYNTH_MAX_RETRIES: '0',
+        },
+        creativePort,
+        logDir,
+        investigation.serviceNodeArgs,
+      );
+      children.push(creativeService);
+      log(`starting the service with SYNTH_PROVIDER=http (pid ${creativeService.pid}, port ${creativePort}; fake vendor ${vendor.url}, ${settings.vendorDelayMs} ms)…`);
+      await waitReady(creativeService, superToken, settings.startTimeoutMs);
+      const a = { baseUrl: creativeService.url, token: superToken };
+      const plan = [
+        { label: 'warm-up', concurrency: 1, count: CREATIVE_WARMUP },
+        { label: 'sequential', concurrency: 1, count: settings.creatives },
+        { label: 'concurrent', concurrency: settings.creativeConcurrency, count: settings.creatives },
+      ];
+      const prepared = [];
+      for (const p of plan) prepared.push(await prepareOffers(a, p.count, p.label));
+      log(`prepared ${plan.reduce((n, p) => n + p.count, 0)} offers`);
+      for (const [i, p] of plan.entries()) {
+        await sleep(1_000);
+        const run = await runCreatives(a, vendor, prepared[i]!, p.concurrency, p.label);
+        if (p.label === 'warm-up') continue;
+        const summary = summarizeCreatives(run);
+        creativeSummaries.push(summary);
+        log(creativeLogLine(summary));
+      }
+      await stopChild(creativeService);
+      if (creativeService.exitCode !== 0) log(`note: service-creatives exited with code ${creativeService.exitCode} on SIGTERM`);
+    } catch (error) {
+      creativeError = error instanceof Error ? error.message : String(error);
+      log(`creative benchmark failed: ${creativeError}`);
+      await Promise.all(children.map((c) => stopChild(c).catch(() => undefined)));
+    } finally {
+      await vendor?.close().catch(() => undefined);
+      vendor = undefined;
+    }
+    const creativeLines = renderCreativeSection(creativeSummaries, {
+      vendorDelayMs: settings.vendorDelayMs,
+      warmup: CREATIVE_WARMUP,
+      error: creativeError,
+      workerConcurrency,
+    });
+
     let pool: PoolBenchmarkResult | undefined;
     let poolError: string | undefined;
     let poolOtherPct = Number.NaN;
@@ -988,6 +1072,7 @@ async function main(): Promise<void> {
     }
 
     printSummary(summaries);
+    for (const c of creativeSummaries) log(creativeLogLine(c));
     if (settings.report) {
       const cpus = os.cpus();
       const postgresJs = (JSON.parse(readFileSync(path.join(root, 'node_modules', 'postgres', 'package.json'), 'utf8')) as { version: string }).version;
@@ -1004,10 +1089,10 @@ async function main(): Promise<void> {
         date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         loadBefore,
       };
-      writeReport(settings.report, renderReport(environment, runs, summaries, memory, pool, poolError, poolOtherPct));
+      writeReport(settings.report, renderReport(environment, runs, summaries, memory, pool, poolError, poolOtherPct, creativeLines));
       log(`wrote ${path.relative(process.cwd(), settings.report) || settings.report}`);
     }
-    failed = !summaries.every((s) => s.valid);
+    failed = !summaries.every((s) => s.valid) || creativeError !== undefined;
     if (failed) process.exitCode = 1;
   } finally {
     await cleanup();
