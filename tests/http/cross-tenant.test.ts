@@ -70,7 +70,7 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
   async webhookId(networkId) {
     const [row] = await database()
       .insert(webhooks)
-      .values({ id: newId('webhook'), networkId, url: 'https://93.184.216.34/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
+      .values({ id: newId('webhook'), networkId, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
       .returning();
     return row!.id;
   },

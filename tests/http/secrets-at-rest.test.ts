@@ -8,7 +8,7 @@ import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
 
-const TOKEN_PATTERN = /(sk_(test|live)|inv)_[0-9A-Za-z]{32,}/;
+const TOKEN_PATTERN = /(sk_(test|live)|inv)_[0-9A-Za-z]{32,}|whsec_[0-9A-Za-z+\/]{20,}/;
 
 /** Every row of every table we own, as text. */
 async function everyRowAsText(): Promise<Array<{ table: string; text: string }>> {
@@ -26,7 +26,7 @@ async function everyRowAsText(): Promise<Array<{ table: string; text: string }>>
 }
 
 describe('secrets at rest', () => {
-  it('API key and invitation tokens exist in the database only as hashes', async () => {
+  it('API key and invitation tokens exist only as hashes, webhook secrets only sealed', async () => {
     const network = await createNetworkRow();
     const { token } = await personKey([{ networkId: network.id, role: 'administrator' }]);
     const tokens: string[] = [token];
@@ -40,6 +40,13 @@ describe('secrets at rest', () => {
     });
     expect(invitation.status).toBe(201);
     tokens.push(invitation.body.token!);
+    // A webhook secret (TEST-NET address: nothing is ever sent there; no event happens in this network).
+    const hook = await api<{ secret: string }>('POST', `/networks/${network.id}/webhooks`, {
+      token,
+      body: { url: 'https://203.0.113.10/hooks', events: ['offer.accepted'] },
+    });
+    expect(hook.status).toBe(201);
+    tokens.push(hook.body.secret);
 
     const rows = await everyRowAsText();
     expect(rows.length).toBeGreaterThan(0);
