@@ -4,6 +4,7 @@ import { advertisers, campaigns } from '../../../db/schema';
 import { conflict, notFound } from '../../errors';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
 import { assertAdvertiserVersion } from './update-advertiser';
+import { modifiedConcurrently } from '../optimistic-lock';
 
 /** Campaigns in these states still run (or may run) for the advertiser, so it cannot go away under them. */
 export const LIVE_CAMPAIGN_STATUSES = ['draft', 'active', 'paused'] as const;
@@ -36,6 +37,6 @@ export async function deleteAdvertiser(
     .set({ deletedAt: sql`now()`, version: sql`${advertisers.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(advertisers.id, current.id), eq(advertisers.version, version)))
     .returning();
-  if (!row) throw conflict('Advertiser was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Advertiser');
   return row;
 }

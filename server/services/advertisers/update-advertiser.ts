@@ -1,16 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { advertisers } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { AdvertiserFields } from './create-advertiser';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 /** The version the write is conditional on: the client's, or the one just read. */
 export function assertAdvertiserVersion(current: AdvertiserRow, expected: number | undefined): number {
-  const version = expected ?? current.version;
-  if (version !== current.version) {
-    throw conflict(`Advertiser was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Advertiser', current.version, expected);
   return version;
 }
 
@@ -32,6 +30,6 @@ export async function updateAdvertiser(
     .set({ ...input.changes, version: sql`${advertisers.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(advertisers.id, current.id), eq(advertisers.version, version)))
     .returning();
-  if (!row) throw conflict('Advertiser was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Advertiser');
   return row;
 }

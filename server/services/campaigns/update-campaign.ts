@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../errors';
 import { assertCampaignTerms } from './campaign-rules';
 import { findCampaign, type CampaignRow } from './find-campaigns';
 import { assertCampaignTransition, type CampaignStatus } from './transitions';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 export interface CampaignChanges {
   name?: string;
@@ -29,10 +30,7 @@ export async function updateCampaign(
 ): Promise<CampaignRow> {
   const current = await findCampaign(tx, input.networkId, input.campaignId);
   if (!current) throw notFound('Campaign');
-  const version = input.expectedVersion ?? current.version;
-  if (version !== current.version) {
-    throw conflict(`Campaign was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Campaign', current.version, input.expectedVersion);
   const { changes } = input;
   if (Object.keys(changes).length === 0) return current;
   // The transition check first, so a refused status change always names from and to.
@@ -49,6 +47,6 @@ export async function updateCampaign(
     .set({ ...changes, version: sql`${campaigns.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(campaigns.id, current.id), eq(campaigns.version, version)))
     .returning();
-  if (!row) throw conflict('Campaign was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Campaign');
   return row;
 }

@@ -6,6 +6,7 @@ import { conflict, notFound } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
 import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 export interface ChangeMemberRoleInput {
   networkId: string;
@@ -26,10 +27,7 @@ export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Pr
   const current = await findMember(tx, input.networkId, input.memberId);
   if (!current) throw notFound('Member');
   const { membership } = current;
-  const version = input.expectedVersion ?? membership.version;
-  if (version !== membership.version) {
-    throw conflict(`Member was modified (version ${membership.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Member', membership.version, input.expectedVersion);
   if (membership.status === 'removed') {
     throw conflict('This member has been removed from the network; invite them again to give them a role.');
   }
@@ -41,7 +39,7 @@ export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Pr
     .set({ role: input.role, version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(memberships.id, membership.id), eq(memberships.version, version)))
     .returning();
-  if (!updated) throw conflict('Member was modified concurrently. Re-fetch and retry.');
+  if (!updated) throw modifiedConcurrently('Member');
   await recordAudit(tx, {
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,

@@ -1,10 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { memberships } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
 import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 export interface RemoveMemberInput {
   networkId: string;
@@ -24,10 +25,7 @@ export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<Me
   const current = await findMember(tx, input.networkId, input.memberId);
   if (!current) throw notFound('Member');
   const { membership } = current;
-  const version = input.expectedVersion ?? membership.version;
-  if (version !== membership.version) {
-    throw conflict(`Member was modified (version ${membership.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Member', membership.version, input.expectedVersion);
   if (membership.status === 'removed') return current;
   assertNotLastAdministrator(current, administratorIds, 'remove');
 
@@ -36,7 +34,7 @@ export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<Me
     .set({ status: 'removed', version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(memberships.id, membership.id), eq(memberships.version, version)))
     .returning();
-  if (!updated) throw conflict('Member was modified concurrently. Re-fetch and retry.');
+  if (!updated) throw modifiedConcurrently('Member');
   await recordAudit(tx, {
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,

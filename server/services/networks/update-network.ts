@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { networks } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { findNetwork } from './find-network';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 /**
  * Optimistically locked update: the write is conditional on the version the
@@ -12,15 +13,12 @@ import { findNetwork } from './find-network';
 export async function updateNetwork(tx: Tx, id: string, changes: { name?: string }, expected: number | undefined) {
   const current = await findNetwork(tx, id);
   if (!current) throw notFound('Network');
-  const version = expected ?? current.version;
-  if (version !== current.version) {
-    throw conflict(`Network was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Network', current.version, expected);
   const [row] = await tx
     .update(networks)
     .set({ ...changes, version: sql`${networks.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(networks.id, id), eq(networks.version, version)))
     .returning();
-  if (!row) throw conflict('Network was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Network');
   return row;
 }

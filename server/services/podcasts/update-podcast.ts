@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { podcasts } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import type { PodcastFields } from './create-podcast';
 import { findPodcast, type PodcastRow } from './find-podcasts';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 /**
  * Optimistically locked update of a podcast's details (not its opt-in state,
@@ -16,16 +17,13 @@ export async function updatePodcast(
 ): Promise<PodcastRow> {
   const current = await findPodcast(tx, input.networkId, input.podcastId);
   if (!current) throw notFound('Podcast');
-  const version = input.expectedVersion ?? current.version;
-  if (version !== current.version) {
-    throw conflict(`Podcast was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Podcast', current.version, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
   const [row] = await tx
     .update(podcasts)
     .set({ ...input.changes, version: sql`${podcasts.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(podcasts.id, current.id), eq(podcasts.version, version)))
     .returning();
-  if (!row) throw conflict('Podcast was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Podcast');
   return row;
 }

@@ -3,11 +3,12 @@ import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../../db/client';
 import { newId } from '../../../db/ids';
 import { webhooks } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { sealSecret } from '../../secrets';
 import { recordAudit } from '../audit/record-audit';
 import type { EventType } from '../events/event-types';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
+import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
 
 export { webhookUrlPolicy };
 
@@ -96,10 +97,7 @@ export interface WebhookChanges {
 }
 
 function assertVersion(current: WebhookRow, expected: number | undefined): number {
-  const version = expected ?? current.version;
-  if (version !== current.version) {
-    throw conflict(`Webhook was modified (version ${current.version}, you sent ${version}). Re-fetch and retry.`);
-  }
+  const version = versionToWrite('Webhook', current.version, expected);
   return version;
 }
 
@@ -125,7 +123,7 @@ export async function updateWebhook(
     .set({ ...set, version: sql`${webhooks.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
     .returning();
-  if (!row) throw conflict('Webhook was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Webhook');
   await recordAudit(tx, {
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
@@ -150,7 +148,7 @@ export async function deleteWebhook(
     .set({ deletedAt: sql`now()`, version: sql`${webhooks.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
     .returning();
-  if (!row) throw conflict('Webhook was modified concurrently. Re-fetch and retry.');
+  if (!row) throw modifiedConcurrently('Webhook');
   await recordAudit(tx, {
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
