@@ -123,4 +123,26 @@ describe('webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.length).toBe(before);
   });
+
+  it('after a secret rotation signs with both secrets for 24 h, new first', async () => {
+    receiver.respondWith(() => 200);
+    const { n, podcastId, hookId } = await networkWithHook(['optin.completed']);
+    const oldSecret = secret;
+    const rotated = await call<{ secret: string }>('POST', `/networks/${n}/webhooks/${hookId}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(oldSecret);
+    // The receiver still has the old secret: the delivery must verify with it…
+    const before = receiver.received.length;
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    const got = await until(() => receiver.received[before]);
+    expect(got.verified).toBe(true);
+    const signatures = String(got.headers['x-service-signature']).split(',');
+    expect(signatures).toHaveLength(2);
+    // …and with the new one, which comes first.
+    expect(await verify(rotated.body.secret, got.raw.toString(), `sha256=${signatures[0]}`)).toBe(true);
+    expect(await verify(oldSecret, got.raw.toString(), `sha256=${signatures[1]}`)).toBe(true);
+    const hook = await call<{ secret_rotation_ends_at: string }>('GET', `/networks/${n}/webhooks/${hookId}`);
+    expect(Date.parse(hook.body.secret_rotation_ends_at) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+  });
 });

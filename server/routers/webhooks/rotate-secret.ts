@@ -1,0 +1,28 @@
+import { setEtag } from '../../http/locking';
+import { rotateWebhookSecret } from '../../services/webhooks/rotate-secret';
+import { networkProcedure } from '../../trpc';
+import { createWebhookOutput } from './create-webhook.types';
+import { getWebhookInput } from './get-webhook.types';
+import { presentWebhook } from './webhook.types';
+
+export const rotateSecret = networkProcedure('administrator')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/webhooks/{webhookId}/rotate-secret',
+      tags: ['webhooks'],
+      summary: 'Rotate the signing secret',
+      description:
+        'Returns the new `secret` once. For 24 hours every delivery carries both signatures in X-Service-Signature (new first, comma separated), so receivers can switch without losing deliveries.',
+      protect: true,
+    },
+  })
+  .input(getWebhookInput)
+  .output(createWebhookOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { row, secret } = await ctx.db.transaction((tx) =>
+      rotateWebhookSecret(tx, { networkId: input.networkId, webhookId: input.webhookId, actorKeyId: ctx.principal.keyId }),
+    );
+    setEtag(ctx.http, row.version);
+    return { ...presentWebhook(row), secret };
+  });
