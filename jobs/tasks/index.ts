@@ -2,6 +2,7 @@ import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { expireOffers as expireOpenOffers } from '../../server/services/offers/expire-offers';
 import { database } from '../../db/client';
+import { autoDisableFailingWebhooks } from '../../server/services/webhooks/auto-disable';
 import { deliverWebhook, deliverWebhookPayload } from './deliver-webhook';
 import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
 import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
@@ -16,12 +17,13 @@ export const taskPayloadSchemas = {
   'expire-offers': z.object({}).passthrough(),
   'synthesize-creative': synthesizeCreativePayload,
   'deliver-webhook': deliverWebhookPayload,
+  'auto-disable-webhooks': z.object({}).passthrough(),
 } satisfies Record<string, z.ZodType>;
 
 export type TaskName = keyof typeof taskPayloadSchemas;
 export type TaskPayloads = { [K in TaskName]: z.input<(typeof taskPayloadSchemas)[K]> };
 
-export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers'].join('\n');
+export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers', '7 * * * * auto-disable-webhooks'].join('\n');
 
 function task<T extends TaskName>(
   name: T,
@@ -37,4 +39,5 @@ export const taskList: TaskList = {
   'expire-offers': task('expire-offers', () => expireOpenOffers(database())),
   'synthesize-creative': task('synthesize-creative', synthesizeCreative),
   'deliver-webhook': task('deliver-webhook', deliverWebhook),
+  'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks(database())),
 };

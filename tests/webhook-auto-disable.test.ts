@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../db/client';
+import { newId } from '../db/ids';
+import { auditLog, events, webhookDeliveries, webhooks } from '../db/schema';
+import { autoDisableFailingWebhooks } from '../server/services/webhooks/auto-disable';
+import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
+
+beforeAll(openTestDatabase);
+afterAll(closeTestDatabase);
+
+/** A subscription with one delivery of the given status, created `daysAgo` days ago. TEST-NET URL: nothing is sent. */
+async function hookWithDelivery(status: 'failed' | 'succeeded', daysAgo: number, extra?: { status: 'failed' | 'succeeded'; daysAgo: number }) {
+  const network = await createNetworkRow();
+  const [hook] = await database()
+    .insert(webhooks)
+    .values({ id: newId('webhook'), networkId: network.id, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.x.x.x' })
+    .returning();
+  for (const d of [{ status, daysAgo }, ...(extra ? [extra] : [])]) {
+    const [event] = await database()
+      .insert(events)
+      .values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} })
+      .returning();
+    await database()
+      .insert(webhookDeliveries)
+      .values({
+        id: randomUUID(),
+        webhookId: hook!.id,
+        networkId: network.id,
+        eventId: event!.id,
+        eventType: 'offer.accepted',
+        body: '{}',
+        status: d.status,
+        createdAt: sql`now() - make_interval(days => ${d.daysAgo})`,
+        succeededAt: d.status === 'succeeded' ? sql`now() - make_interval(days => ${d.daysAgo})` : null,
+      });
+  }
+  return hook!;
+}
+
+describe('auto-disable of failing subscriptions', () => {
+  it('disables a subscription whose deliveries have all failed for 5 days, with a reason and an audit row', async () => {
+    const failing = await hookWithDelivery('failed', 6);
+    const recent = await hookWithDelivery('failed', 2);
+    const recovered = await hookWithDelivery('failed', 6, { status: 'succeeded', daysAgo: 1 });
+    const disabled = await autoDisableFailingWebhooks(database(), 5);
+    expect(disabled).toContain(failing.id);
+    expect(disabled).not.toContain(recent.id);
+    expect(disabled).not.toContain(recovered.id);
+    const [row] = await database().select().from(webhooks).where(eq(webhooks.id, failing.id));
+    expect(row).toMatchObject({ status: 'disabled', version: 2 });
+    expect(row!.disabledReason).toMatch(/failed for 5 days/);
+    const audit = await database()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, failing.id), eq(auditLog.action, 'webhook.auto_disabled')));
+    expect(audit).toHaveLength(1);
+    expect(await autoDisableFailingWebhooks(database(), 5)).not.toContain(failing.id);
+  });
+});
