@@ -1,9 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '../../server/auth/tokens';
 import { api } from '../support/api';
 import { createTestDatabase } from '../support/database';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { ROOT, startServerProcess, type ServerProcess } from '../support/server-process';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /** Deliveries to a real receiver, from a server of our own that may reach 127.0.0.1 and retries fast. */
@@ -144,5 +148,44 @@ describe('webhook delivery', () => {
     expect(await verify(oldSecret, got.raw.toString(), `sha256=${signatures[1]}`)).toBe(true);
     const hook = await call<{ secret_rotation_ends_at: string }>('GET', `/networks/${n}/webhooks/${hookId}`);
     expect(Date.parse(hook.body.secret_rotation_ends_at) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+  });
+
+  it('the verification snippets of docs/webhooks.md (TypeScript, Python, shell) accept a real delivery and refuse a tampered one', async () => {
+    receiver.respondWith(() => 200);
+    const { n, podcastId } = await networkWithHook(['optin.completed']);
+    const before = receiver.received.length;
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    const got = await until(() => receiver.received[before]);
+    const header = String(got.headers['x-service-signature']);
+    const docs = readFileSync(path.join(ROOT, 'docs/webhooks.md'), 'utf8');
+    const block = (lang: string, containing: string) =>
+      [...docs.matchAll(/```(\w+)\n([\s\S]*?)```/g)].find((m) => m[1] === lang && m[2]!.includes(containing))![2]!;
+    const dir = mkdtempSync(path.join(tmpdir(), 'hook-docs-'));
+    try {
+      for (const [name, raw] of [['real', got.raw], ['tampered', Buffer.concat([got.raw, Buffer.from(' ')])]] as const) {
+        writeFileSync(path.join(dir, 'body.json'), raw);
+        const env = { ...process.env, SECRET: secret, SIGNATURE: header };
+
+        writeFileSync(
+          path.join(dir, 'verify.ts'),
+          `${block('ts', 'verifyDelivery')}\nimport { readFileSync } from 'node:fs';\nconsole.log(verifyDelivery(readFileSync('body.json'), process.env.SIGNATURE!, process.env.SECRET!));\n`,
+        );
+        const ts = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['verify.ts'], { cwd: dir, env, encoding: 'utf8' });
+        expect(ts.stdout.trim(), `ts ${name}: ${ts.stderr}`).toBe(name === 'real' ? 'true' : 'false');
+
+        writeFileSync(
+          path.join(dir, 'verify.py'),
+          `${block('python', 'verify_delivery')}\nimport os\nprint(verify_delivery(open("body.json", "rb").read(), os.environ["SIGNATURE"], os.environ["SECRET"]))\n`,
+        );
+        const py = spawnSync('python3', ['verify.py'], { cwd: dir, env, encoding: 'utf8' });
+        expect(py.stdout.trim(), `python ${name}: ${py.stderr}`).toBe(name === 'real' ? 'True' : 'False');
+
+        writeFileSync(path.join(dir, 'verify.sh'), block('sh', 'openssl dgst'));
+        const sh = spawnSync('bash', ['verify.sh'], { cwd: dir, env, encoding: 'utf8' });
+        expect(sh.stdout.trim(), `sh ${name}: ${sh.stderr}`).toBe(name === 'real' ? 'valid' : 'invalid');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
