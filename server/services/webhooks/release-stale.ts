@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client';
+
+/**
+ * A worker killed outright (SIGKILL, OOM) leaves its jobs locked, and
+ * graphile-worker 0.17 only reclaims a locked job after four hours. A delivery
+ * attempt lasts at most WEBHOOK_TIMEOUT_MS, so a delivery job locked for much
+ * longer belongs to a dead worker: unlock it so another worker sends it now.
+ * Deliveries are at-least-once, so the rare double send is allowed.
+ */
+export function staleDeliverySeconds(): number {
+  const timeoutSeconds = Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000) / 1000;
+  return Math.max(60, Math.ceil(timeoutSeconds * 4));
+}
+
+export async function releaseStaleDeliveryJobs(db: Queryable, staleSeconds = staleDeliverySeconds()): Promise<number> {
+  const rows = await db.execute<{ id: string }>(sql`
+    update graphile_worker._private_jobs j
+    set locked_at = null, locked_by = null
+    from graphile_worker._private_tasks t
+    where t.id = j.task_id and t.identifier = 'deliver-webhook'
+      and j.locked_at < now() - make_interval(secs => ${staleSeconds})
+    returning j.id`);
+  return rows.length;
+}
