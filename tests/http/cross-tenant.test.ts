@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { newId } from '../../db/ids';
-import { creatives, invitations, memberships, offers, webhooks } from '../../db/schema';
+import { creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '../../db/schema';
 import { hashToken } from '../../server/auth/tokens';
 import { appRouter } from '../../server/routers';
 import { api } from '../support/api';
@@ -74,6 +74,18 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
       .returning();
     return row!.id;
   },
+  async deliveryId(networkId) {
+    const [hook] = await database()
+      .insert(webhooks)
+      .values({ id: newId('webhook'), networkId, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
+      .returning();
+    const [event] = await database().insert(events).values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} }).returning();
+    const [row] = await database()
+      .insert(webhookDeliveries)
+      .values({ id: randomUUID(), webhookId: hook!.id, networkId, eventId: event!.id, eventType: 'offer.accepted', body: '{}', status: 'failed' })
+      .returning();
+    return row!.id;
+  },
   async invitationId(networkId) {
     const [row] = await database()
       .insert(invitations)
@@ -96,6 +108,7 @@ const validBodies: Record<string, unknown> = {
   'POST /networks/{networkId}/members/{memberId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/service-accounts/{serviceAccountId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/campaigns/{campaignId}/preview': { podcast_id: 'pod_00000000000000000000000000' },
+  'POST /networks/{networkId}/webhooks/{webhookId}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
 };
 
 function fill(path: string, values: Record<string, string>): string {

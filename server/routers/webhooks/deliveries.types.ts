@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { DELIVERY_STATUSES } from '../../../db/schema/webhooks';
+import { listParams, pageOf } from '../../http/pagination';
+import { USER_AGENT } from '../../services/webhooks/deliver';
+import type { AttemptRow, DeliveryRow } from '../../services/webhooks/deliveries';
+import { iso, isoOrNull, timestamp } from '../shared.types';
+import { eventTypeSchema, webhookParams } from './webhook.types';
+
+/** Path parameters of a delivery route. The id is checked for UUID form by the service (404, not 400). */
+export const deliveryParams = {
+  ...webhookParams,
+  deliveryId: z.string().min(1).meta({ description: 'Delivery id (a UUID; the envelope id and X-Service-Delivery header).' }),
+};
+
+export const deliveryStatusSchema = z
+  .enum(DELIVERY_STATUSES, { error: 'status must be pending, succeeded or failed.' })
+  .meta({ id: 'WebhookDeliveryStatus', description: 'pending (queued or retrying) → succeeded | failed.' });
+
+const isoQuery = (name: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${name} must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.` })
+    .optional()
+    .meta({ description: `Only deliveries created ${name === 'since' ? 'at or after' : 'at or before'} this time.` });
+
+export const listDeliveriesInput = z
+  .strictObject({
+    ...webhookParams,
+    ...listParams,
+    status: deliveryStatusSchema.optional(),
+    event_type: eventTypeSchema.optional(),
+    since: isoQuery('since'),
+    until: isoQuery('until'),
+  })
+  .refine((v) => !v.since || !v.until || Date.parse(v.since) <= Date.parse(v.until), {
+    message: 'since must not be after until.',
+    path: ['since'],
+  });
+
+export const deliverySchema = z
+  .object({
+    id: z.string().meta({ example: '0b8f6d3e-6a57-4c1e-9b0c-5d2f1e4a7c90' }),
+    webhook_id: z.string(),
+    event_id: z.string(),
+    event_type: z.string(),
+    status: deliveryStatusSchema,
+    attempt_count: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    last_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable().meta({ description: 'When the next retry is due; null when none is scheduled (or it runs now).' }),
+    succeeded_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const listDeliveriesOutput = pageOf(deliverySchema).meta({ id: 'WebhookDeliveryList' });
+
+export const attemptSchema = z
+  .object({
+    attempt_number: z.number().int(),
+    started_at: timestamp,
+    latency_ms: z.number().int().nullable(),
+    status_code: z.number().int().nullable().meta({ description: 'null when no response arrived (see error).' }),
+    response_body: z.string().nullable().meta({ description: 'First 1 KiB of the response body.' }),
+    error: z.string().nullable().meta({ description: 'Connection error or time-out, when there was no response.' }),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const deliveryDetailSchema = deliverySchema
+  .extend({
+    request: z
+      .object({
+        headers: z.object({
+          'Content-Type': z.string(),
+          'User-Agent': z.string(),
+          'X-Service-Event': z.string(),
+          'X-Service-Delivery': z.string(),
+        }),
+        body: z.string().meta({ description: 'The exact body sent on every attempt (the signature is computed over these bytes).' }),
+      })
+      .meta({ description: 'What is sent, except X-Service-Signature (never shown).' }),
+    attempts: z.array(attemptSchema),
+  })
+  .meta({ id: 'WebhookDeliveryDetail' });
+
+export const getDeliveryInput = z.strictObject({ ...deliveryParams });
+export const redeliverInput = z.strictObject({ ...deliveryParams });
+
+export const RECOVER_MAX_DAYS = 14;
+
+export const recoverInput = z.strictObject({
+  ...webhookParams,
+  since: z.iso
+    .datetime({ offset: true, error: 'since is required and must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.' })
+    .refine((v) => Date.parse(v) <= Date.now(), 'since must not be in the future.')
+    .refine((v) => Date.parse(v) >= Date.now() - RECOVER_MAX_DAYS * 86_400_000, `since must be at most ${RECOVER_MAX_DAYS} days ago.`)
+    .meta({ description: `Re-send failed deliveries created at or after this time (at most ${RECOVER_MAX_DAYS} days ago).` }),
+});
+
+export const recoverOutput = z
+  .object({ recovered: z.number().int().meta({ description: 'How many failed deliveries were scheduled again.' }) })
+  .meta({ id: 'WebhookRecoverResult' });
+
+export function presentDelivery(row: DeliveryRow): z.infer<typeof deliverySchema> {
+  return {
+    id: row.id,
+    webhook_id: row.webhookId,
+    event_id: row.eventId,
+    event_type: row.eventType,
+    status: row.status,
+    attempt_count: row.attemptCount,
+    last_status_code: row.lastStatusCode,
+    last_attempt_at: isoOrNull(row.lastAttemptAt),
+    next_attempt_at: isoOrNull(row.nextAttemptAt),
+    succeeded_at: isoOrNull(row.succeededAt),
+    created_at: iso(row.createdAt),
+  };
+}
+
+export function presentDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]): z.infer<typeof deliveryDetailSchema> {
+  return {
+    ...presentDelivery(row),
+    request: {
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        'X-Service-Event': row.eventType,
+        'X-Service-Delivery': row.id,
+      },
+      body: row.body,
+    },
+    attempts: attempts.map((a) => ({
+      attempt_number: a.attemptNumber,
+      started_at: iso(a.startedAt),
+      latency_ms: a.latencyMs,
+      status_code: a.statusCode,
+      response_body: a.responseBody,
+      error: a.error,
+    })),
+  };
+}
