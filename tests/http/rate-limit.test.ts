@@ -1,30 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '../../server/auth/tokens';
 import { api } from '../support/api';
-import { createTestDatabase } from '../support/database';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startOwnServer, type ServerProcess } from '../support/server-process';
 
 /** A server of its own with small limits, so the shared one stays unthrottled. */
 let server: ServerProcess;
-let drop: () => Promise<void>;
+let stopServer: () => Promise<void>;
 const token = generateApiKeyToken('test');
 
 beforeAll(async () => {
-  const db = await createTestDatabase('rl');
-  drop = db.drop;
-  server = await startServerProcess({
-    DATABASE_URL: db.url,
+  ({ server, stop: stopServer } = await startOwnServer('rl', {
     BOOTSTRAP_SUPERUSER_TOKEN: token,
     WORKER: 'off',
     RATE_LIMIT_PER_SECOND: '1',
     RATE_LIMIT_BURST: '5',
     AUTH_FAILURE_LIMIT_PER_MINUTE: '3',
-  });
+  }));
 });
 
 afterAll(async () => {
-  await server?.stop();
-  await drop?.();
+  await stopServer?.();
 });
 
 describe('rate limits', () => {

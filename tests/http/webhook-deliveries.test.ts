@@ -1,34 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '../../server/auth/tokens';
 import { api } from '../support/api';
-import { createTestDatabase } from '../support/database';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startOwnServer, type ServerProcess } from '../support/server-process';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /** The delivery log, redelivery and recovery, against a real receiver and a server of our own that may reach 127.0.0.1. */
 let server: ServerProcess;
-let drop: () => Promise<void>;
+let stopServer: () => Promise<void>;
 const token = generateApiKeyToken('test');
 let secret = '';
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver(() => secret);
-  const db = await createTestDatabase('hookdeliveries');
-  drop = db.drop;
-  server = await startServerProcess({
-    DATABASE_URL: db.url,
+  ({ server, stop: stopServer } = await startOwnServer('hookdeliveries', {
     BOOTSTRAP_SUPERUSER_TOKEN: token,
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_RETRY_SCHEDULE: '0,0.3',
     WEBHOOK_TIMEOUT_MS: '1000',
-  });
+  }));
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await stopServer?.();
   await receiver?.close();
-  await drop?.();
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from './database';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -73,6 +74,23 @@ export async function startServerProcess(env: Record<string, string>, logFile?: 
         });
         child.kill(signal);
       });
+    },
+  };
+}
+
+/**
+ * A service process of a test file's own, on a fresh database, for settings the
+ * shared server must not have (small rate limits, private webhook targets…).
+ * `stop()` stops it and drops its database.
+ */
+export async function startOwnServer(label: string, env: Record<string, string>) {
+  const db = await createTestDatabase(label);
+  const server = await startServerProcess({ DATABASE_URL: db.url, ...env });
+  return {
+    server,
+    async stop() {
+      await server.stop();
+      await db.drop();
     },
   };
 }
