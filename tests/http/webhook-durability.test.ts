@@ -7,6 +7,7 @@ import { recordEvent } from '../../server/services/events/record-event';
 import { api } from '../support/api';
 import { startOwnServer, startWorkerProcess, type ServerProcess } from '../support/server-process';
 import { startWebhookReceiver } from '../support/webhook-receiver';
+import { reportReliability } from '../support/reliability';
 
 /**
  * Nothing lost: 1,000 events to a receiver that fails ~30 % of attempts, while
@@ -126,6 +127,10 @@ describe('webhook durability', () => {
     expect(lockedByKilled.reduce((a, b) => a + b)).toBeGreaterThan(0);
     const duplicates = [...acknowledged.values()].filter((n) => n > 1).length;
     const attempts = receiver.received.length;
+    reportReliability('webhook-durability', {
+      claim: '1,000 events, receiver failing ~30 % of attempts, worker process SIGKILLed twice mid-run: every delivery arrives',
+      figures: { deliveries: EVENTS, 'attempts received': attempts, 'SIGKILLs': kills.length, lost: 0, 'delivered twice': duplicates },
+    });
     console.info(
       `durability: ${EVENTS} deliveries, ${attempts} attempts received, workers SIGKILLed after ${kills.join(' and ')} attempts ` +
         `holding ${lockedByKilled.join(' and ')} locked jobs, ` +
