@@ -1,11 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type postgres from 'postgres';
 import type { Database } from '../../../db/client';
-import { webhookAttempts, webhookDeliveries, webhooks } from '../../../db/schema';
-import { addJob } from '../../../jobs/enqueue';
 import { logger } from '../../logger';
 import { openSecret } from '../../secrets';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader } from './signature';
+import type { VettedAddress, VettedTarget } from './ssrf';
 
 export const USER_AGENT = 'AdNetworkService-Webhooks/1.0';
 const RESPONSE_EXCERPT_BYTES = 1024;
@@ -27,7 +29,7 @@ function timeoutMs(): number {
   return Number.isFinite(n) && n > 0 ? n : 15_000;
 }
 
-function parseRetryAfter(value: string | null): number | undefined {
+function parseRetryAfter(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds);
@@ -36,92 +38,254 @@ function parseRetryAfter(value: string | null): number | undefined {
 }
 
 /** Secrets to sign with: the current one, and the previous one during a rotation's grace period. */
-function signingSecrets(webhook: typeof webhooks.$inferSelect): string[] {
-  const secrets = [openSecret('webhook-secret', webhook.secretSealed)];
-  if (webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt.getTime() > Date.now()) {
-    secrets.push(openSecret('webhook-secret', webhook.previousSecretSealed));
+function signingSecrets(webhook: Pick<DeliveryRow, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_ms'>): string[] {
+  const secrets = [openSecret('webhook-secret', webhook.secret_sealed)];
+  if (webhook.previous_secret_sealed && webhook.previous_secret_expires_ms !== null && webhook.previous_secret_expires_ms > Date.now()) {
+    secrets.push(openSecret('webhook-secret', webhook.previous_secret_sealed));
   }
   return secrets;
 }
 
-export type UrlCheck = (url: string) => Promise<void>;
+/**
+ * The SSRF check: refuses a target that is not deliverable, and answers the addresses it
+ * vetted. The attempt connects to exactly those (DNS is not asked again: no rebinding window).
+ */
+export type UrlCheck = (url: string) => Promise<VettedTarget>;
+
+/**
+ * A `lookup` for net/tls connect that answers only the vetted addresses, whatever the host name:
+ * the socket goes to an address the SSRF check approved, while the URL's host name stays the
+ * Host header and the TLS server name (so certificate verification is unchanged).
+ */
+export function pinnedLookup(addresses: readonly VettedAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
+    const usable = wanted === 0 ? addresses : addresses.filter((a) => a.family === wanted);
+    process.nextTick(() => {
+      if (usable.length === 0) {
+        const error: NodeJS.ErrnoException = new Error(`no vetted IPv${wanted} address for ${_hostname}`);
+        error.code = 'ENOTFOUND';
+        callback(error, '', 0);
+      } else if (options.all) {
+        callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+      } else {
+        callback(null, usable[0]!.address, usable[0]!.family);
+      }
+    });
+  };
+}
+
+/** Pooled (keep-alive) sockets are keyed by the vetted address set too: a socket is reused only for the same pin. */
+interface PinnedRequestArgs extends ClientRequestArgs {
+  pinKey?: string;
+}
+
+class PinnedHttpAgent extends HttpAgent {
+  override getName(options?: ClientRequestArgs): string {
+    return `${super.getName(options)}|${(options as PinnedRequestArgs | undefined)?.pinKey ?? ''}`;
+  }
+}
+
+class PinnedHttpsAgent extends HttpsAgent {
+  override getName(options?: HttpsRequestOptions): string {
+    return `${super.getName(options)}|${(options as PinnedRequestArgs | undefined)?.pinKey ?? ''}`;
+  }
+}
+
+// One keep-alive pool per process. Sockets idle longer than the receiver's Keep-Alive hint are dropped.
+const agents = {
+  http: new PinnedHttpAgent({ keepAlive: true, maxFreeSockets: 64 }),
+  https: new PinnedHttpsAgent({ keepAlive: true, maxFreeSockets: 64 }),
+};
+
+export interface PinnedResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * POST `body` to the vetted target, connecting only to its vetted addresses. Redirects are not
+ * followed. `timeout` covers the whole exchange (connect, request, the full response body).
+ * `onResponse` sees the status and headers as soon as they arrive; the promise resolves with the
+ * first `excerptBytes` of the body once it has been read to the end, or rejects (connection
+ * error, reset, time-out as an Error named TimeoutError).
+ */
+export function postPinned(
+  target: VettedTarget,
+  headers: OutgoingHttpHeaders,
+  body: string,
+  opts: { timeoutMs: number; excerptBytes: number; onResponse?: (res: PinnedResponse) => void },
+): Promise<Buffer> {
+  const { url, addresses } = target;
+  const https = url.protocol === 'https:';
+  const payload = Buffer.from(body, 'utf8');
+  const args: PinnedRequestArgs = {
+    method: 'POST',
+    protocol: url.protocol,
+    host: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port || (https ? 443 : 80),
+    path: `${url.pathname}${url.search}`,
+    headers: { ...headers, 'Content-Length': String(payload.length) },
+    agent: https ? agents.https : agents.http,
+    lookup: pinnedLookup(addresses),
+    pinKey: addresses.map((a) => a.address).join(','),
+  };
+  return new Promise<Buffer>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, excerpt?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(excerpt!);
+    };
+    const req = (https ? httpsRequest : httpRequest)(args, (res) => {
+      opts.onResponse?.({ statusCode: res.statusCode ?? 0, headers: res.headers });
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (kept >= opts.excerptBytes) return;
+        chunks.push(chunk);
+        kept += chunk.length;
+      });
+      res.on('end', () => finish(undefined, Buffer.concat(chunks).subarray(0, opts.excerptBytes)));
+      res.on('error', (error) => finish(error));
+      res.on('aborted', () => finish(new Error('The connection was closed before the response ended')));
+    });
+    const timer = setTimeout(() => {
+      const error = new Error(`Timed out after ${opts.timeoutMs} ms`);
+      error.name = 'TimeoutError';
+      finish(error);
+      req.destroy(error);
+    }, opts.timeoutMs);
+    req.on('error', (error) => finish(error));
+    req.end(payload);
+  });
+}
+
+interface DeliveryRow {
+  status: string;
+  attempt_count: number;
+  event_type: string;
+  body: string;
+  webhook_id: string | null;
+  url: string;
+  webhook_status: string;
+  deleted_at: string | Date | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  /** epoch ms */
+  previous_secret_expires_ms: number | null;
+}
+
+/**
+ * The postgres.js client under the Drizzle handle. The delivery path uses its tagged templates:
+ * prepared statements, one round trip each, planned once per connection (Drizzle's unprepared
+ * queries cost a describe round trip and a fresh plan every time; see docs/PERFORMANCE.md).
+ * Drizzle's postgres-js driver makes this client return timestamps as strings and take json as text.
+ */
+function clientOf(db: Database): postgres.Sql {
+  const client = (db as Database & { $client?: postgres.Sql }).$client;
+  if (!client) throw new Error('attemptDelivery needs a postgres.js-backed database handle');
+  return client;
+}
 
 /**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;
  * then mark the delivery succeeded, schedule the next attempt, or fail it.
  * Redirects are not followed. Returns what happened, for logs and tests.
+ *
+ * Two statements on the database per attempt: one read (delivery + subscription), and one
+ * write that records the attempt, updates the delivery and (when another attempt is due)
+ * adds its job — atomically, being one statement.
  */
 export async function attemptDelivery(db: Database, deliveryId: string, checkUrl: UrlCheck): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
-  const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
-  if (!delivery || delivery.status !== 'pending') return 'skipped';
-  const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId));
+  const sql = clientOf(db);
+  const [row] = await sql<DeliveryRow[]>`
+    select d.status, d.attempt_count, d.event_type, d.body,
+           w.id as webhook_id, w.url, w.status as webhook_status, w.deleted_at,
+           w.secret_sealed, w.previous_secret_sealed,
+           (extract(epoch from w.previous_secret_expires_at) * 1000)::float8 as previous_secret_expires_ms
+      from webhook_deliveries d left join webhooks w on w.id = d.webhook_id
+     where d.id = ${deliveryId}::uuid`;
+  if (!row || row.status !== 'pending') return 'skipped';
   // A disabled subscription pauses deliveries; a deleted one ends them.
-  if (!webhook || webhook.deletedAt) {
-    await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId));
+  if (!row.webhook_id || row.deleted_at) {
+    await sql`update webhook_deliveries set status = 'failed', next_attempt_at = null where id = ${deliveryId}::uuid`;
     return 'failed';
   }
-  if (webhook.status !== 'active') return 'skipped';
+  if (row.webhook_status !== 'active') return 'skipped';
 
-  const attemptNumber = delivery.attemptCount + 1;
+  const attemptNumber = row.attempt_count + 1;
   const started = new Date();
   const t0 = performance.now();
   const outcome: AttemptOutcome = {};
   let responseBody: string | null = null;
   let responseHeaders: Record<string, string> | null = null;
   try {
-    await checkUrl(webhook.url);
-    const res = await fetch(webhook.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs()),
-      headers: {
+    const target = await checkUrl(row.url);
+    const bytes = await postPinned(
+      target,
+      {
         'Content-Type': 'application/json',
         'User-Agent': USER_AGENT,
-        'X-Service-Event': delivery.eventType,
-        'X-Service-Delivery': delivery.id,
-        'X-Service-Signature': signatureHeader(signingSecrets(webhook), delivery.body),
+        'X-Service-Event': row.event_type,
+        'X-Service-Delivery': deliveryId,
+        'X-Service-Signature': signatureHeader(signingSecrets(row), row.body),
       },
-      body: delivery.body,
-    });
-    outcome.statusCode = res.status;
-    outcome.retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'));
-    responseHeaders = Object.fromEntries([...res.headers].filter(([name]) => ['content-type', 'retry-after', 'location'].includes(name)));
-    const bytes = Buffer.from(await res.arrayBuffer());
-    responseBody = bytes.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+      row.body,
+      {
+        timeoutMs: timeoutMs(),
+        excerptBytes: RESPONSE_EXCERPT_BYTES,
+        onResponse: (res) => {
+          outcome.statusCode = res.statusCode;
+          const retryAfter = res.headers['retry-after'];
+          outcome.retryAfterSeconds = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+          responseHeaders = Object.fromEntries(
+            Object.entries(res.headers)
+              .filter(([name]) => ['content-type', 'retry-after', 'location'].includes(name))
+              .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
+          );
+        },
+      },
+    );
+    responseBody = bytes.toString('utf8');
   } catch (error) {
-    outcome.error = error instanceof Error ? (error.name === 'TimeoutError' ? `Timed out after ${timeoutMs()} ms` : error.message) : String(error);
+    outcome.error = error instanceof Error ? error.message : String(error);
   }
   const latencyMs = Math.round(performance.now() - t0);
   const ok = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const delay = ok || !isRetryable(outcome) ? undefined : nextRetryDelayMs(attemptNumber, outcome.retryAfterSeconds);
   const result = ok ? 'succeeded' : delay === undefined ? 'failed' : 'retrying';
+  const runAt = delay === undefined ? null : new Date(Date.now() + delay).toISOString();
+  const statusCode = outcome.statusCode ?? null;
+  const headersJson = responseHeaders === null ? null : JSON.stringify(responseHeaders);
 
-  await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      deliveryId,
-      attemptNumber,
-      startedAt: started,
-      latencyMs,
-      statusCode: outcome.statusCode ?? null,
-      responseBody,
-      responseHeaders,
-      error: outcome.error ?? null,
-    });
-    const runAt = delay === undefined ? null : new Date(Date.now() + delay);
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        attemptCount: attemptNumber,
-        lastStatusCode: outcome.statusCode ?? null,
-        lastAttemptAt: started,
-        status: result === 'retrying' ? 'pending' : result,
-        succeededAt: ok ? sql`now()` : null,
-        nextAttemptAt: runAt,
-      })
-      .where(eq(webhookDeliveries.id, deliveryId));
-    // Our own schedule: the next attempt is a new job, written with this attempt's record.
-    if (runAt) await addJob(tx, 'deliver-webhook', { deliveryId }, { runAt, jobKey: `delivery:${deliveryId}` });
-  });
+  // Our own schedule: the next attempt is a new job (the call of jobs/enqueue.ts addJob), written
+  // with this attempt's record, in the same statement.
+  await sql`
+    with attempt as (
+      insert into webhook_attempts (delivery_id, attempt_number, started_at, latency_ms, status_code, response_body, response_headers, error)
+      values (${deliveryId}::uuid, ${attemptNumber}::int, ${started.toISOString()}::timestamptz, ${latencyMs}::int, ${statusCode}::int,
+              ${responseBody}::text, ${headersJson}::text::jsonb, ${outcome.error ?? null}::text)
+    ), delivery as (
+      update webhook_deliveries
+         set attempt_count = ${attemptNumber}::int, last_status_code = ${statusCode}::int, last_attempt_at = ${started.toISOString()}::timestamptz,
+             status = ${result === 'retrying' ? 'pending' : result}::text, succeeded_at = case when ${ok}::boolean then now() end,
+             next_attempt_at = ${runAt}::timestamptz
+       where id = ${deliveryId}::uuid
+      returning id
+    )
+    select graphile_worker.add_job(
+      'deliver-webhook'::text,
+      json_build_object('deliveryId', delivery.id),
+      queue_name => null::text,
+      run_at => ${runAt}::timestamptz,
+      max_attempts => null::int,
+      job_key => 'delivery:' || delivery.id::text
+    )
+      from delivery
+     where ${runAt}::timestamptz is not null`;
   if (result !== 'succeeded') logger.info({ deliveryId, attemptNumber, statusCode: outcome.statusCode, error: outcome.error, result }, 'webhook attempt');
   return result;
 }

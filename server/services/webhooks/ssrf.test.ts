@@ -113,11 +113,11 @@ describe('assertDeliverableUrl', () => {
   it('requires https when requireHttps', async () => {
     const error = await refusal('http://93.184.216.34/hooks', live);
     expect(error.detail).toMatch(/https/);
-    await expect(assertDeliverableUrl('https://93.184.216.34/hooks', live)).resolves.toBeUndefined();
+    await expect(assertDeliverableUrl('https://93.184.216.34/hooks', live)).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
   });
 
   it('allows public literal addresses and returns them', async () => {
-    await expect(assertDeliverableUrl('http://93.184.216.34/hooks', strict)).resolves.toBeUndefined();
+    await expect(assertDeliverableUrl('http://93.184.216.34/hooks', strict)).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
     const v4 = await resolveDeliverableUrl('https://93.184.216.34/hooks', strict);
     expect(v4.addresses).toEqual([{ address: '93.184.216.34', family: 4 }]);
     const v6 = await resolveDeliverableUrl('https://[2001:4860:4860::8888]/hooks', strict);
@@ -126,13 +126,27 @@ describe('assertDeliverableUrl', () => {
   });
 
   it('allows private targets with allowPrivate, still returning the addresses', async () => {
-    await expect(assertDeliverableUrl('http://127.0.0.1:9/x', permissive)).resolves.toBeUndefined();
-    await expect(assertDeliverableUrl('http://169.254.169.254/latest', permissive)).resolves.toBeUndefined();
+    await expect(assertDeliverableUrl('http://127.0.0.1:9/x', permissive)).resolves.toMatchObject({ addresses: [{ address: '127.0.0.1', family: 4 }] });
+    await expect(assertDeliverableUrl('http://169.254.169.254/latest', permissive)).resolves.toMatchObject({ addresses: [{ address: '169.254.169.254', family: 4 }] });
     const local = await resolveDeliverableUrl('http://localhost:8080/', permissive);
     expect(local.addresses.length).toBeGreaterThan(0);
     expect(local.addresses.every((a) => isForbiddenAddress(a.address))).toBe(true);
     // allowPrivate does not relax the https requirement.
     await refusal('http://127.0.0.1/', { allowPrivate: true, requireHttps: true });
+  });
+
+  it('vets what an injected resolver answers: every address, one private answer is enough to refuse', async () => {
+    const answers = (list: string[]) => async () => list.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 }));
+    const ok = await resolveDeliverableUrl('https://hooks.example.test/x', strict, answers(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']));
+    expect(ok.addresses.map((a) => a.address)).toEqual(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']);
+    expect(ok.url.hostname).toBe('hooks.example.test');
+    await expect(resolveDeliverableUrl('https://hooks.example.test/x', strict, answers(['93.184.216.34', '10.0.0.5']))).rejects.toMatchObject({ kind: 'bad-request' });
+    await expect(resolveDeliverableUrl('https://hooks.example.test/x', strict, answers([]))).rejects.toMatchObject({ kind: 'bad-request' });
+    // An IP literal is never handed to the resolver.
+    const never = async (): Promise<never> => {
+      throw new Error('resolver called for a literal');
+    };
+    await expect(resolveDeliverableUrl('https://93.184.216.34/x', strict, never)).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
   });
 
   it('refuses a host that does not resolve', async () => {

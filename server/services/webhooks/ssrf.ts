@@ -23,6 +23,21 @@ export interface VettedAddress {
   family: 4 | 6;
 }
 
+/** A checked target: the parsed URL and every address its host resolved to, all allowed by the policy. */
+export interface VettedTarget {
+  url: URL;
+  addresses: VettedAddress[];
+}
+
+/** Resolves a host name to its addresses (the system resolver by default; tests inject their own). */
+export type HostResolver = (host: string) => Promise<VettedAddress[]>;
+
+/** getaddrinfo, as a connection would resolve the host, every address in the resolver's order. */
+export const systemResolver: HostResolver = async (host) => {
+  const found = await dns.lookup(host, { all: true, verbatim: true });
+  return found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+};
+
 /** An IPv4 range as [network as 32-bit int, prefix length]. */
 const FORBIDDEN_V4: Array<[string, number]> = [
   ['0.0.0.0', 8], // "this network", includes the unspecified address
@@ -127,7 +142,7 @@ function refuse(detail: string, message = detail): never {
  * delivery can connect to exactly those and not resolve a second time
  * (DNS rebinding).
  */
-export async function resolveDeliverableUrl(url: string, opts: UrlPolicy): Promise<{ url: URL; addresses: VettedAddress[] }> {
+export async function resolveDeliverableUrl(url: string, opts: UrlPolicy, resolveHost: HostResolver = systemResolver): Promise<VettedTarget> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -146,8 +161,7 @@ export async function resolveDeliverableUrl(url: string, opts: UrlPolicy): Promi
     addresses = [{ address: host, family: literal as 4 | 6 }];
   } else {
     try {
-      const found = await dns.lookup(host, { all: true, verbatim: true });
-      addresses = found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+      addresses = await resolveHost(host);
     } catch {
       return refuse(`url host ${host} could not be resolved.`);
     }
@@ -165,7 +179,11 @@ export async function resolveDeliverableUrl(url: string, opts: UrlPolicy): Promi
   return { url: parsed, addresses };
 }
 
-/** Refuse (400, `errors[0].path = 'url'`) a webhook URL that is not deliverable under the policy. */
-export async function assertDeliverableUrl(url: string, opts: UrlPolicy): Promise<void> {
-  await resolveDeliverableUrl(url, opts);
+/**
+ * Refuse (400, `errors[0].path = 'url'`) a webhook URL that is not deliverable under the policy.
+ * Returns the vetted target (the same as `resolveDeliverableUrl`): a delivery must connect to
+ * exactly `addresses` (see `postPinned` in deliver.ts), never resolve the host again.
+ */
+export async function assertDeliverableUrl(url: string, opts: UrlPolicy, resolveHost: HostResolver = systemResolver): Promise<VettedTarget> {
+  return resolveDeliverableUrl(url, opts, resolveHost);
 }
