@@ -19,8 +19,11 @@
  *  6. stops both servers; starts the service again (same database) with SYNTH_PROVIDER=http against
  *     a fake voice vendor and measures accept → creative ready minus the vendor's time
  *     (creative-overhead.ts), sequentially and at BENCH_CREATIVE_CONCURRENCY; stops it;
- *  7. runs the pg-pool benchmark, writes the report;
- *  8. always (finally, and on Ctrl-C): stops the servers and drops the database.
+ *  7. starts the service again (same database) with WEBHOOK_ALLOW_PRIVATE=1 and runs the webhook
+ *     fan-out benchmark (webhook-fanout.ts: signed deliveries/s in a burst, event → receipt latency
+ *     at a steady event rate, to a signature-verifying node:http receiver); stops it;
+ *  8. runs the pg-pool benchmark, writes the report;
+ *  9. always (finally, and on Ctrl-C): stops the servers and drops the database.
  *
  * Environment (all optional):
  *   BENCH_QUICK=1         smoke mode: 3 s runs, 1 run, 1 s warm-up, 5 s pool benchmark, 10 creatives
@@ -31,6 +34,9 @@
  *   BENCH_POOL_SECONDS=20 pg-pool benchmark length          BENCH_NETWORKS=60
  *   BENCH_CREATIVES=40    offers accepted per creative run  BENCH_CREATIVE_CONCURRENCY=5
  *   BENCH_VENDOR_DELAY_MS=200  the fake voice vendor's fixed synthesis time (0 is allowed)
+ *   BENCH_FANOUT_EVENTS=500 BENCH_FANOUT_SUBSCRIPTIONS=10 BENCH_FANOUT_RUNS=3   webhook burst: events × subscriptions, runs
+ *   BENCH_FANOUT_RATE=100 BENCH_FANOUT_SECONDS=20 BENCH_FANOUT_STEADY_RUNS=3     webhook steady-rate latency runs
+ *   BENCH_FANOUT=0        skip the webhook fan-out benchmark
  *   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  server + admin database
  *   BENCH_REPORT=docs/PERFORMANCE.md   where to write the report ("-" = nowhere)
  *   BENCH_KEEP_LOGS=1     keep the servers' log files (always kept when the run fails)
@@ -49,7 +55,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -73,6 +79,8 @@ import {
   type FakeVendor,
 } from './creative-overhead';
 import { runPoolBenchmark, type PoolBenchmarkResult } from './pg-pool';
+import { burstLogLine, fanoutSettings, fanoutVerdict, renderWebhookSection, runWebhookFanout, steadyLogLine, type FanoutResult } from './webhook-fanout';
+import { machineBusyMs, postgresCpuMs, procCpuMs, procMemory, softirqThreadsCpuMs, type ProcMemory } from './proc';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -206,89 +214,6 @@ function tail(file: string, lines = 30): string {
 }
 
 // ---------------------------------------------------------------- /proc
-
-interface ProcMemory {
-  rssKiB: number;
-  hwmKiB: number;
-}
-
-function procMemory(pid: number): ProcMemory | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    return { rssKiB: field('VmRSS'), hwmKiB: field('VmHWM') };
-  } catch {
-    return undefined;
-  }
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** utime + stime of a process, in ms. */
-function procCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state); utime is field 14, stime field 15.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/**
- * CPU (ms) of every process named `postgres` on this machine (the server's backends,
- * including the pools of both servers); NaN when none is visible (Postgres elsewhere).
- */
-function postgresCpuMs(): number {
-  return cpuOfProcesses((comm) => comm === 'postgres');
-}
-
-/**
- * CPU (ms) of the kernel's softirq threads: at high request rates they carry loopback
- * networking for the benchmark itself, so it must not count as unrelated load.
- */
-function softirqThreadsCpuMs(): number {
-  return cpuOfProcesses((comm) => comm.startsWith('ksoftirqd/')) || 0;
-}
-
-function cpuOfProcesses(match: (comm: string) => boolean): number {
-  let total = 0;
-  let seen = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!match(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) continue;
-    } catch {
-      continue;
-    }
-    const ms = procCpuMs(Number(entry));
-    if (Number.isFinite(ms)) {
-      total += ms;
-      seen++;
-    }
-  }
-  return seen > 0 ? total : Number.NaN;
-}
-
-/** Busy CPU time of the whole machine (all cores), ms, from /proc/stat: user + nice + system + steal. */
-function machineBusyMs(): number {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    // irq/softirq left out: loopback networking at high query rates lands there without
-    // being charged to any process, and would read as "other" load.
-    const [user = 0, nice = 0, system = 0, , , , , steal = 0] = fields;
-    return ((user + nice + system + steal) * 1000) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 function procCommand(pid: number): string {
   try {
@@ -784,7 +709,7 @@ function renderReport(
     '## Reproduce',
     '',
     '```sh',
-    'npm run bench                      # full run, rewrites docs/PERFORMANCE.md above the marker (~5 min)',
+    'npm run bench                      # full run, rewrites docs/PERFORMANCE.md above the marker (~8 min)',
     'BENCH_QUICK=1 npm run bench        # smoke run (~40 s); prints results, writes no report',
     'BENCH_DURATION=20 BENCH_RUNS=5 BENCH_CONNECTIONS=64 npm run bench   # other settings',
     '```',
@@ -1038,6 +963,33 @@ async function main(): Promise<void> {
       workerConcurrency,
     });
 
+    // ------------------------------------------------ webhook fan-out
+    let fanout: FanoutResult | undefined;
+    let fanoutError: string | undefined = process.env.BENCH_FANOUT === '0' ? 'skipped (BENCH_FANOUT=0)' : undefined;
+    if (!fanoutError) {
+      try {
+        const fanoutPort = await freePort();
+        const fanoutService = startChild(
+          'service-webhooks',
+          'scripts/start.ts',
+          { ...serviceEnv, PORT: String(fanoutPort), WEBHOOK_ALLOW_PRIVATE: '1' },
+          fanoutPort,
+          logDir,
+          investigation.serviceNodeArgs,
+        );
+        children.push(fanoutService);
+        log(`starting the service with WEBHOOK_ALLOW_PRIVATE=1 (pid ${fanoutService.pid}, port ${fanoutPort}) for the webhook fan-out benchmark…`);
+        await waitReady(fanoutService, superToken, settings.startTimeoutMs);
+        fanout = await runWebhookFanout({ baseUrl: fanoutService.url, token: superToken }, dbUrl, fanoutService.pid, fanoutSettings(quick), { workerConcurrency, log });
+        await stopChild(fanoutService);
+        if (fanoutService.exitCode !== 0) log(`note: service-webhooks exited with code ${fanoutService.exitCode} on SIGTERM`);
+      } catch (error) {
+        fanoutError = error instanceof Error ? error.message : String(error);
+        log(`webhook fan-out benchmark failed: ${fanoutError}`);
+        await Promise.all(children.map((c) => stopChild(c).catch(() => undefined)));
+      }
+    }
+
     let pool: PoolBenchmarkResult | undefined;
     let poolError: string | undefined;
     let poolOtherPct = Number.NaN;
@@ -1073,6 +1025,12 @@ async function main(): Promise<void> {
 
     printSummary(summaries);
     for (const c of creativeSummaries) log(creativeLogLine(c));
+    if (fanout) {
+      for (const b of fanout.burst) log(burstLogLine(b));
+      for (const st of fanout.steady) log(steadyLogLine(st));
+      const v = fanoutVerdict(fanout);
+      log(`fan-out: burst median ${Math.round(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${v.p99.toFixed(1)} ms (${v.p99Met ? 'met' : 'MISSED'})`);
+    }
     if (settings.report) {
       const cpus = os.cpus();
       const postgresJs = (JSON.parse(readFileSync(path.join(root, 'node_modules', 'postgres', 'package.json'), 'utf8')) as { version: string }).version;
@@ -1089,10 +1047,16 @@ async function main(): Promise<void> {
         date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         loadBefore,
       };
-      writeReport(settings.report, renderReport(environment, runs, summaries, memory, pool, poolError, poolOtherPct, creativeLines));
+      const fanoutLines = renderWebhookSection(fanout, {
+        error: fanoutError,
+        command: environment.command,
+        date: environment.date,
+        machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
+      });
+      writeReport(settings.report, renderReport(environment, runs, summaries, memory, pool, poolError, poolOtherPct, [...creativeLines, ...fanoutLines]));
       log(`wrote ${path.relative(process.cwd(), settings.report) || settings.report}`);
     }
-    failed = !summaries.every((s) => s.valid) || creativeError !== undefined;
+    failed = !summaries.every((s) => s.valid) || creativeError !== undefined || (fanoutError !== undefined && process.env.BENCH_FANOUT !== '0');
     if (failed) process.exitCode = 1;
   } finally {
     await cleanup();

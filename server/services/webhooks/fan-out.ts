@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, arrayContains, eq, isNull } from 'drizzle-orm';
+import { and, arrayContains, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import type { events } from '../../../db/schema';
-import { webhookDeliveries, webhooks } from '../../../db/schema';
-import { enqueueJob } from '../../../jobs/enqueue';
+import { webhooks } from '../../../db/schema';
 
 type EventRow = typeof events.$inferSelect;
 
@@ -11,6 +10,9 @@ type EventRow = typeof events.$inferSelect;
  * On the event's own transaction: one delivery per active subscription of the
  * network that wants this type, with its job. The envelope bytes are fixed
  * here, so every retry sends exactly the same body and delivery id.
+ *
+ * Two statements whatever the number of subscriptions: find them, then insert
+ * every delivery and add every job (`graphile_worker.add_jobs`) at once.
  */
 export async function fanOutEvent(tx: Tx, event: EventRow): Promise<number> {
   const targets = await tx
@@ -24,18 +26,20 @@ export async function fanOutEvent(tx: Tx, event: EventRow): Promise<number> {
         arrayContains(webhooks.events, [event.type]),
       ),
     );
-  for (const target of targets) {
-    const id = randomUUID();
-    const body = JSON.stringify({ id, type: event.type, occurred_at: event.occurredAt.toISOString(), data: event.data });
-    await tx.insert(webhookDeliveries).values({
-      id,
-      webhookId: target.id,
-      networkId: event.networkId,
-      eventId: event.id,
-      eventType: event.type,
-      body,
-    });
-    await enqueueJob(tx, 'deliver-webhook', { deliveryId: id }, { jobKey: `delivery:${id}`, queueName: undefined });
-  }
+  if (targets.length === 0) return 0;
+  const occurredAt = event.occurredAt.toISOString();
+  const ids = targets.map(() => randomUUID());
+  const bodies = ids.map((id) => JSON.stringify({ id, type: event.type, occurred_at: occurredAt, data: event.data }));
+  await tx.execute(sql`
+    with delivery as (
+      insert into webhook_deliveries (id, webhook_id, network_id, event_id, event_type, body)
+      select d.id, d.webhook_id, ${event.networkId}, ${event.id}, ${event.type}, d.body
+        from unnest(array[${ids}]::uuid[], array[${targets.map((t) => t.id)}]::text[], array[${bodies}]::text[]) as d(id, webhook_id, body)
+      returning id
+    )
+    select count(*) from graphile_worker.add_jobs((
+      select array_agg(row('deliver-webhook', json_build_object('deliveryId', id), null, null, null, 'delivery:' || id, null, null)::graphile_worker.job_spec)
+        from delivery
+    ))`);
   return targets.length;
 }

@@ -1,0 +1,696 @@
+/**
+ * Webhook fan-out benchmark (issues 5 and 7): signed deliveries per second to a local receiver,
+ * and event → receipt latency at a steady event rate.
+ *
+ * Real pieces only: the service runs as `npm start` runs it (web + graphile-worker in one process,
+ * jobs/worker.ts, LISTEN/NOTIFY), with WEBHOOK_ALLOW_PRIVATE=1 so it may post to 127.0.0.1;
+ * subscriptions are created over the API (POST /v1/networks/{n}/webhooks); events are recorded by
+ * the product's own `recordEvent` (server/services/events/record-event.ts: the event, its
+ * deliveries and their jobs in one transaction), from this process, on the service's database.
+ * The receiver is a `node:http` server here that verifies X-Service-Signature (HMAC-SHA256 over
+ * the raw bytes, with each subscription's secret) before answering 200.
+ *
+ * 1. Burst: N events × M subscriptions, recorded by 8 concurrent transactions as fast as they
+ *    go; deliveries/s = deliveries ÷ (last receipt − start of the first recording transaction).
+ * 2. Steady: events recorded at RATE/s for SECONDS s (one transaction each, on a fixed schedule),
+ *    each to one subscription; latency = receipt (request body fully read and verified) − the
+ *    moment the recording transaction's COMMIT returned in this process. One clock
+ *    (performance.now() of this process) for both ends.
+ *
+ * Usable from run.ts (`runWebhookFanout` + `renderWebhookSection`), or alone:
+ *   npx tsx scripts/bench/webhook-fanout.ts      # fresh database, own service, prints, writes
+ *                                                 # its section of docs/PERFORMANCE.md
+ *   BENCH_QUICK=1 npx tsx scripts/bench/webhook-fanout.ts   # smoke run, writes nothing
+ * Settings: BENCH_FANOUT_EVENTS=500 BENCH_FANOUT_SUBSCRIPTIONS=10 BENCH_FANOUT_RUNS=3
+ *           BENCH_FANOUT_RATE=100 BENCH_FANOUT_SECONDS=20 BENCH_FANOUT_STEADY_RUNS=3
+ *           BENCH_SERVICE_ENV="WORKER_CONCURRENCY=10" (alone: extra environment for the service)
+ *           BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (alone: extra node flags for it)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sql as dsql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { connect, type DbHandle } from '../../db/client';
+import { generateApiKeyToken } from '../../server/auth/tokens';
+import { recordEvent } from '../../server/services/events/record-event';
+import { machineBusyMs, postgresCpuMs, procCpuMs } from './proc';
+
+export const FANOUT_THROUGHPUT_TARGET = 1_000;
+export const FANOUT_P99_TARGET_MS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function numberEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export interface FanoutSettings {
+  events: number;
+  subscriptions: number;
+  runs: number;
+  rate: number;
+  seconds: number;
+  steadyRuns: number;
+}
+
+export function fanoutSettings(quick: boolean): FanoutSettings {
+  return {
+    events: Math.round(numberEnv('BENCH_FANOUT_EVENTS', quick ? 100 : 500)),
+    subscriptions: Math.round(numberEnv('BENCH_FANOUT_SUBSCRIPTIONS', 10)),
+    runs: Math.round(numberEnv('BENCH_FANOUT_RUNS', quick ? 1 : 3)),
+    rate: numberEnv('BENCH_FANOUT_RATE', 100),
+    seconds: numberEnv('BENCH_FANOUT_SECONDS', quick ? 5 : 20),
+    steadyRuns: Math.round(numberEnv('BENCH_FANOUT_STEADY_RUNS', quick ? 1 : 3)),
+  };
+}
+
+// ---------------------------------------------------------------- receiver
+
+interface Receipt {
+  at: number;
+  deliveryId: string;
+  run: string;
+  seq: number;
+}
+
+export interface FanoutReceiver {
+  url: string;
+  secrets: Map<string, string>;
+  /** First receipt per delivery id. */
+  firstReceipt: Map<string, Receipt>;
+  total: number;
+  duplicates: number;
+  unverified: number;
+  close(): Promise<void>;
+}
+
+/** A subscriber's endpoint: verifies the signature over the raw bytes (any of the comma-separated values), then answers. */
+export async function startFanoutReceiver(): Promise<FanoutReceiver> {
+  const state = { total: 0, duplicates: 0, unverified: 0 };
+  const secrets = new Map<string, string>();
+  const firstReceipt = new Map<string, Receipt>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const raw = Buffer.concat(chunks);
+      const secret = secrets.get(req.url ?? '');
+      let verified = false;
+      if (secret) {
+        const expected = createHmac('sha256', secret).update(raw).digest();
+        verified = String(req.headers['x-service-signature'] ?? '')
+          .split(',')
+          .some((s) => {
+            const given = Buffer.from(s.trim(), 'hex');
+            return given.length === expected.length && timingSafeEqual(given, expected);
+          });
+      }
+      state.total++;
+      if (!verified) {
+        state.unverified++;
+        res.writeHead(401).end('bad signature');
+        return;
+      }
+      const envelope = JSON.parse(raw.toString('utf8')) as { id: string; data: { bench_run: string; bench_seq: number } };
+      if (firstReceipt.has(envelope.id)) state.duplicates++;
+      else firstReceipt.set(envelope.id, { at, deliveryId: envelope.id, run: envelope.data.bench_run, seq: envelope.data.bench_seq });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    secrets,
+    firstReceipt,
+    get total() {
+      return state.total;
+    },
+    get duplicates() {
+      return state.duplicates;
+    },
+    get unverified() {
+      return state.unverified;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------- setup over the API
+
+interface Api {
+  baseUrl: string;
+  token: string;
+}
+
+async function api<T>(a: Api, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${a.baseUrl}/v1${p}`, {
+    method,
+    headers: { authorization: `Bearer ${a.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${p} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+/** A network with `count` subscriptions to offer.accepted, each at its own receiver path with its secret registered. */
+async function subscribe(a: Api, receiver: FanoutReceiver, label: string, count: number): Promise<string> {
+  const network = await api<{ id: string }>(a, 'POST', '/networks', { name: `Bench fan-out ${label}` });
+  for (let k = 0; k < count; k++) {
+    const hookPath = `/hooks/${label}/${k}`;
+    const hook = await api<{ secret: string }>(a, 'POST', `/networks/${network.id}/webhooks`, { url: `${receiver.url}${hookPath}`, events: ['offer.accepted'] });
+    receiver.secrets.set(hookPath, hook.secret);
+  }
+  return network.id;
+}
+
+// ---------------------------------------------------------------- CPU accounting (Linux /proc)
+
+/** Backends connected to the benchmark's database (the service's pools, the worker's, the recorder's). */
+async function benchBackends(db: DbHandle): Promise<number[]> {
+  const rows = await db.sql<Array<{ pid: number }>>`select pid from pg_stat_activity where datname = current_database()`;
+  return rows.map((r) => r.pid);
+}
+
+const sumCpu = (pids: number[]) => pids.reduce((sum, pid) => sum + (procCpuMs(pid) || 0), 0);
+
+
+interface CpuSnapshot {
+  at: number;
+  service: number;
+  pg: number;
+  /** only the backends of the benchmark's database (other databases on a shared server excluded) */
+  pgOwn: number;
+  busy: number;
+  self: NodeJS.CpuUsage;
+}
+
+const cpuSnapshot = (servicePid: number, backends: number[]): CpuSnapshot => ({
+  at: performance.now(),
+  service: procCpuMs(servicePid),
+  pg: postgresCpuMs(),
+  pgOwn: sumCpu(backends),
+  busy: machineBusyMs(),
+  self: process.cpuUsage(),
+});
+
+interface CpuUse {
+  /** ms of CPU per delivery */
+  servicePerDelivery: number;
+  /** every postgres process on the machine */
+  pgPerDelivery: number;
+  /** the benchmark database's backends only */
+  pgOwnPerDelivery: number;
+  /** this benchmark process (recording + receiver), % of one core */
+  benchPct: number;
+  /** everything else on the machine, % of one core */
+  otherPct: number;
+}
+
+function cpuUse(a: CpuSnapshot, b: CpuSnapshot, deliveries: number): CpuUse {
+  const service = b.service - a.service;
+  const pg = b.pg - a.pg;
+  const self = (b.self.user - a.self.user + b.self.system - a.self.system) / 1000;
+  const wall = b.at - a.at;
+  return {
+    servicePerDelivery: service / deliveries,
+    pgPerDelivery: pg / deliveries,
+    pgOwnPerDelivery: (b.pgOwn - a.pgOwn) / deliveries,
+    benchPct: (self / wall) * 100,
+    otherPct: Math.max(0, ((b.busy - a.busy - service - pg - self) / wall) * 100),
+  };
+}
+
+// ---------------------------------------------------------------- runs
+
+export interface BurstRun {
+  run: number;
+  deliveries: number;
+  received: number;
+  recordMs: number;
+  totalMs: number;
+  perSecond: number;
+  /** deliveries/s received while the events were still being recorded */
+  whileRecording: number;
+  /** deliveries/s from the end of recording to the last receipt (the worker alone) */
+  drain: number;
+  cpu: CpuUse;
+}
+
+export interface SteadyRun {
+  run: number;
+  events: number;
+  received: number;
+  achievedRate: number;
+  latencies: number[];
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  cpu: CpuUse;
+}
+
+export interface FanoutResult {
+  settings: FanoutSettings;
+  workerConcurrency: string;
+  burst: BurstRun[];
+  steady: SteadyRun[];
+  duplicates: number;
+  unverified: number;
+  /** From the database after the runs: deliveries of the benchmark's subscriptions by status, and attempts. */
+  dbCheck: { deliveries: number; succeeded: number; attempts: number };
+  loadBefore: string;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1]!;
+}
+
+export function median(values: number[]): number {
+  const s = values.filter(Number.isFinite).sort((x, y) => x - y);
+  if (s.length === 0) return Number.NaN;
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+async function record(db: DbHandle, networkId: string, run: string, seq: number): Promise<void> {
+  await db.db.transaction((tx) => recordEvent(tx, { networkId, type: 'offer.accepted', data: { bench_run: run, bench_seq: seq } }));
+}
+
+function receiptsOf(receiver: FanoutReceiver, run: string): Receipt[] {
+  const out: Receipt[] = [];
+  for (const r of receiver.firstReceipt.values()) if (r.run === run) out.push(r);
+  return out;
+}
+
+async function waitFor(receiver: FanoutReceiver, run: string, expected: number, timeoutMs: number): Promise<Receipt[]> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const got = receiptsOf(receiver, run);
+    if (got.length >= expected || performance.now() > deadline) return got;
+    await sleep(20);
+  }
+}
+
+async function burst(db: DbHandle, receiver: FanoutReceiver, networkId: string, label: string, events: number, subscriptions: number, servicePid: number) {
+  const expected = events * subscriptions;
+  const backends = await benchBackends(db);
+  const before = cpuSnapshot(servicePid, backends);
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < events) await record(db, networkId, label, next++);
+    }),
+  );
+  const recordMs = performance.now() - t0;
+  const atRecordEnd = receiptsOf(receiver, label).length;
+  const got = await waitFor(receiver, label, expected, 120_000);
+  const after = cpuSnapshot(servicePid, backends);
+  const last = Math.max(...got.map((r) => r.at));
+  const totalMs = last - t0;
+  return {
+    deliveries: expected,
+    received: got.length,
+    recordMs,
+    totalMs,
+    perSecond: (got.length / totalMs) * 1000,
+    whileRecording: (atRecordEnd / recordMs) * 1000,
+    drain: got.length > atRecordEnd ? ((got.length - atRecordEnd) / (last - t0 - recordMs)) * 1000 : Number.NaN,
+    cpu: cpuUse(before, after, got.length),
+  };
+}
+
+async function steady(db: DbHandle, receiver: FanoutReceiver, networkId: string, label: string, rate: number, seconds: number, servicePid: number) {
+  const events = Math.round(rate * seconds);
+  const committedAt = new Array<number>(events).fill(Number.NaN);
+  const backends = await benchBackends(db);
+  const before = cpuSnapshot(servicePid, backends);
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < events; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    pending.push(record(db, networkId, label, i).then(() => void (committedAt[i] = performance.now())));
+  }
+  await Promise.all(pending);
+  const achievedRate = (events / (performance.now() - t0)) * 1000;
+  const got = await waitFor(receiver, label, events, 60_000);
+  const after = cpuSnapshot(servicePid, backends);
+  const latencies = got.map((r) => r.at - committedAt[r.seq]!).sort((x, y) => x - y);
+  return {
+    events,
+    received: got.length,
+    achievedRate,
+    latencies,
+    p50: pct(latencies, 50),
+    p90: pct(latencies, 90),
+    p99: pct(latencies, 99),
+    max: pct(latencies, 100),
+    cpu: cpuUse(before, after, got.length),
+  };
+}
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+
+export function burstLogLine(r: BurstRun): string {
+  return (
+    `fan-out burst ${r.run}: ${fmtInt(r.received)}/${fmtInt(r.deliveries)} deliveries in ${fmtInt(r.totalMs)} ms (recording ${fmtInt(r.recordMs)} ms) → ` +
+    `${fmtInt(r.perSecond)}/s (${fmtInt(r.whileRecording)}/s while recording, ${fmtInt(r.drain)}/s after); service ${fmt(r.cpu.servicePerDelivery, 2)} ms CPU/delivery, Postgres ${fmt(r.cpu.pgPerDelivery, 2)} (this database's backends ${fmt(r.cpu.pgOwnPerDelivery, 2)}), bench ${fmtInt(r.cpu.benchPct)} %, other ${fmtInt(r.cpu.otherPct)} %`
+  );
+}
+
+export function steadyLogLine(r: SteadyRun): string {
+  return (
+    `fan-out steady ${r.run}: ${fmtInt(r.received)}/${fmtInt(r.events)} at ${fmt(r.achievedRate)} events/s, latency p50 ${fmt(r.p50)} / p90 ${fmt(r.p90)} / p99 ${fmt(r.p99)} / max ${fmt(r.max)} ms; ` +
+    `service ${fmt(r.cpu.servicePerDelivery, 2)} ms CPU/delivery, Postgres ${fmt(r.cpu.pgPerDelivery, 2)} (this database's backends ${fmt(r.cpu.pgOwnPerDelivery, 2)}), other ${fmtInt(r.cpu.otherPct)} %`
+  );
+}
+
+/**
+ * Run the benchmark against a started service (WEBHOOK_ALLOW_PRIVATE=1) whose database is `dbUrl`.
+ * `servicePid` is the process that runs the worker (for CPU accounting).
+ */
+export async function runWebhookFanout(
+  a: Api,
+  dbUrl: string,
+  servicePid: number,
+  settings: FanoutSettings,
+  opts: { workerConcurrency: string; log: (msg: string) => void },
+): Promise<FanoutResult> {
+  const loadBefore = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+  const receiver = await startFanoutReceiver();
+  const db = connect(dbUrl, { max: 10 });
+  try {
+    const tag = randomBytes(3).toString('hex');
+    const burstNetwork = await subscribe(a, receiver, `burst-${tag}`, settings.subscriptions);
+    const steadyNetwork = await subscribe(a, receiver, `steady-${tag}`, 1);
+    opts.log(`fan-out: ${settings.subscriptions} subscriptions for bursts, 1 for the steady rate; receiver ${receiver.url}`);
+
+    // Warm-up (not counted): connections, prepared plans, JIT.
+    await burst(db, receiver, burstNetwork, `warm-${tag}`, Math.max(10, Math.round(settings.events / 5)), settings.subscriptions, servicePid);
+    await steady(db, receiver, steadyNetwork, `warmsteady-${tag}`, settings.rate, 2, servicePid);
+
+    const bursts: BurstRun[] = [];
+    for (let run = 1; run <= settings.runs; run++) {
+      await sleep(1_000);
+      const r = { run, ...(await burst(db, receiver, burstNetwork, `burst${run}-${tag}`, settings.events, settings.subscriptions, servicePid)) };
+      bursts.push(r);
+      opts.log(burstLogLine(r));
+    }
+    const steadies: SteadyRun[] = [];
+    for (let run = 1; run <= settings.steadyRuns; run++) {
+      await sleep(1_000);
+      const r = { run, ...(await steady(db, receiver, steadyNetwork, `steady${run}-${tag}`, settings.rate, settings.seconds, servicePid)) };
+      steadies.push(r);
+      opts.log(steadyLogLine(r));
+    }
+
+    // Every delivery settled and every attempt recorded (once the last attempt's transaction commits).
+    await sleep(500);
+    const [check] = await db.db.execute<{ deliveries: string; succeeded: string; attempts: string }>(dsql`
+      select count(*) as deliveries,
+             count(*) filter (where d.status = 'succeeded') as succeeded,
+             (select count(*) from webhook_attempts a join webhook_deliveries d2 on d2.id = a.delivery_id
+               where d2.network_id in (${burstNetwork}, ${steadyNetwork})) as attempts
+        from webhook_deliveries d where d.network_id in (${burstNetwork}, ${steadyNetwork})`);
+    return {
+      settings,
+      workerConcurrency: opts.workerConcurrency,
+      burst: bursts,
+      steady: steadies,
+      duplicates: receiver.duplicates,
+      unverified: receiver.unverified,
+      dbCheck: { deliveries: Number(check!.deliveries), succeeded: Number(check!.succeeded), attempts: Number(check!.attempts) },
+      loadBefore,
+    };
+  } finally {
+    await db.close();
+    await receiver.close();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+export const FANOUT_SECTION_TITLE = '## Webhook fan-out (scripts/bench/webhook-fanout.ts)';
+
+export function fanoutVerdict(r: FanoutResult): { throughput: number; p99: number; throughputMet: boolean; p99Met: boolean; complete: boolean } {
+  const throughput = median(r.burst.map((b) => b.perSecond));
+  const p99 = median(r.steady.map((s) => s.p99));
+  const complete =
+    r.burst.every((b) => b.received === b.deliveries) && r.steady.every((s) => s.received === s.events) && r.unverified === 0 && r.dbCheck.succeeded === r.dbCheck.deliveries;
+  return { throughput, p99, throughputMet: complete && throughput >= FANOUT_THROUGHPUT_TARGET, p99Met: complete && p99 < FANOUT_P99_TARGET_MS, complete };
+}
+
+export function renderWebhookSection(r: FanoutResult | undefined, info: { error?: string; command: string; date: string; machine: string }): string[] {
+  const lines: string[] = [FANOUT_SECTION_TITLE, ''];
+  if (!r || info.error) {
+    lines.push(`Not measured: ${info.error ?? 'skipped'}.`, '');
+    return lines;
+  }
+  const v = fanoutVerdict(r);
+  const verdict = (met: boolean) => (met ? '**met**' : '**MISSED**');
+  const spread = (values: number[], f: (n: number) => string) => `${f(Math.min(...values))}–${f(Math.max(...values))}`;
+  const s = r.settings;
+  lines.push(
+    `Measured ${info.date} with \`${info.command}\` on ${info.machine}; load average before: ${r.loadBefore}.`,
+    '',
+    ...(() => {
+      const other = median([...r.burst, ...r.steady].map((x) => x.cpu.otherPct));
+      return other > 15
+        ? [
+            `> **Warning:** the machine was busy with other work during these runs (unrelated CPU use: median ${fmtInt(other)} % of one core). Load generator, service and Postgres had less than the machine's cores; rerun on a quiet machine for reliable numbers.`,
+            '',
+          ]
+        : [];
+    })(),
+    `Targets: ≥ ${fmtInt(FANOUT_THROUGHPUT_TARGET)} signed deliveries/s in a burst — ${verdict(v.throughputMet)} (median ${fmtInt(v.throughput)}/s); ` +
+      `p99 event → receipt < ${FANOUT_P99_TARGET_MS} ms at ${s.rate} events/s — ${verdict(v.p99Met)} (median p99 ${fmt(v.p99)} ms).`,
+    '',
+    `| burst: ${fmtInt(s.events)} events × ${s.subscriptions} subscriptions | median | min–max over ${r.burst.length} runs |`,
+    '|---|---|---|',
+    `| deliveries/s (first recording → last receipt) | **${fmtInt(v.throughput)}** | ${spread(
+      r.burst.map((b) => b.perSecond),
+      fmtInt,
+    )} |`,
+    `| deliveries/s received while the events were being recorded | ${fmtInt(median(r.burst.map((b) => b.whileRecording)))} | ${spread(
+      r.burst.map((b) => b.whileRecording),
+      fmtInt,
+    )} |`,
+    `| deliveries/s from the end of recording to the last receipt | ${fmtInt(median(r.burst.map((b) => b.drain)))} | ${spread(
+      r.burst.map((b) => b.drain),
+      fmtInt,
+    )} |`,
+    `| wall time ms | ${fmtInt(median(r.burst.map((b) => b.totalMs)))} | ${spread(
+      r.burst.map((b) => b.totalMs),
+      fmtInt,
+    )} |`,
+    `| of which recording the events ms | ${fmtInt(median(r.burst.map((b) => b.recordMs)))} | ${spread(
+      r.burst.map((b) => b.recordMs),
+      fmtInt,
+    )} |`,
+    `| service CPU ms per delivery | ${fmt(median(r.burst.map((b) => b.cpu.servicePerDelivery)), 2)} | ${spread(
+      r.burst.map((b) => b.cpu.servicePerDelivery),
+      (n) => fmt(n, 2),
+    )} |`,
+    `| Postgres CPU ms per delivery, every postgres process on the machine | ${fmt(median(r.burst.map((b) => b.cpu.pgPerDelivery)), 2)} | ${spread(
+      r.burst.map((b) => b.cpu.pgPerDelivery),
+      (n) => fmt(n, 2),
+    )} |`,
+    `| Postgres CPU ms per delivery, this database's backends only | ${fmt(median(r.burst.map((b) => b.cpu.pgOwnPerDelivery)), 2)} | ${spread(
+      r.burst.map((b) => b.cpu.pgOwnPerDelivery),
+      (n) => fmt(n, 2),
+    )} |`,
+    `| unrelated CPU, % of one core | ${fmtInt(median(r.burst.map((b) => b.cpu.otherPct)))} | ${spread(
+      r.burst.map((b) => b.cpu.otherPct),
+      fmtInt,
+    )} |`,
+    '',
+    `| steady: ${s.rate} events/s × ${s.seconds} s, 1 subscription | median | min–max over ${r.steady.length} runs |`,
+    '|---|---|---|',
+    ...(['p50', 'p90', 'p99', 'max'] as const).map(
+      (k) =>
+        `| event → receipt ${k} ms | ${k === 'p99' ? '**' : ''}${fmt(median(r.steady.map((x) => x[k])))}${k === 'p99' ? '**' : ''} | ${spread(
+          r.steady.map((x) => x[k]),
+          (n) => fmt(n),
+        )} |`,
+    ),
+    `| achieved event rate /s | ${fmt(median(r.steady.map((x) => x.achievedRate)))} | ${spread(
+      r.steady.map((x) => x.achievedRate),
+      (n) => fmt(n),
+    )} |`,
+    `| unrelated CPU, % of one core | ${fmtInt(median(r.steady.map((x) => x.cpu.otherPct)))} | ${spread(
+      r.steady.map((x) => x.cpu.otherPct),
+      fmtInt,
+    )} |`,
+    '',
+    `Completeness: every delivery arrived (${v.complete ? 'yes' : '**NO**'}), signatures that failed verification ${r.unverified}, duplicates seen ${r.duplicates}; ` +
+      `in the database afterwards ${fmtInt(r.dbCheck.succeeded)} of ${fmtInt(r.dbCheck.deliveries)} deliveries succeeded with ${fmtInt(r.dbCheck.attempts)} attempts recorded (warm-up included).`,
+    '',
+    `- **Setup**: the service started as \`npm start\` starts it (web + graphile-worker in one process, \`NODE_ENV=production\`, default logging to a file, worker concurrency ${r.workerConcurrency}) with \`WEBHOOK_ALLOW_PRIVATE=1\` on a fresh database; subscriptions created with \`POST /v1/networks/{n}/webhooks\`; events recorded from the benchmark process with the product's \`recordEvent\` (event + one delivery and one job per subscription in the event's transaction), 8 transactions at a time in a burst, on a fixed schedule in the steady runs. The receiver (\`node:http\`, same process as the recorder) verifies the HMAC over the raw bytes with each subscription's secret before answering 200. A warm-up burst and 2 s of steady load come first and are not counted.`,
+    `- **Latency** = the receiver has read and verified the whole request − the recording transaction's COMMIT returned to the benchmark process (one clock). It includes the worker's wake-up (LISTEN/NOTIFY), taking the job, the delivery read, the SSRF check, signing, the HTTP exchange, and excludes the attempt's own bookkeeping transaction and job completion, which follow the receipt.`,
+    `- **Work per delivery**: in the event's transaction (\`server/services/webhooks/fan-out.ts\`) one INSERT of the delivery and one \`graphile_worker.add_job\` call, both unprepared Drizzle queries (plus, per event, the event INSERT and the subscription SELECT); in the worker, graphile-worker's get-job and complete-job queries around \`attemptDelivery\`, which runs two prepared statements (delivery + subscription in one read; attempt INSERT + delivery UPDATE + the next attempt's job, if any, in one statement), decrypts the secret, signs, and POSTs over a keep-alive connection pinned to the vetted addresses. Load generator, receiver, service and Postgres share the machine's cores, so deliveries/s is about cores ÷ (CPU per delivery of all of them).`,
+    `- **CPU per delivery** is user + system time of the service process and of every \`postgres\` process during the run (recording and delivering), divided by the deliveries; "unrelated" is the rest of the machine (\`/proc/stat\`) minus those and the benchmark process.`,
+    '',
+  );
+  return lines;
+}
+
+/** Replace (or insert before "## Why the service is built this way", or before the marker) this section of the report. */
+export function spliceSection(report: string, section: string[]): string {
+  const text = `${section.join('\n').replace(/\n+$/, '')}\n\n`;
+  const start = report.indexOf(FANOUT_SECTION_TITLE);
+  if (start >= 0) {
+    const rest = report.slice(start + FANOUT_SECTION_TITLE.length);
+    const nextHeading = rest.search(/\n## |\n<!-- END OF GENERATED REPORT/);
+    const end = nextHeading < 0 ? report.length : start + FANOUT_SECTION_TITLE.length + nextHeading + 1;
+    return report.slice(0, start) + text + report.slice(end);
+  }
+  for (const anchor of ['## Why the service is built this way', '<!-- END OF GENERATED REPORT']) {
+    const at = report.indexOf(anchor);
+    if (at >= 0) return report.slice(0, at) + text + report.slice(at);
+  }
+  return `${report}\n${text}`;
+}
+
+// ---------------------------------------------------------------- standalone
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function standalone(): Promise<void> {
+  const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
+  const quick = process.env.BENCH_QUICK === '1';
+  const settings = fanoutSettings(quick);
+  const pgUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const report = process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT) ? undefined : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+  const extraEnv = Object.fromEntries(
+    (process.env.BENCH_SERVICE_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const dbName = `bench_${randomBytes(6).toString('hex')}`;
+  const dbUrl = (() => {
+    const u = new URL(pgUrl);
+    u.pathname = `/${dbName}`;
+    return u.toString();
+  })();
+  const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
+  let child: ChildProcess | undefined;
+  let created = false;
+  const logFile = path.join(os.tmpdir(), `${dbName}.service.log`);
+  const cleanup = async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(20_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+    await admin.end({ timeout: 5 });
+  };
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  try {
+    await admin.unsafe(`create database "${dbName}"`);
+    created = true;
+    const token = generateApiKeyToken('test');
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: dbUrl,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BOOTSTRAP_SUPERUSER_TOKEN: token,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      ...extraEnv,
+    };
+    const { openSync, closeSync } = await import('node:fs');
+    const out = openSync(logFile, 'a');
+    const service = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean), '--import', 'tsx', 'scripts/start.ts'], { cwd: root, env, stdio: ['ignore', out, out] });
+    child = service;
+    closeSync(out);
+    log(`service pid ${service.pid} on port ${port}, database ${dbName}, log ${logFile}`);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 900_000;
+    for (;;) {
+      if (service.exitCode !== null) throw new Error(`service exited with ${service.exitCode}; see ${logFile}`);
+      const ok = await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error('service not ready in time');
+      await sleep(250);
+    }
+    const result = await runWebhookFanout({ baseUrl, token }, dbUrl, service.pid!, settings, {
+      workerConcurrency: env.WORKER_CONCURRENCY ?? '5 (default)',
+      log,
+    });
+    const v = fanoutVerdict(result);
+    log(`burst median ${fmtInt(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${fmt(v.p99)} ms (${v.p99Met ? 'met' : 'MISSED'}); duplicates ${result.duplicates}, unverified ${result.unverified}, db ${JSON.stringify(result.dbCheck)}`);
+    if (report) {
+      const cpus = os.cpus();
+      const command = ['BENCH_', 'WORKER_'].some((p) => Object.keys(process.env).some((k) => k.startsWith(p)))
+        ? `${Object.keys(process.env)
+            .filter((k) => k.startsWith('BENCH_'))
+            .sort()
+            .map((k) => `${k}=${process.env[k]}`)
+            .join(' ')} npx tsx scripts/bench/webhook-fanout.ts`.trim()
+        : 'npx tsx scripts/bench/webhook-fanout.ts';
+      const section = renderWebhookSection(result, {
+        command,
+        date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
+      });
+      writeFileSync(report, spliceSection(existsSync(report) ? readFileSync(report, 'utf8') : '# Performance\n\n', section));
+      log(`wrote its section of ${path.relative(process.cwd(), report)}`);
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  standalone().catch((error: unknown) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
