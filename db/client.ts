@@ -14,15 +14,64 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Reconnect timing, so that a restarted or failed-over Postgres costs seconds,
+ * not minutes (see docs/RELIABILITY.md, "Postgres restarted under load"):
+ *  - postgres.js waits `backoff(n)` seconds before reconnecting a pool
+ *    connection after the n-th error in a row, shared by the whole pool; its
+ *    default grows as 3^n / 100 up to 20 s, so a dozen errors during a restart
+ *    left queries queued on a closed connection for 10-20 s after Postgres was
+ *    back. Capped at half a second here.
+ *  - a connection attempt that gets no answer (a server shutting down accepts
+ *    the TCP connection and may never reply) fails after 5 s, not 30.
+ */
+export const CONNECT_TIMEOUT_SECONDS = 5;
+export const reconnectBackoff = (attempts: number): number => Math.min(0.05 * 2 ** attempts, 0.5);
+
 export function connect(url: string, options: { max?: number } = {}): DbHandle {
   const sql = postgres(url, {
     max: options.max ?? 10,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    backoff: reconnectBackoff,
     onnotice: () => {},
     // Timestamps stay strings end to end only where we format them; Date is fine here.
     connection: { application_name: 'ad-network-service' },
   });
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * Error codes that mean "the database cannot be reached or is going away", not
+ * "this query is wrong": the request may simply be retried a moment later.
+ * Socket errors, postgres.js connection errors, and SQLSTATE class 08
+ * (connection exception) and 57P01-57P03 (admin/crash shutdown, cannot connect now).
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300', // too_many_connections: a restarting server's slots are briefly all taken
+]);
+
+/** Whether `error` (or anything in its `cause` chain: TRPCError → DrizzleQueryError → PostgresError) is the database being unavailable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  }
+  return false;
 }
 
 let handle: DbHandle | undefined;

@@ -136,11 +136,17 @@ export function openApiDocument(): OpenAPIObject {
         if (method === 'get') {
           responses['206'] = { description: 'Partial content (a Range request)', content: { 'audio/wav': binary, 'audio/mpeg': binary } };
           responses['416'] = problemResponse(416);
+          // The audio of a creative that is not ready (generating, failed) answers 409.
+          responses['409'] = problemResponse(409);
+        } else {
+          // Audio made on request (the preview): a failing voice service answers 502.
+          responses['502'] = problemResponse(502);
         }
       }
-      // A created resource answers 201, not 200.
-      if (method === 'post' && responses['200'] && /Created/.test(String((responses['200'] as Json).description))) {
-        responses['201'] = responses['200'];
+      // A created resource answers 201, and work scheduled for later 202, not 200.
+      const success = String((responses['200'] as Json | undefined)?.description);
+      if (method === 'post' && responses['200'] && /^(Created|Accepted)/.test(success)) {
+        responses[success.startsWith('Created') ? '201' : '202'] = responses['200'];
         delete responses['200'];
       }
     }

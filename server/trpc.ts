@@ -6,6 +6,7 @@ import { database, type Database } from '../db/client';
 import { authenticate, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
 import { AppError, badRequest, forbidden } from './errors';
+import { containsNul, nulRefused } from './http/body';
 import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
@@ -82,8 +83,10 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Domain errors thrown by services become TRPCErrors with the right status. */
-const base = t.procedure.use(async ({ next, path, meta, ctx }) => {
+const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
   ctx.log.route = meta?.openapi ? `${meta.openapi.method} ${meta.openapi.path}` : path;
+  // /v1 refuses NUL while reading the body; this covers the console transport, whose adapter reads its own.
+  if (containsNul(await getRawInput())) throw toTRPCError(nulRefused());
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
@@ -105,7 +108,8 @@ export const authedProcedure = base.use(async ({ ctx, next }) => {
     try {
       principal = await authenticate(ctx.header('authorization'));
     } catch (error) {
-      limits?.authFailures.consume(addressKey);
+      // Only a refused key counts as a failed attempt: a database outage must not lock clients out.
+      if (error instanceof AppError) limits?.authFailures.consume(addressKey);
       throw error;
     }
   }

@@ -23,7 +23,7 @@ function tooLarge(): AppError {
 
 /**
  * The JSON body of a write. An empty body is `{}`, so `curl -X POST …/accept`
- * works; anything else must be JSON sent as application/json.
+ * works; anything else must be a JSON object sent as application/json.
  */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   const text = raw.toString('utf8');
@@ -31,9 +31,37 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   if (contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
     throw new AppError('unsupported-media-type', 'Send the request body as JSON with Content-Type: application/json (with curl: -H "Content-Type: application/json").');
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw badRequest('The request body is not valid JSON.');
   }
+  // Every operation takes an object: `null`, `[]`, `0` or `"x"` would otherwise be spread into
+  // the input as nothing (a no-op write answering 200) or as odd fields ("Unknown field(s): 0").
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('The request body must be a JSON object.', [{ path: '(body)', message: 'Expected a JSON object.' }]);
+  }
+  if (containsNul(body)) throw nulRefused();
+  return body;
+}
+
+/**
+ * Postgres text cannot hold U+0000: a NUL in any string would reach the
+ * database and fail there as a 500. Refused up front, in the body and the URL.
+ */
+export function nulRefused(): AppError {
+  return badRequest('Text must not contain the NUL character (\\u0000 in JSON, %00 in a URL).');
+}
+
+export function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
+  return false;
+}
+
+/** Whether a request target carries an encoded NUL (%00) in its path or query. */
+export function urlContainsNul(url: string): boolean {
+  return /%00/.test(url);
 }

@@ -27,7 +27,13 @@ export function createConsoleHandler() {
         return { headers };
       },
       onError({ error, path: procedure }) {
-        if (problemFromError(error).status >= 500) logger.error({ err: error.cause ?? error, procedure }, 'console request failed');
+        const p = problemFromError(error);
+        if (p.status >= 500) {
+          logger.error({ err: error.cause ?? error, procedure }, 'console request failed');
+          // tRPC sends error.message to the client, and for an unexpected error that is the
+          // cause's message (a failed query: its SQL and parameters). Only the envelope's words leave.
+          error.message = p.detail;
+        }
       },
     });
   };

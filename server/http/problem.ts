@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../../db/client';
 import { config } from '../config';
 import { AppError, ERROR_KINDS, type ErrorKind, type FieldError } from '../errors';
 
@@ -55,10 +56,23 @@ export function zodFieldErrors(error: ZodError): FieldError[] {
   });
 }
 
-/** Map anything thrown while serving a request to the envelope. Never leaks internals. */
+/** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Map anything thrown while serving a request to the envelope. Never leaks internals.
+ * The database being unreachable or restarting is a 503 with Retry-After, not a 500:
+ * nothing is wrong with the request, and a retry a moment later is expected to work.
+ */
 export function problemFromError(error: unknown): Problem {
   const cause = error instanceof TRPCError ? error.cause : error;
   if (cause instanceof AppError) return problem(cause.kind, cause.detail, cause.extra.errors);
+  if (isDatabaseUnavailable(error)) {
+    return problem(
+      'service-unavailable',
+      `The service cannot reach its database right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} s: it is safe to retry the request, with the same Idempotency-Key for a POST.`,
+    );
+  }
   if (cause instanceof ZodError) {
     const errors = zodFieldErrors(cause);
     const first = errors[0];
@@ -89,5 +103,6 @@ export function problemFromError(error: unknown): Problem {
 /** Extra response headers an error asks for (Retry-After on 429, for example). */
 export function errorHeaders(error: unknown): Record<string, string> {
   const cause = error instanceof TRPCError ? error.cause : error;
-  return cause instanceof AppError ? (cause.extra.headers ?? {}) : {};
+  if (cause instanceof AppError) return cause.extra.headers ?? {};
+  return isDatabaseUnavailable(error) ? { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } : {};
 }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { and, eq, lte } from 'drizzle-orm';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { database } from '../../db/client';
+import { database, isDatabaseUnavailable, type Database } from '../../db/client';
+import { idempotencyKeys } from '../../db/schema';
 import { authenticate } from '../auth/principal';
 import { config } from '../config';
 import { AppError } from '../errors';
@@ -8,7 +10,7 @@ import { logger } from '../logger';
 import { openApiDocument } from '../openapi';
 import { appRouter } from '../routers';
 import { createContext, requestState, type AppRequest, type Context, type HttpOut } from '../trpc';
-import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body';
+import { MAX_BODY_BYTES, nulRefused, parseJsonBody, readBody, urlContainsNul } from './body';
 import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
@@ -87,8 +89,15 @@ function finishResponses(res: ServerResponse, http: HttpOut, beforeSend?: (r: St
       }
       stored = { status: res.statusCode, headers, body: parsed };
     }
+    // The response waits for the key to be settled, so an immediate retry replays
+    // (or runs again after a 5xx) instead of colliding. If the database is gone
+    // at that moment, the client gets its answer anyway and the key is settled in
+    // the background as soon as the database is back (see settleLater).
     beforeSend(stored)
-      .catch((error) => logger.error({ err: error }, 'failed to store idempotent response'))
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not settle the Idempotency-Key now; retrying in the background');
+        settleLater(() => beforeSend(stored));
+      })
       .finally(() => end(body));
     return res;
   }) as ServerResponse['end'];
@@ -106,7 +115,9 @@ export function createRestHandler() {
       return { status: http?.status ?? 200, headers: http?.headers ?? {} };
     },
     onError({ error, path }) {
-      if (problemFromError(error).status >= 500) logger.error({ err: error.cause ?? error, procedure: path }, 'request failed');
+      const { status } = problemFromError(error);
+      if (status === 503) logger.warn({ err: error.cause ?? error, procedure: path }, 'request failed: database unavailable');
+      else if (status >= 500) logger.error({ err: error.cause ?? error, procedure: path }, 'request failed');
     },
   });
 
@@ -121,6 +132,7 @@ export function createRestHandler() {
     req.url = url;
     try {
       let storeResponse: ((r: StoredResponse | undefined) => Promise<void>) | undefined;
+      if (urlContainsNul(url)) throw nulRefused();
       if (BODY_METHODS.has(req.method!)) {
         const raw = await readBody(req);
         req.body = parseJsonBody(raw, req.headers['content-type']);
@@ -136,9 +148,10 @@ export function createRestHandler() {
       await handle(req, res);
     } catch (error) {
       const p = problemFromError(error);
-      if (p.status >= 500) logger.error({ err: error }, 'request failed before routing');
+      if (p.status === 503) logger.warn({ err: error }, 'request failed before routing: database unavailable');
+      else if (p.status >= 500) logger.error({ err: error }, 'request failed before routing');
       // An unread body cannot be drained cheaply after a 413: close the connection.
-      sendProblem(res, p, p.status === 413 ? { Connection: 'close' } : {});
+      sendProblem(res, p, { ...errorHeaders(error), ...(p.status === 413 ? { Connection: 'close' } : {}) });
     }
   };
 }
@@ -158,16 +171,27 @@ async function claimIdempotency(
   const state = requestState(req);
   try {
     state.principal = await authenticate(req.headers.authorization);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Bad credentials: the normal path answers 401. Anything else (the database
+    // being unreachable) must not let the request run without its key.
+    if (error instanceof AppError) return undefined;
+    throw error;
   }
   const apiKeyId = state.principal.keyId;
-  const reservation = await reserveIdempotencyKey(db, {
-    apiKeyId,
-    key,
-    fingerprint: requestFingerprint(req.method!, req.url!, raw),
-    ttlHours: config().IDEMPOTENCY_TTL_HOURS,
-  });
+  const fingerprint = requestFingerprint(req.method!, req.url!, raw);
+  let reservation: Awaited<ReturnType<typeof reserveIdempotencyKey>>;
+  try {
+    reservation = await reserveIdempotencyKey(db, { apiKeyId, key, fingerprint, ttlHours: config().IDEMPOTENCY_TTL_HOURS });
+  } catch (error) {
+    // The connection died with the reservation sent: it may have been stored,
+    // and the request answers 503 without having run. Release it once the
+    // database is back, or every retry with this key gets 409 for 24 h.
+    if (isDatabaseUnavailable(error)) {
+      const failedAt = new Date();
+      settleLater(() => releaseUnansweredReservation(db, apiKeyId, key, fingerprint, failedAt));
+    }
+    throw error;
+  }
   if (reservation.kind === 'replay') {
     const { status, headers, body } = reservation.response;
     state.log.keyId = apiKeyId;
@@ -180,6 +204,50 @@ async function claimIdempotency(
     response && isRemembered(response.status)
       ? completeIdempotencyKey(db, apiKeyId, key, response)
       : releaseIdempotencyKey(db, apiKeyId, key);
+}
+
+/**
+ * Drop a reservation whose insert may or may not have committed before the
+ * connection died: only a `running` claim of this very request (same
+ * fingerprint) made no later than the failure, so that a retry which has
+ * claimed the key since is left alone (created_at is the database clock; a
+ * retry comes at least a round trip later, far more than any sane clock skew).
+ */
+async function releaseUnansweredReservation(db: Database, apiKeyId: string, key: string, fingerprint: string, failedAt: Date): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.apiKeyId, apiKeyId),
+        eq(idempotencyKeys.key, key),
+        eq(idempotencyKeys.state, 'running'),
+        eq(idempotencyKeys.fingerprint, fingerprint),
+        lte(idempotencyKeys.createdAt, failedAt),
+      ),
+    );
+}
+
+/**
+ * Settle an Idempotency-Key (store the response, or release it after a 5xx)
+ * that could not be settled when the response left, because the database was
+ * unreachable. Without this a key stays `running` until it expires (24 h), and
+ * every retry with it gets 409 — a 5xx would in effect be remembered. Retried
+ * every half second for a minute (a restart or fail-over), then every 10 s for
+ * about 8 minutes more; a process that exits before then leaves the key to expire.
+ */
+const SETTLE_DELAYS_MS = [...Array<number>(120).fill(500), ...Array<number>(50).fill(10_000)];
+function settleLater(settle: () => Promise<void>, attempt = 0): void {
+  const delay = SETTLE_DELAYS_MS[attempt];
+  if (delay === undefined) {
+    logger.error('gave up settling an Idempotency-Key: it stays reserved until it expires');
+    return;
+  }
+  setTimeout(() => {
+    settle().then(
+      () => logger.info({ attempt: attempt + 1 }, 'Idempotency-Key settled after the database came back'),
+      () => settleLater(settle, attempt + 1),
+    );
+  }, delay).unref();
 }
 
 /**

@@ -761,7 +761,7 @@ export interface paths {
         put?: never;
         /**
          * Hear the start of the script in a podcast’s voice
-         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later.
+         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409.
          */
         post: operations["creatives-previewCampaign"];
         delete?: never;
@@ -7071,6 +7071,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Range not satisfiable */
             416: {
                 headers: {
@@ -7351,6 +7360,15 @@ export interface operations {
             };
             /** @description Internal server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Upstream unavailable */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8102,7 +8120,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Accepted: the delivery is scheduled. */
-            200: {
+            202: {
                 headers: {
                     /** @description Requests allowed in a burst. */
                     "RateLimit-Limit"?: number;
@@ -8238,7 +8256,7 @@ export interface operations {
         };
         responses: {
             /** @description Accepted: the deliveries are scheduled. */
-            200: {
+            202: {
                 headers: {
                     /** @description Requests allowed in a burst. */
                     "RateLimit-Limit"?: number;

@@ -11,7 +11,8 @@ export const previewCampaign = networkProcedure('read_only')
       tags: ['campaigns'],
       summary: 'Hear the start of the script in a podcast’s voice',
       description:
-        'Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later.',
+        'Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. ' +
+        'A script (or, without one, a name) with nothing speakable in it answers 409.',
       protect: true,
     },
   })

@@ -18,7 +18,8 @@ export function previewText(script: string, fallback: string): string {
 
 /**
  * Synthesize a short preview synchronously. An upstream failure is a 502
- * (upstream-unavailable) with a client-facing reason, never a 500.
+ * (upstream-unavailable) with a client-facing reason, never a 500; a script
+ * that cannot be synthesised at all is a 409.
  */
 export async function previewCampaign(db: Queryable, networkId: string, campaignId: string, podcastId: string): Promise<SynthesisResult> {
   const [campaign] = await db.select().from(campaigns).where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, campaignId)));
@@ -28,6 +29,11 @@ export async function previewCampaign(db: Queryable, networkId: string, campaign
   try {
     return await synthesisProvider().synthesize({ text: previewText(campaign.script, campaign.name), voice: podcast.voice });
   } catch (error) {
+    // Refused before any voice service was called (nothing speakable left, too long): retrying
+    // will not help, so this is not the voice service being unavailable (502) but the campaign.
+    if (error instanceof SynthesisError && error.code === 'invalid_request') {
+      throw new AppError('conflict', `The campaign's script cannot be previewed: ${error.clientReason} Edit the campaign's script (or name) first.`);
+    }
     if (error instanceof SynthesisError) {
       throw new AppError('upstream-unavailable', `The voice service could not make the preview: ${error.clientReason} Retry later.`);
     }

@@ -1,0 +1,104 @@
+/**
+ * What the fuzz (tests/reliability/fuzz.test.ts) found, pinned down as plain
+ * HTTP tests so `npm test` keeps them fixed. See docs/RELIABILITY.md, findings.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, type Problem } from '../support/api';
+import { adInventory, closeTestDatabase, openTestDatabase } from '../support/fixtures';
+
+beforeAll(openTestDatabase);
+afterAll(closeTestDatabase);
+
+async function newNetwork(): Promise<{ id: string; version: number }> {
+  const res = await api<{ id: string; version: number }>('POST', '/networks', { body: { name: 'Fuzz regressions' } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+describe('a request body that is JSON but not an object', () => {
+  it.each(['null', 'false', '0', '[]', '"name"', '[{"name":"x"}]'])('%s is a 400, and changes nothing', async (raw) => {
+    const network = await newNetwork();
+    const res = await api<Problem>('PATCH', `/networks/${network.id}`, { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body.detail).toBe('The request body must be a JSON object.');
+    const after = await api<{ version: number }>('GET', `/networks/${network.id}`);
+    expect(after.body.version).toBe(network.version);
+
+    const create = await api<Problem>('POST', '/networks', { rawBody: raw, headers: { 'content-type': 'application/json' } });
+    expect(create.status).toBe(400);
+  });
+
+  it('an empty body still counts as {}', async () => {
+    const network = await newNetwork();
+    const res = await api('PATCH', `/networks/${network.id}`, { rawBody: '' });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('the NUL character (Postgres text cannot hold it)', () => {
+  it('in a body string is a 400, not a 500', async () => {
+    const network = await newNetwork();
+    const res = await api<Problem>('POST', `/networks/${network.id}/advertisers`, { body: { name: 'a\u0000b' } });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toMatch(/\/errors\/bad-request$/);
+    const nested = await api<Problem>('POST', '/apikeys', { body: { key_name: 'k', scopes: [{ network_id: `net_\u0000`, role: 'read_only' }] } });
+    expect(nested.status).toBe(400);
+  });
+
+  it('in a query parameter or a path is a 400, not a 500', async () => {
+    const network = await newNetwork();
+    for (const path of [
+      `/networks/${network.id}/offers?campaign_id=a%00`,
+      `/networks/${network.id}/audit-log?action=a%00`,
+      `/networks/${network.id}/advertisers/adv_%00`,
+      `/networks/%00`,
+    ]) {
+      const res = await api<Problem>('GET', path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/problem\+json/);
+    }
+  });
+});
+
+describe('preview of a campaign with nothing speakable in it', () => {
+  it('is a 409 about the campaign, not a 502 that says to retry', async () => {
+    const network = await newNetwork();
+    const { advertiser, podcast } = await adInventory(network.id);
+    const campaign = await api<{ id: string }>('POST', `/networks/${network.id}/campaigns`, {
+      body: { name: '\u0001\u0002', advertiser_id: advertiser.id },
+    });
+    expect(campaign.status).toBe(201);
+    const res = await api<Problem>('POST', `/networks/${network.id}/campaigns/${campaign.body.id}/preview`, { body: { podcast_id: podcast.id } });
+    expect(res.status).toBe(409);
+    expect(res.body.type).toMatch(/\/errors\/conflict$/);
+    expect(res.body.detail).not.toMatch(/retry/i);
+  });
+});
+
+describe('the document lists every status the operations answer with', () => {
+  it('202 for redeliver and recover, 409 for audio that is not ready, 502 for a preview', async () => {
+    const doc = (await api<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>('GET', '/openapi.json')).body;
+    const responses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses);
+    expect(responses('/networks/{networkId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', 'post')).toContain('202');
+    expect(responses('/networks/{networkId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', 'post')).not.toContain('200');
+    expect(responses('/networks/{networkId}/webhooks/{webhookId}/recover', 'post')).toContain('202');
+    expect(responses('/networks/{networkId}/creatives/{creativeId}/audio', 'get')).toContain('409');
+    expect(responses('/networks/{networkId}/campaigns/{campaignId}/preview', 'post')).toContain('502');
+  });
+});
+
+describe('the console transport', () => {
+  it('refuses a NUL in the input with 400 too (it never reaches Postgres)', async () => {
+    const network = await newNetwork();
+    const res = await fetch(`${inject('baseUrl')}/api/trpc/advertisers.create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inject('superToken')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ networkId: network.id, name: 'a\u0000b' }),
+    });
+    const body = (await res.json()) as { error: { data: { problem: { status: number; detail: string } } } };
+    expect(res.status).toBe(400);
+    expect(body.error.data.problem.status).toBe(400);
+    expect(body.error.data.problem.detail).toMatch(/NUL character/);
+  });
+});
