@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { invitationStatus, type InvitationRow } from '../../services/invitations/find-invitations';
+import { invitationStatus } from '../../services/invitations/invitation-status';
+import type { InvitationRow } from '../../services/invitations/find-invitations';
 import { iso, isoOrNull, roleSchema, timestamp } from '../shared.types';
 
 export const invitationStatusSchema = z

@@ -7,7 +7,9 @@ import { openSecret } from '../../secrets';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader } from './signature';
 
-export const USER_AGENT = 'AdNetworkService-Webhooks/1.0';
+import { USER_AGENT } from './user-agent';
+
+export { USER_AGENT };
 const RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface AttemptOutcome {
