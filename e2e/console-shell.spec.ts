@@ -66,7 +66,7 @@ test.describe('console shell', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page).toHaveURL(/\/console\/sign-in/);
+    await expect(page).toHaveURL(/\/console\/sign-in$/);
     expect(await page.evaluate(() => sessionStorage.getItem('ans.console.apiKey'))).toBeNull();
     await page.goto(`/console/n/${first.id}/members`);
     await expect(page).toHaveURL(/\/console\/sign-in/);

@@ -21,13 +21,25 @@ export function readApiKey(): string | null {
 }
 
 export function signIn(apiKey: string): void {
+  signedOutByUser = false;
   storage()?.setItem(KEY_ITEM, apiKey);
   storage()?.removeItem(NOTICE_ITEM);
   notify();
 }
 
-/** Forget the key; `notice` is shown once on the sign-in page (why you were signed out). */
+let signedOutByUser = false;
+
+/** True right after the person pressed "Sign out" (then sign-in should not return them to the page they left). */
+export function wasSignedOutByUser(): boolean {
+  return signedOutByUser;
+}
+
+/**
+ * Forget the key. `notice` is shown once on the sign-in page (why you were
+ * signed out); without one, the person signed out themselves.
+ */
 export function signOut(notice?: string): void {
+  signedOutByUser = !notice;
   storage()?.removeItem(KEY_ITEM);
   if (notice) storage()?.setItem(NOTICE_ITEM, notice);
   notify();

@@ -3,7 +3,7 @@
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
 import { SIGN_IN_PATH } from '../../_lib/providers';
-import { useApiKey } from '../../_lib/session';
+import { useApiKey, wasSignedOutByUser } from '../../_lib/session';
 import { LoadingBlock } from '../ui/skeleton';
 
 /** Renders children only with a key in sessionStorage; otherwise goes to sign-in (and back here after). */
@@ -12,7 +12,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const router = useRouter();
   const pathname = usePathname();
   useEffect(() => {
-    if (apiKey === null) router.replace(`${SIGN_IN_PATH}?next=${encodeURIComponent(pathname)}`);
+    if (apiKey === null) router.replace(wasSignedOutByUser() ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(pathname)}`);
   }, [apiKey, pathname, router]);
   if (!apiKey) {
     return (
