@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import postgres from 'postgres';
+import { connect } from '../db/client';
 import { logger } from '../server/logger';
+import { releaseStaleDeliveryJobs, staleDeliverySeconds } from '../server/services/webhooks/release-stale';
 import { crontab as defaultCrontab, taskList as defaultTaskList } from './tasks';
 
 export interface WorkerOptions {
@@ -25,7 +27,9 @@ const workerLogger = new WorkerLogger((scope) => (level, message, meta) => {
  * Start graphile-worker (in the web process, or alone with `npm run worker`).
  * `stop()` also unlocks any job this process still holds: graphile-worker can
  * exit with a cancelled job locked, and a locked job is only reclaimed after
- * four hours — a restarted worker must pick it up at once instead.
+ * four hours — a restarted worker must pick it up at once instead. A worker
+ * killed outright cannot do that, so every worker also sweeps for delivery
+ * jobs left locked by a dead one (see release-stale.ts).
  */
 export async function startWorker(options: WorkerOptions): Promise<Runner> {
   const events = new EventEmitter() as WorkerEvents;
@@ -41,16 +45,45 @@ export async function startWorker(options: WorkerOptions): Promise<Runner> {
     logger: workerLogger,
     events,
   });
+  const sweeper = startStaleDeliverySweeper(options.connectionString);
   const stop = runner.stop.bind(runner);
   return Object.assign(runner, {
     async stop(reason?: string) {
       try {
+        await sweeper.stop();
         await stop(reason);
       } finally {
         await unlockJobsOf(options.connectionString, poolIds);
       }
     },
   });
+}
+
+/**
+ * Outside graphile-worker's queue on purpose: when every worker slot is busy,
+ * a sweep queued as a job would wait behind the very jobs it must free. Runs
+ * at start (a restarted worker frees what its killed predecessor held) and
+ * then every half staleness period.
+ */
+function startStaleDeliverySweeper(connectionString: string) {
+  const { db, close } = connect(connectionString, { max: 1 });
+  const staleSeconds = staleDeliverySeconds();
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    running = releaseStaleDeliveryJobs(db, staleSeconds)
+      .then((released) => released > 0 && logger.warn({ released }, 'released delivery jobs left locked by a stopped worker'))
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not release stale delivery jobs'));
+  };
+  sweep();
+  const timer = setInterval(sweep, Math.min(30, staleSeconds / 2) * 1000);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await close();
+    },
+  };
 }
 
 async function unlockJobsOf(connectionString: string, poolIds: string[]): Promise<void> {

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { expireOffers as expireOpenOffers } from '../../server/services/offers/expire-offers';
 import { database } from '../../db/client';
 import { autoDisableFailingWebhooks } from '../../server/services/webhooks/auto-disable';
-import { releaseStaleDeliveryJobs } from '../../server/services/webhooks/release-stale';
 import { deliverWebhook, deliverWebhookPayload } from './deliver-webhook';
 import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
 import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
@@ -19,13 +18,12 @@ export const taskPayloadSchemas = {
   'synthesize-creative': synthesizeCreativePayload,
   'deliver-webhook': deliverWebhookPayload,
   'auto-disable-webhooks': z.object({}).passthrough(),
-  'release-stale-deliveries': z.object({}).passthrough(),
 } satisfies Record<string, z.ZodType>;
 
 export type TaskName = keyof typeof taskPayloadSchemas;
 export type TaskPayloads = { [K in TaskName]: z.input<(typeof taskPayloadSchemas)[K]> };
 
-export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers', '7 * * * * auto-disable-webhooks', '* * * * * release-stale-deliveries'].join('\n');
+export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers', '7 * * * * auto-disable-webhooks'].join('\n');
 
 function task<T extends TaskName>(
   name: T,
@@ -42,5 +40,4 @@ export const taskList: TaskList = {
   'synthesize-creative': task('synthesize-creative', synthesizeCreative),
   'deliver-webhook': task('deliver-webhook', deliverWebhook),
   'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks(database())),
-  'release-stale-deliveries': task('release-stale-deliveries', () => releaseStaleDeliveryJobs(database())),
 };

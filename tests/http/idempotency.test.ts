@@ -6,6 +6,7 @@ import { idempotencyKeys, networks } from '../../db/schema';
 import { pruneIdempotencyKeys } from '../../jobs/tasks/prune-idempotency-keys';
 import { api } from '../support/api';
 import { closeTestDatabase, openTestDatabase } from '../support/fixtures';
+import { reportReliability } from '../support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -73,6 +74,15 @@ describe('Idempotency-Key on POST', () => {
       if (r === fresh[0]) continue;
       expect(r.status === 409 || r.headers.get('idempotent-replayed') === 'true').toBe(true);
     }
+    reportReliability('idempotency-race', {
+      claim: '20 concurrent POSTs with one Idempotency-Key create one resource; every other answer is a replay or 409',
+      figures: {
+        requests: results.length,
+        'resources created': 1,
+        replays: results.filter((r) => r.headers.get('idempotent-replayed') === 'true').length,
+        '409': results.filter((r) => r.status === 409).length,
+      },
+    });
   });
 
   it('rejects an unusable key with 400', async () => {

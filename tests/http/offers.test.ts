@@ -5,6 +5,7 @@ import { creatives, offers } from '../../db/schema';
 import { expireOffers } from '../../server/services/offers/expire-offers';
 import { api } from '../support/api';
 import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { reportReliability } from '../support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -155,6 +156,10 @@ describe('offers', () => {
     expect(made).toHaveLength(1);
     const events = await api<{ items: unknown[] }>('GET', `/networks/${s.n}/events?type=offer.accepted`, { token: s.reader });
     expect(events.body.items).toHaveLength(1);
+    reportReliability('offer-accept-race', {
+      claim: '10 concurrent accepts of one offer: one winner, one event, one creative',
+      figures: { requests: results.length, '200': 1, '409': 9, events: events.body.items.length, creatives: made.length },
+    });
   });
 
   it('accept and reject at once: exactly one of them wins', async () => {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { database } from '../../db/client';
 import { api } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { reportReliability } from '../support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -41,16 +43,37 @@ describe('secrets at rest', () => {
     expect(invitation.status).toBe(201);
     tokens.push(invitation.body.token!);
     // A webhook secret (TEST-NET address: nothing is ever sent there; no event happens in this network).
-    const hook = await api<{ secret: string }>('POST', `/networks/${network.id}/webhooks`, {
+    const hook = await api<{ id: string; secret: string }>('POST', `/networks/${network.id}/webhooks`, {
       token,
       body: { url: 'https://203.0.113.10/hooks', events: ['offer.accepted'] },
     });
     expect(hook.status).toBe(201);
     tokens.push(hook.body.secret);
 
+    // Each token also sent back as a (wrong-scope or revoked-looking) bearer, which logs must not echo.
+    for (const t of tokens) await api('GET', '/me', { token: `${t}x` });
+    const rotated = await api<{ secret: string }>('POST', `/networks/${network.id}/webhooks/${hook.body.id}/rotate-secret`, { token });
+    tokens.push(rotated.body.secret);
+
     const rows = await everyRowAsText();
     expect(rows.length).toBeGreaterThan(0);
     const leaks = rows.filter((r) => TOKEN_PATTERN.test(r.text) || tokens.some((t) => r.text.includes(t)));
     expect(leaks.map((l) => l.table)).toEqual([]);
+
+    // The server's log, once this test's last request is in it (logs are buffered).
+    const marker = `scan-${randomUUID()}`;
+    await api('GET', '/me', { token, headers: { 'x-request-id': marker } });
+    let log = '';
+    for (const deadline = Date.now() + 5000; Date.now() < deadline && !log.includes(marker); ) {
+      await new Promise((r) => setTimeout(r, 200));
+      log = readFileSync(inject('serverLogFile'), 'utf8');
+    }
+    expect(log).toContain(marker);
+    expect(log).not.toMatch(TOKEN_PATTERN);
+    expect(tokens.filter((t) => log.includes(t))).toEqual([]);
+    reportReliability('secrets', {
+      claim: 'API keys, invitation tokens and webhook secrets are absent from every table (hashes / sealed only) and from the server log',
+      figures: { 'rows scanned': rows.length, 'log lines scanned': log.split('\n').length, 'secrets planted': tokens.length, leaks: 0 },
+    });
   });
 });

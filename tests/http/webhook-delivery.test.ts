@@ -43,10 +43,10 @@ async function networkWithHook(events: string[]) {
   return { n, hookId: hook.body.id, podcastId: pod.body.id };
 }
 
-async function until<T>(fn: () => T | undefined, ms = 15_000): Promise<T> {
+async function until<T>(fn: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 50));
@@ -121,6 +121,28 @@ describe('webhook delivery', () => {
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.length).toBe(before);
+  });
+
+  it('pauses a delivery left pending by disabling, and resumes it when the subscription is enabled again', async () => {
+    const { n, podcastId, hookId } = await networkWithHook(['optin.completed']);
+    const before = receiver.received.length;
+    // The first attempt hangs; the subscription is disabled while it is in flight, so its retry finds it disabled.
+    receiver.respondWith((_, count) => (count - before === 1 ? 'hang' : 200));
+    await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    const first = await until(() => receiver.received[before]);
+    expect((await call('PATCH', `/networks/${n}/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
+    const deliveryId = String(first.headers['x-service-delivery']);
+    const delivery = () => call<{ status: string; attempts: unknown[] }>('GET', `/networks/${n}/webhooks/${hookId}/deliveries/${deliveryId}`);
+    await until(async () => ((await delivery()).body.attempts.length === 1 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.length - before).toBe(1);
+    expect((await delivery()).body.status).toBe('pending');
+
+    expect((await call('PATCH', `/networks/${n}/webhooks/${hookId}`, { status: 'active' })).status).toBe(200);
+    const resumed = await until(() => receiver.received[before + 1]);
+    expect(resumed.headers['x-service-delivery']).toBe(deliveryId);
+    expect(resumed.raw.equals(first.raw)).toBe(true);
+    await until(async () => ((await delivery()).body.status === 'succeeded' ? true : undefined));
   });
 
   it('after a secret rotation signs with both secrets for 24 h, new first', async () => {

@@ -27,14 +27,13 @@ export interface ServerProcess {
 }
 
 /**
- * Start the service exactly as `npm start` does (scripts/start.ts), in a child
- * process, and wait until it says it is ready.
+ * Run one of the project's scripts as a child process (as `npm start` /
+ * `npm run worker` would) and wait until it prints `ready`.
  */
-export async function startServerProcess(env: Record<string, string>, logFile?: string): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+async function startScript(script: string, env: Record<string, string>, ready: string, url: string, logFile?: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -47,9 +46,9 @@ export async function startServerProcess(env: Record<string, string>, logFile?: 
   child.stderr!.on('data', collect);
 
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 180_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in time:\n${output}`)), 180_000);
     const check = () => {
-      if (output.includes('Ad network service ready on')) {
+      if (output.includes(ready)) {
         clearTimeout(timer);
         resolve();
       }
@@ -57,17 +56,17 @@ export async function startServerProcess(env: Record<string, string>, logFile?: 
     child.stdout!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
+      reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`));
     });
   });
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     child,
     output: () => output,
     stop(signal = 'SIGTERM') {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => {
           file?.end();
           resolve(code);
@@ -76,6 +75,20 @@ export async function startServerProcess(env: Record<string, string>, logFile?: 
       });
     },
   };
+}
+
+/**
+ * Start the service exactly as `npm start` does (scripts/start.ts), in a child
+ * process, and wait until it says it is ready.
+ */
+export async function startServerProcess(env: Record<string, string>, logFile?: string): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  return startScript('scripts/start.ts', { ...env, PORT: String(port) }, 'Ad network service ready on', `http://127.0.0.1:${port}`, logFile);
+}
+
+/** The background worker alone, as `npm run worker` starts it (scripts/worker.ts). */
+export async function startWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return startScript('scripts/worker.ts', env, 'worker running', '');
 }
 
 /**
@@ -88,6 +101,7 @@ export async function startOwnServer(label: string, env: Record<string, string>)
   const server = await startServerProcess({ DATABASE_URL: db.url, ...env });
   return {
     server,
+    databaseUrl: db.url,
     async stop() {
       await server.stop();
       await db.drop();

@@ -4,13 +4,14 @@ import type { Queryable } from '../../../db/client';
 /**
  * A worker killed outright (SIGKILL, OOM) leaves its jobs locked, and
  * graphile-worker 0.17 only reclaims a locked job after four hours. A delivery
- * attempt lasts at most WEBHOOK_TIMEOUT_MS, so a delivery job locked for much
- * longer belongs to a dead worker: unlock it so another worker sends it now.
- * Deliveries are at-least-once, so the rare double send is allowed.
+ * attempt lasts at most WEBHOOK_TIMEOUT_MS, so a delivery job locked for four
+ * times that (60 s with the default 15 s) belongs to a dead worker: unlock it
+ * so another worker sends it now. Deliveries are at-least-once, so the rare
+ * double send is allowed. Each worker sweeps (jobs/worker.ts).
  */
 export function staleDeliverySeconds(): number {
   const timeoutSeconds = Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000) / 1000;
-  return Math.max(60, Math.ceil(timeoutSeconds * 4));
+  return Math.max(5, Math.ceil(timeoutSeconds * 4));
 }
 
 export async function releaseStaleDeliveryJobs(db: Queryable, staleSeconds = staleDeliverySeconds()): Promise<number> {

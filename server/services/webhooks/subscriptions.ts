@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../../db/client';
 import { newId } from '../../../db/ids';
-import { webhooks } from '../../../db/schema';
+import { webhookDeliveries, webhooks } from '../../../db/schema';
 import { notFound } from '../../errors';
 import { sealSecret } from '../../secrets';
 import { recordAudit } from '../audit/record-audit';
@@ -103,9 +103,10 @@ function assertVersion(current: WebhookRow, expected: number | undefined): numbe
 
 /**
  * Optimistically locked update. Setting `status: active` clears
- * `disabled_reason`; disabling through the API records no reason (that field
- * explains automatic disabling). A request that changes nothing answers the
- * subscription as it is.
+ * `disabled_reason` and resumes the deliveries left pending while the
+ * subscription was disabled (their jobs ran, found it disabled and stopped);
+ * disabling through the API records no reason (that field explains automatic
+ * disabling). A request that changes nothing answers the subscription as it is.
  */
 export async function updateWebhook(
   tx: Tx,
@@ -124,6 +125,7 @@ export async function updateWebhook(
     .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
     .returning();
   if (!row) throw modifiedConcurrently('Webhook');
+  if (current.status === 'disabled' && row.status === 'active') await resumePendingDeliveries(tx, row.id);
   await recordAudit(tx, {
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
@@ -133,6 +135,17 @@ export async function updateWebhook(
     data: auditData(row, { changed: changed.sort() }),
   });
   return row;
+}
+
+/**
+ * One job per pending delivery of the subscription, in one statement; the job
+ * key means a delivery that still has a job (a scheduled retry) keeps one.
+ */
+async function resumePendingDeliveries(tx: Tx, webhookId: string): Promise<void> {
+  await tx.execute(sql`
+    select graphile_worker.add_job('deliver-webhook', json_build_object('deliveryId', d.id), job_key => 'delivery:' || d.id, job_key_mode => 'preserve_run_at')
+    from ${webhookDeliveries} d
+    where d.webhook_id = ${webhookId} and d.status = 'pending'`);
 }
 
 /** Soft delete: the subscription stops receiving events, is not listed, and reads answer 404. */
