@@ -1,7 +1,12 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { Suspense } from 'react';
+import { ApiKeysView } from './_components/api-keys-view';
 
 export const metadata = { title: 'API keys' };
 
 export default function Page() {
-  return <PlaceholderPage title="API keys" description="Every key with access to this network: mint, rotate and revoke." />;
+  return (
+    <Suspense>
+      <ApiKeysView />
+    </Suspense>
+  );
 }

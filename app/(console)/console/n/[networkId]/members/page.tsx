@@ -1,7 +1,7 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { MembersView } from './_components/members-view';
 
 export const metadata = { title: 'Members' };
 
 export default function Page() {
-  return <PlaceholderPage title="Members" description="People in this network, their roles, and pending invitations." />;
+  return <MembersView />;
 }

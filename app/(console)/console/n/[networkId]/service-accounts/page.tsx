@@ -1,7 +1,7 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { ServiceAccountsView } from './_components/service-accounts-view';
 
 export const metadata = { title: 'Service accounts' };
 
 export default function Page() {
-  return <PlaceholderPage title="Service accounts" description="Non-human identities for integrations, and their keys." />;
+  return <ServiceAccountsView />;
 }

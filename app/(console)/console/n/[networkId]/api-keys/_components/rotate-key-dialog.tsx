@@ -1,0 +1,89 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { rotateNetworkKeyInput } from '@/server/routers/keys/rotate-network-key.types';
+import { Button } from '../../../../../_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../../../_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
+import { Select } from '../../../../../_components/ui/select';
+import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
+import { api } from '../../../../../_lib/trpc';
+
+const GRACE_OPTIONS = [
+  { value: '0', label: 'Stop the old token now' },
+  { value: '3600', label: 'Keep the old token working for 1 hour' },
+  { value: '86400', label: 'Keep the old token working for 1 day' },
+  { value: '604800', label: 'Keep the old token working for 7 days (the most)' },
+];
+
+const rotateForm = rotateNetworkKeyInput.omit({ networkId: true, keyId: true });
+
+/** Rotate: a replacement key (same owner, name, role, expiry) whose token is shown once; the old one stops after the grace period. */
+export function RotateKeyDialog({ networkId, keyId, keyName }: { networkId: string; keyId: string; keyName: string }) {
+  const [open, setOpen] = useState(false);
+  const [rotated, setRotated] = useState<{ token: string; start: string } | null>(null);
+  const queryClient = useQueryClient();
+  const rotate = useMutation(
+    api.keys.rotateForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() }) }),
+  );
+  const form = useZodForm(rotateForm, { defaultValues: { grace_period_seconds: 0 } });
+  return (
+    <>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) form.reset();
+        }}
+      >
+        <DialogTrigger asChild>
+          <Button variant="secondary" size="sm" aria-label={`Rotate ${keyName}`}>
+            <RefreshCw aria-hidden /> Rotate
+          </Button>
+        </DialogTrigger>
+        <DialogContent
+          title={`Rotate “${keyName}”`}
+          description="A new key replaces this one, with the same owner, name, role and expiry. Its token is shown once."
+        >
+          <Form
+            form={form}
+            onSubmit={async (values) => {
+              const created = await rotate.mutateAsync({ networkId, keyId, grace_period_seconds: values.grace_period_seconds });
+              setOpen(false);
+              form.reset();
+              setRotated({ token: created.token, start: created.start });
+            }}
+          >
+            <FormField
+              form={form}
+              name="grace_period_seconds"
+              label="Grace period"
+              description="While it lasts, both tokens work, so programs using the old one can switch without downtime. Then the old one is refused."
+              registerOptions={{ valueAsNumber: true }}
+            >
+              {(field) => <Select options={GRACE_OPTIONS} {...field} />}
+            </FormField>
+            <FormError form={form} />
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={form.formState.isSubmitting}>
+                Rotate key
+              </Button>
+            </DialogFooter>
+          </Form>
+        </DialogContent>
+      </Dialog>
+      <SecretReveal
+        secret={rotated?.token ?? null}
+        title="Key rotated"
+        label="New API key"
+        description={rotated ? `The replacement for “${keyName}”, listed by its start ${rotated.start}.` : undefined}
+        onClose={() => setRotated(null)}
+      />
+    </>
+  );
+}
