@@ -16,7 +16,7 @@ import { useCanAdminister, useNetworkId, useNetworkRole } from '../../../../../_
 import { api } from '../../../../../_lib/trpc';
 import { formatDate, formatDateTime, identitySentence, roleLabel, useIdentityDirectory } from './identity';
 import { MintKeyDialog } from './mint-key-dialog';
-import { RotateKeyDialog } from './rotate-key-dialog';
+import { RotatedKeyReveal, RotateKeyDialog, type RotatedKey } from './rotate-key-dialog';
 
 const STATUS_FILTERS = [
   { value: '', label: 'Any status' },
@@ -42,6 +42,7 @@ export function ApiKeysView() {
   const ownerFilterId = useId();
   const statusFilterId = useId();
   const directory = useIdentityDirectory(networkId);
+  const [rotated, setRotated] = useState<RotatedKey | null>(null);
 
   const input = { networkId, limit: 50 };
   const keys = useInfiniteQuery({
@@ -144,7 +145,7 @@ export function ApiKeysView() {
             id: 'actions',
             header: () => <span className="sr-only">Actions</span>,
             enableSorting: false,
-            cell: ({ row }) => <KeyActions networkId={networkId} apiKey={row.original} />,
+            cell: ({ row }) => <KeyActions networkId={networkId} apiKey={row.original} onRotated={setRotated} />,
           } satisfies DataTableColumn<ApiKey>,
         ]
       : []),
@@ -232,11 +233,12 @@ export function ApiKeysView() {
           />
         </>
       )}
+      <RotatedKeyReveal rotated={rotated} onClose={() => setRotated(null)} />
     </div>
   );
 }
 
-function KeyActions({ networkId, apiKey }: { networkId: string; apiKey: ApiKey }) {
+function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKey: ApiKey; onRotated: (rotated: RotatedKey) => void }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const revoke = useMutation(api.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() }) }));
@@ -245,7 +247,7 @@ function KeyActions({ networkId, apiKey }: { networkId: string; apiKey: ApiKey }
   const rotated = inGracePeriod(apiKey);
   return (
     <div className="flex justify-end gap-2">
-      {!rotated && !reachesOthers && !apiKey.super_user && <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} />}
+      {!rotated && !reachesOthers && !apiKey.super_user && <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} onRotated={onRotated} />}
       <ConfirmDialog
         trigger={
           <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke ${apiKey.key_name}`} onClick={() => setError(null)}>

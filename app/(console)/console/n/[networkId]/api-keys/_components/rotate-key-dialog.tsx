@@ -20,10 +20,29 @@ const GRACE_OPTIONS = [
 
 const rotateForm = rotateNetworkKeyInput.omit({ networkId: true, keyId: true });
 
-/** Rotate: a replacement key (same owner, name, role, expiry) whose token is shown once; the old one stops after the grace period. */
-export function RotateKeyDialog({ networkId, keyId, keyName }: { networkId: string; keyId: string; keyName: string }) {
+export interface RotatedKey {
+  token: string;
+  start: string;
+  keyName: string;
+}
+
+/**
+ * Rotate: a replacement key (same owner, name, role, expiry); the old one stops
+ * after the grace period. The row holding this dialog disappears once the list
+ * refreshes, so the new token is shown by the page: <RotatedKeyReveal>.
+ */
+export function RotateKeyDialog({
+  networkId,
+  keyId,
+  keyName,
+  onRotated,
+}: {
+  networkId: string;
+  keyId: string;
+  keyName: string;
+  onRotated: (rotated: RotatedKey) => void;
+}) {
   const [open, setOpen] = useState(false);
-  const [rotated, setRotated] = useState<{ token: string; start: string } | null>(null);
   const queryClient = useQueryClient();
   const rotate = useMutation(
     api.keys.rotateForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() }) }),
@@ -53,7 +72,7 @@ export function RotateKeyDialog({ networkId, keyId, keyName }: { networkId: stri
               const created = await rotate.mutateAsync({ networkId, keyId, grace_period_seconds: values.grace_period_seconds });
               setOpen(false);
               form.reset();
-              setRotated({ token: created.token, start: created.start });
+              onRotated({ token: created.token, start: created.start, keyName });
             }}
           >
             <FormField
@@ -77,13 +96,21 @@ export function RotateKeyDialog({ networkId, keyId, keyName }: { networkId: stri
           </Form>
         </DialogContent>
       </Dialog>
-      <SecretReveal
-        secret={rotated?.token ?? null}
-        title="Key rotated"
-        label="New API key"
-        description={rotated ? `The replacement for “${keyName}”, listed by its start ${rotated.start}.` : undefined}
-        onClose={() => setRotated(null)}
-      />
     </>
+  );
+}
+
+/** The replacement token, once. */
+export function RotatedKeyReveal({ rotated, onClose }: { rotated: RotatedKey | null; onClose: () => void }) {
+  return (
+    <SecretReveal
+      secret={rotated?.token ?? null}
+      title="Key rotated"
+      label="New API key"
+      description={rotated ? `The replacement for “${rotated.keyName}”, listed by its start ${rotated.start}.` : undefined}
+      onClose={onClose}
+    >
+      <p className="mt-3 text-sm text-slate-600">Switch whatever used the old token to this one before the grace period ends.</p>
+    </SecretReveal>
   );
 }

@@ -168,7 +168,6 @@ function MemberActions({ networkId, member }: { networkId: string; member: Membe
             update.mutate(
               { networkId, memberId: member.id, role: 'administrator', version: member.version },
               {
-                onSuccess: () => toast.success(`${name} is now an administrator.`),
                 onError: (e) => toast.error(identitySentence(e, 'change the role')),
               },
             )
