@@ -175,6 +175,17 @@ test.describe('console identity', () => {
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect(page).toHaveURL(/\/api-keys$/);
+
+    // Mint from the API keys page, choosing the owner.
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    const mintHere = page.getByRole('dialog', { name: 'Mint an API key' });
+    await mintHere.getByLabel('Key name').fill('reporting');
+    await mintHere.getByLabel('Owner').selectOption({ label: 'Billing export — Read only' });
+    await mintHere.getByRole('button', { name: 'Mint key' }).click();
+    const mintedHere = page.getByRole('dialog', { name: 'API key minted' });
+    await expect(mintedHere.getByLabel('API key')).toHaveValue(/^sk_test_/);
+    await mintedHere.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(keys.getByRole('row').filter({ hasText: 'reporting' }).getByText('active')).toBeVisible();
     await expectNoSeriousA11yViolations(page, testInfo, 'api-keys');
     await screenshot(page, testInfo, 'console-api-keys-1280');
 

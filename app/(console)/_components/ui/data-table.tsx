@@ -95,7 +95,7 @@ export function DataTable<TRow>({
 
   return (
     <div className={cn('overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm', className)}>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full border-collapse text-left text-sm" aria-label={label} aria-busy={showSkeleton || undefined}>
           <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
             {table.getHeaderGroups().map((group) => (

@@ -72,13 +72,16 @@ export function ApiKeysView() {
   }
 
   const columns: DataTableColumn<ApiKey>[] = [
-    { id: 'name', header: 'Name', accessorKey: 'key_name', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.key_name}</span> },
     {
-      id: 'start',
-      header: 'Start',
-      accessorKey: 'start',
-      enableSorting: false,
-      cell: ({ row }) => <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800">{row.original.start}…</code>,
+      id: 'name',
+      header: 'Name and start',
+      accessorKey: 'key_name',
+      cell: ({ row }) => (
+        <div>
+          <div className="font-medium text-slate-900">{row.original.key_name}</div>
+          <code className="font-mono text-xs whitespace-nowrap text-slate-600">{row.original.start}…</code>
+        </div>
+      ),
     },
     {
       id: 'owner',
@@ -87,7 +90,7 @@ export function ApiKeysView() {
       cell: ({ row }) => {
         const owner = ownerName(row.original);
         return (
-          <div className="min-w-40">
+          <div>
             <div className="text-slate-900">{owner.name}</div>
             <div className="text-xs text-slate-600">{owner.kind}</div>
           </div>
@@ -115,8 +118,8 @@ export function ApiKeysView() {
         );
       },
     },
-    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? formatDateTime(row.original.last_used_at) : 'Never'}</span> },
-    { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.expires_at ? formatDateTime(row.original.expires_at) : 'Never'}</span> },
+    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <span>{row.original.last_used_at ? formatDateTime(row.original.last_used_at) : 'Never'}</span> },
+    { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <span>{row.original.expires_at ? formatDateTime(row.original.expires_at) : 'Never'}</span> },
     {
       id: 'status',
       header: 'Status',
@@ -127,7 +130,7 @@ export function ApiKeysView() {
           return (
             <div className="flex flex-col items-start gap-1">
               <Badge tone="warning">rotated</Badge>
-              <span className="text-xs whitespace-nowrap text-slate-600">works until {formatDateTime(key.revoked_at)}</span>
+              <span className="text-xs text-slate-600">works until {formatDateTime(key.revoked_at)}</span>
             </div>
           );
         }
@@ -246,7 +249,7 @@ function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKe
   const reachesOthers = apiKey.scopes.some((s) => s.network_id !== networkId);
   const rotated = inGracePeriod(apiKey);
   return (
-    <div className="flex justify-end gap-2">
+    <div className="flex flex-col items-stretch gap-1.5">
       {!rotated && !reachesOthers && !apiKey.super_user && <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} onRotated={onRotated} />}
       <ConfirmDialog
         trigger={
