@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 
 /** Inputs of the console build: when none changed, the last build is reused. */
-const INPUTS = ['app', 'next.config.mjs', 'package-lock.json', 'tsconfig.json', 'server', 'db/schema'];
+const INPUTS = ['app', 'next.config.mjs', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json', 'server', 'db/schema'];
 
 function addTree(hash: ReturnType<typeof createHash>, file: string): void {
   if (!existsSync(file)) return;

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { bigint, customType, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { lifecycle, versioned } from './columns';
+import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from './statuses';
 import { networks } from './networks';
+
+export { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES };
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -23,8 +26,6 @@ export const advertisers = pgTable(
   },
   (t) => [index('advertisers_network_id_idx').on(t.networkId, t.id)],
 );
-
-export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 
 export const campaigns = pgTable(
   'campaigns',
@@ -77,8 +78,6 @@ export const podcasts = pgTable(
   (t) => [index('podcasts_network_id_idx').on(t.networkId, t.id)],
 );
 
-export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as const;
-
 export const offers = pgTable(
   'offers',
   {
@@ -111,8 +110,6 @@ export const offers = pgTable(
     index('offers_open_expires_idx').on(t.expiresAt).where(sql`status = 'open'`),
   ],
 );
-
-export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
 
 export const creatives = pgTable(
   'creatives',

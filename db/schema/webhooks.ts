@@ -3,6 +3,9 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { lifecycle, versioned } from './columns';
 import { events } from './events';
 import { networks } from './networks';
+import { DELIVERY_STATUSES } from './statuses';
+
+export { DELIVERY_STATUSES };
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -30,8 +33,6 @@ export const webhooks = pgTable(
   },
   (t) => [index('webhooks_network_id_idx').on(t.networkId, t.id)],
 );
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 /** One delivery per (event, subscription); its UUID is the envelope id and X-Service-Delivery. */
 export const webhookDeliveries = pgTable(

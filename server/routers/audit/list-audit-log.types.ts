@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/pagination';
-import { AUDIT_TARGET_TYPES } from '../../services/audit/list-audit-log';
+import { listParams, pageOf } from '../../http/page';
+import { AUDIT_TARGET_TYPES } from '../../services/audit/target-types';
 import { networkParam, timestamp } from '../shared.types';
 
 export const auditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES).meta({ id: 'AuditTargetType' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES } from '../../../db/schema';
+import { CAMPAIGN_STATUSES } from '../../../db/schema/statuses';
 import type { CampaignRow } from '../../services/campaigns/find-campaigns';
 import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
 

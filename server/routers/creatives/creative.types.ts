@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { CREATIVE_STATUSES } from '../../../db/schema';
-import { audioUrl, type CreativeRow } from '../../services/creatives/complete-creative';
-import { listParams, pageOf } from '../../http/pagination';
+import { CREATIVE_STATUSES } from '../../../db/schema/statuses';
+import { audioUrl } from '../../services/creatives/audio-url';
+import type { CreativeRow } from '../../services/creatives/complete-creative';
+import { listParams, pageOf } from '../../http/page';
 import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
 
 export const creativeStatusSchema = z.enum(CREATIVE_STATUSES);

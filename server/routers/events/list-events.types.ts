@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/pagination';
+import { listParams, pageOf } from '../../http/page';
 import { EVENT_TYPE_NAMES } from '../../services/events/event-types';
 import { networkParam, timestamp } from '../shared.types';
 

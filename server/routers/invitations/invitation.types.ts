@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { invitationStatus, type InvitationRow } from '../../services/invitations/find-invitations';
+import { invitationStatus } from '../../services/invitations/invitation-status';
+import type { InvitationRow } from '../../services/invitations/find-invitations';
 import { iso, isoOrNull, roleSchema, timestamp } from '../shared.types';
 
 export const invitationStatusSchema = z
@@ -16,6 +17,7 @@ export const invitationSchema = z
     expires_at: timestamp,
     created_at: timestamp,
     accepted_at: timestamp.nullable(),
+    invited_by_key_id: z.string().nullable().meta({ description: 'The API key that created the invitation.' }),
   })
   .meta({ id: 'Invitation' });
 
@@ -31,5 +33,6 @@ export function presentInvitation(row: InvitationRow): Invitation {
     expires_at: iso(row.expiresAt),
     created_at: iso(row.createdAt),
     accepted_at: isoOrNull(row.acceptedAt),
+    invited_by_key_id: row.createdByKeyId,
   };
 }

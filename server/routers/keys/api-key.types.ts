@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { apiKeys } from '../../../db/schema';
 import type { Role } from '../../auth/roles';
-import { keyStatus } from '../../services/keys/find-keys';
+import { keyStatus } from '../../services/keys/key-status';
 import { isoOrNull, iso, roleSchema, timestamp } from '../shared.types';
 
 export const scopeInput = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/pagination';
+import { listParams, pageOf } from '../../http/page';
 import { apiKeySchema, keyFields, scopeInput } from './api-key.types';
 
 export const keyIdParam = { keyId: z.string().min(1).meta({ description: 'API key id (key_…).' }) };

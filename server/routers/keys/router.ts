@@ -4,6 +4,7 @@ import { getOwnKey } from './get-own-key';
 import { listOwnKeys } from './list-own-keys';
 import { listNetworkKeys, revokeNetworkKey } from './network-keys';
 import { revokeOwnKey } from './revoke-own-key';
+import { rotateNetworkKey } from './rotate-network-key';
 import { rotateOwnKey } from './rotate-own-key';
 
 export const keysRouter = router({
@@ -14,4 +15,5 @@ export const keysRouter = router({
   rotate: rotateOwnKey,
   listForNetwork: listNetworkKeys,
   revokeForNetwork: revokeNetworkKey,
+  rotateForNetwork: rotateNetworkKey,
 });

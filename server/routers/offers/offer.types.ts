@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { OFFER_STATUSES } from '../../../db/schema';
-import { offerStatus, type OfferRow } from '../../services/offers/find-offers';
+import { OFFER_STATUSES } from '../../../db/schema/statuses';
+import { offerStatus } from '../../services/offers/offer-status';
+import type { OfferRow } from '../../services/offers/find-offers';
 import { iso, isoOrNull, timestamp } from '../shared.types';
 
 export const offerStatusSchema = z.enum(OFFER_STATUSES);

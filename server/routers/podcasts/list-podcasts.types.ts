@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/pagination';
+import { listParams, pageOf } from '../../http/page';
 import { networkParam } from '../shared.types';
 import { podcastSchema } from './podcast.types';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '../../../db/schema/webhooks';
-import { listParams, pageOf } from '../../http/pagination';
-import { USER_AGENT } from '../../services/webhooks/deliver';
+import { DELIVERY_STATUSES } from '../../../db/schema/statuses';
+import { listParams, pageOf } from '../../http/page';
+import { USER_AGENT } from '../../services/webhooks/user-agent';
 import type { AttemptRow, DeliveryRow } from '../../services/webhooks/deliveries';
 import { iso, isoOrNull, timestamp } from '../shared.types';
 import { eventTypeSchema, webhookParams } from './webhook.types';

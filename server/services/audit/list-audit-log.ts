@@ -6,16 +6,7 @@ import type { AuditEntry } from './record-audit';
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditTargetType = AuditEntry['targetType'];
 
-// A Record so that the compiler insists on every target type `recordAudit` can write.
-const TARGET_TYPES: Record<AuditTargetType, true> = {
-  api_key: true,
-  member: true,
-  invitation: true,
-  service_account: true,
-  webhook: true,
-  network: true,
-};
-export const AUDIT_TARGET_TYPES = Object.keys(TARGET_TYPES) as [AuditTargetType, ...AuditTargetType[]];
+export { AUDIT_TARGET_TYPES } from './target-types';
 
 export interface AuditFilter {
   action?: string | undefined;

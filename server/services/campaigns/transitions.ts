@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES } from '../../../db/schema';
+import type { CAMPAIGN_STATUSES } from '../../../db/schema/statuses';
 import { conflict } from '../../errors';
 
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

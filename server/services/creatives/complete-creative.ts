@@ -2,7 +2,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../../db/client';
 import { creativeAudio, creatives } from '../../../db/schema';
 import type { SynthesisResult } from '../../../jobs/synth/types';
-import { config } from '../../config';
 import { recordEvent } from '../events/record-event';
 
 export type CreativeRow = typeof creatives.$inferSelect;
@@ -16,10 +15,9 @@ export async function noteAttempt(db: Database, id: string): Promise<void> {
   await db.update(creatives).set({ attempts: sql`${creatives.attempts} + 1` }).where(eq(creatives.id, id));
 }
 
-/** Where the audio of a creative is served (the REST path; no storage key). */
-export function audioUrl(creative: Pick<CreativeRow, 'networkId' | 'id'>): string {
-  return `${config().publicUrl}/v1/networks/${creative.networkId}/creatives/${creative.id}/audio`;
-}
+import { audioUrl } from './audio-url';
+
+export { audioUrl };
 
 /** Store the audio, mark the creative ready and record creative.ready — one transaction. */
 export async function completeCreative(tx: Tx, creative: CreativeRow, result: SynthesisResult): Promise<boolean> {

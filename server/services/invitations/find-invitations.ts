@@ -3,13 +3,9 @@ import type { Queryable } from '../../../db/client';
 import { invitations } from '../../../db/schema';
 
 export type InvitationRow = typeof invitations.$inferSelect;
-/** What the API shows: `expired` is a pending invitation past its expiry (not a stored state). */
-export type InvitationStatus = InvitationRow['status'] | 'expired';
+import type { InvitationStatus } from './invitation-status';
 
-export function invitationStatus(row: InvitationRow, now = Date.now()): InvitationStatus {
-  if (row.status === 'pending' && row.expiresAt.getTime() <= now) return 'expired';
-  return row.status;
-}
+export { invitationStatus, type InvitationStatus } from './invitation-status';
 
 function statusCondition(status: InvitationStatus): SQL {
   switch (status) {

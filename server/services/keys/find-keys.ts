@@ -10,11 +10,7 @@ export interface KeyWithScopes {
   scopes: Array<{ networkId: string; role: Role }>;
 }
 
-export function keyStatus(row: KeyRow, now = Date.now()): 'active' | 'expired' | 'revoked' {
-  if (row.revokedAt && row.revokedAt.getTime() <= now) return 'revoked';
-  if (row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
-  return 'active';
-}
+export { keyStatus } from './key-status';
 
 async function withScopes(db: Queryable, keys: KeyRow[]): Promise<KeyWithScopes[]> {
   if (keys.length === 0) return [];

@@ -5,11 +5,7 @@ import { offers } from '../../../db/schema';
 export type OfferRow = typeof offers.$inferSelect;
 export type OfferStatus = OfferRow['status'];
 
-/** An open offer past its expires_at is expired, whether or not the cron has marked it yet. */
-export function offerStatus(row: OfferRow, now = Date.now()): OfferStatus {
-  if (row.status === 'open' && row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
-  return row.status;
-}
+export { offerStatus } from './offer-status';
 
 export async function findOffer(db: Queryable, networkId: string, id: string, options: { lock?: boolean } = {}) {
   const query = db.select().from(offers).where(and(eq(offers.networkId, networkId), eq(offers.id, id)));

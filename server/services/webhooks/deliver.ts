@@ -9,7 +9,9 @@ import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
 
-export const USER_AGENT = 'AdNetworkService-Webhooks/1.0';
+import { USER_AGENT } from './user-agent';
+
+export { USER_AGENT };
 const RESPONSE_EXCERPT_BYTES = 1024;
 
 export interface AttemptOutcome {

@@ -1,0 +1,194 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut, Menu, X } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { Dialog as DialogPrimitive } from 'radix-ui';
+import { useId, useState, type ReactNode } from 'react';
+import { cn } from '../../_lib/cn';
+import { networkPath, useMe, useNetworkRole, useNetworks } from '../../_lib/network';
+import { SIGN_IN_PATH } from '../../_lib/providers';
+import { signOut } from '../../_lib/session';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Select } from '../ui/select';
+import { Skeleton } from '../ui/skeleton';
+import { CreateNetworkDialog } from './create-network-dialog';
+import { BRAND_ICON as Brand, NAV_ITEMS } from './nav-items';
+
+/** The frame of every network page: side navigation (a drawer below lg), network switcher, key and sign-out. */
+export function ConsoleShell({ networkId, children }: { networkId: string; children: ReactNode }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  return (
+    <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_1fr]">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+
+      {/* Narrow screens: top bar with a menu button opening the navigation as a drawer. */}
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white px-4 lg:hidden">
+        <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
+          <DialogPrimitive.Trigger asChild>
+            <Button variant="ghost" size="icon" aria-label="Open menu">
+              <Menu aria-hidden />
+            </Button>
+          </DialogPrimitive.Trigger>
+          <DialogPrimitive.Portal>
+            <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+            <DialogPrimitive.Content
+              className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none"
+              aria-describedby={undefined}
+            >
+              <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
+              <DialogPrimitive.Close asChild>
+                <Button variant="ghost" size="icon" aria-label="Close menu" className="absolute top-2.5 right-2.5">
+                  <X aria-hidden />
+                </Button>
+              </DialogPrimitive.Close>
+              <SideNav networkId={networkId} onNavigate={() => setMenuOpen(false)} />
+            </DialogPrimitive.Content>
+          </DialogPrimitive.Portal>
+        </DialogPrimitive.Root>
+        <BrandName />
+      </header>
+
+      {/* Wide screens: fixed side navigation. */}
+      <aside className="hidden border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh lg:flex-col">
+        <SideNav networkId={networkId} />
+      </aside>
+
+      <main id="main" tabIndex={-1} className="min-w-0 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
+        <div className="mx-auto max-w-6xl">{children}</div>
+      </main>
+    </div>
+  );
+}
+
+function BrandName() {
+  return (
+    <Link href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
+      <Brand className="size-5 text-indigo-600" aria-hidden />
+      <span>Ad Network Console</span>
+    </Link>
+  );
+}
+
+function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: () => void }) {
+  const pathname = usePathname();
+  const base = networkPath(networkId);
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex h-14 items-center border-b border-slate-100 px-5">
+        <BrandName />
+      </div>
+      <div className="border-b border-slate-100 px-4 py-4">
+        <NetworkSwitcher networkId={networkId} onSwitch={onNavigate} />
+      </div>
+      <nav aria-label="Console" className="flex-1 overflow-y-auto px-3 py-3">
+        <ul className="space-y-0.5">
+          {NAV_ITEMS.map(({ section, label, icon: Icon }) => {
+            const href = networkPath(networkId, section);
+            const current = section === '' ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
+            return (
+              <li key={label}>
+                <Link
+                  href={href}
+                  onClick={onNavigate}
+                  aria-current={current ? 'page' : undefined}
+                  className={cn(
+                    'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+                    current && 'bg-indigo-50 text-indigo-800 hover:bg-indigo-50 hover:text-indigo-900',
+                  )}
+                >
+                  <Icon className={cn('size-4', current ? 'text-indigo-600' : 'text-slate-500')} aria-hidden />
+                  {label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <KeyPanel networkId={networkId} />
+    </div>
+  );
+}
+
+function NetworkSwitcher({ networkId, onSwitch }: { networkId: string; onSwitch?: () => void }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const networks = useNetworks();
+  const me = useMe();
+  const items = networks.data?.items ?? [];
+  // Keep the section when switching: /console/n/A/webhooks → /console/n/B/webhooks.
+  const section = pathname.split('/').slice(4, 5).join('/');
+  // The switcher renders twice (side bar and drawer): ids must differ.
+  const id = useId();
+  return (
+    <div className="space-y-2">
+      <label htmlFor={id} className="text-xs font-medium tracking-wide text-slate-500 uppercase">
+        Network
+      </label>
+      {networks.isPending ? (
+        <Skeleton className="h-9 w-full" />
+      ) : (
+        <Select
+          id={id}
+          value={networkId}
+          onChange={(event) => {
+            onSwitch?.();
+            router.push(networkPath(event.target.value, section));
+          }}
+        >
+          {!items.some((network) => network.id === networkId) && <option value={networkId}>{networkId}</option>}
+          {items.map((network) => (
+            <option key={network.id} value={network.id}>
+              {network.name}
+            </option>
+          ))}
+        </Select>
+      )}
+      {networks.isError && <p className="text-xs text-red-700">Could not load your networks.</p>}
+      {me.data?.super_user && <CreateNetworkDialog triggerClassName="w-full" />}
+    </div>
+  );
+}
+
+function KeyPanel({ networkId }: { networkId: string }) {
+  const me = useMe();
+  const role = useNetworkRole(networkId);
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  return (
+    <div className="border-t border-slate-100 px-4 py-4">
+      {me.data ? (
+        <div className="mb-3 min-w-0">
+          <p className="truncate text-sm font-medium text-slate-900" title={me.data.key_name}>
+            {me.data.key_name}
+          </p>
+          <div className="mt-1 flex flex-wrap gap-1.5">
+            {me.data.super_user && <Badge tone="accent">super user</Badge>}
+            {role && !me.data.super_user && <Badge tone={role === 'administrator' ? 'accent' : 'neutral'}>{role.replace('_', ' ')}</Badge>}
+          </div>
+        </div>
+      ) : (
+        <Skeleton className="mb-3 h-9 w-full" />
+      )}
+      <Button
+        variant="secondary"
+        size="sm"
+        className="w-full"
+        onClick={() => {
+          signOut();
+          queryClient.clear();
+          router.replace(SIGN_IN_PATH);
+        }}
+      >
+        <LogOut aria-hidden /> Sign out
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import {
+  Building2,
+  Clapperboard,
+  FileAudio,
+  Handshake,
+  KeyRound,
+  LayoutDashboard,
+  Megaphone,
+  Mic,
+  Bot,
+  Users,
+  Webhook,
+  type LucideIcon,
+} from 'lucide-react';
+
+export interface NavItem {
+  /** Path under /console/n/[networkId]/ ('' is the overview). */
+  section: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+/** The side navigation, in order. Each section is a folder under app/(console)/console/n/[networkId]/. */
+export const NAV_ITEMS: NavItem[] = [
+  { section: '', label: 'Overview', icon: LayoutDashboard },
+  { section: 'members', label: 'Members', icon: Users },
+  { section: 'api-keys', label: 'API keys', icon: KeyRound },
+  { section: 'service-accounts', label: 'Service accounts', icon: Bot },
+  { section: 'webhooks', label: 'Webhooks', icon: Webhook },
+  { section: 'advertisers', label: 'Advertisers', icon: Building2 },
+  { section: 'campaigns', label: 'Campaigns', icon: Megaphone },
+  { section: 'podcasts', label: 'Podcasts', icon: Mic },
+  { section: 'offers', label: 'Offers', icon: Handshake },
+  { section: 'creatives', label: 'Creatives', icon: FileAudio },
+];
+
+export const BRAND_ICON = Clapperboard;

@@ -1,0 +1,25 @@
+'use client';
+
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect, type ReactNode } from 'react';
+import { SIGN_IN_PATH } from '../../_lib/providers';
+import { useApiKey, wasSignedOutByUser } from '../../_lib/session';
+import { LoadingBlock } from '../ui/skeleton';
+
+/** Renders children only with a key in sessionStorage; otherwise goes to sign-in (and back here after). */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const apiKey = useApiKey();
+  const router = useRouter();
+  const pathname = usePathname();
+  useEffect(() => {
+    if (apiKey === null) router.replace(wasSignedOutByUser() ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(pathname)}`);
+  }, [apiKey, pathname, router]);
+  if (!apiKey) {
+    return (
+      <div className="mx-auto max-w-md p-10">
+        <LoadingBlock label="Checking your session…" />
+      </div>
+    );
+  }
+  return <>{children}</>;
+}

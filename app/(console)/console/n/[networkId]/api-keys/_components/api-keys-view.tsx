@@ -1,0 +1,280 @@
+'use client';
+
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { ShieldAlert, Trash2 } from 'lucide-react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useId, useState } from 'react';
+import type { ApiKey } from '@/server/routers/keys/api-key.types';
+import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
+import { Button } from '../../../../../_components/ui/button';
+import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
+import { Label } from '../../../../../_components/ui/label';
+import { Select } from '../../../../../_components/ui/select';
+import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
+import { useCanAdminister, useNetworkId, useNetworkRole } from '../../../../../_lib/network';
+import { api } from '../../../../../_lib/trpc';
+import { formatDate, formatDateTime, identitySentence, roleLabel, useIdentityDirectory } from './identity';
+import { MintKeyDialog } from './mint-key-dialog';
+import { RotatedKeyReveal, RotateKeyDialog, type RotatedKey } from './rotate-key-dialog';
+
+const STATUS_FILTERS = [
+  { value: '', label: 'Any status' },
+  { value: 'active', label: 'Active' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'revoked', label: 'Revoked' },
+];
+
+/** Active, but rotated: it stops at revoked_at (the end of the grace period). */
+function inGracePeriod(key: ApiKey): boolean {
+  return key.status === 'active' && key.replaced_by_key_id !== null && key.revoked_at !== null;
+}
+
+export function ApiKeysView() {
+  const networkId = useNetworkId();
+  const role = useNetworkRole(networkId);
+  const canAdminister = useCanAdminister(networkId);
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const ownerFilter = search.get('owner') ?? '';
+  const statusFilter = search.get('status') ?? '';
+  const ownerFilterId = useId();
+  const statusFilterId = useId();
+  const directory = useIdentityDirectory(networkId);
+  const [rotated, setRotated] = useState<RotatedKey | null>(null);
+
+  const input = { networkId, limit: 50 };
+  const keys = useInfiniteQuery({
+    queryKey: [...api.keys.listForNetwork.pathKey(), { input, type: 'infinite' }],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => api.keys.listForNetwork.query({ ...input, cursor: pageParam }),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    enabled: canAdminister,
+  });
+  const all = keys.data?.pages.flatMap((p) => p.items);
+  const rows = all?.filter((k) => (!ownerFilter || k.owner.id === ownerFilter) && (!statusFilter || k.status === statusFilter));
+
+  function setFilter(name: string, value: string) {
+    const next = new URLSearchParams(search.toString());
+    if (value) next.set(name, value);
+    else next.delete(name);
+    const query = next.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname);
+  }
+
+  function ownerName(key: ApiKey): { name: string; kind: string } {
+    if (key.owner.type === 'service_account') {
+      return { name: directory.accountById.get(key.owner.id)?.name ?? 'Deleted service account', kind: 'Service account' };
+    }
+    const member = directory.memberByUserId.get(key.owner.id);
+    return member ? { name: member.user.name, kind: member.user.email ?? 'Member' } : { name: 'Not a member', kind: 'Person' };
+  }
+
+  const columns: DataTableColumn<ApiKey>[] = [
+    {
+      id: 'name',
+      header: 'Name and start',
+      accessorKey: 'key_name',
+      cell: ({ row }) => (
+        <div>
+          <div className="font-medium text-slate-900">{row.original.key_name}</div>
+          <code className="font-mono text-xs whitespace-nowrap text-slate-600">{row.original.start}…</code>
+        </div>
+      ),
+    },
+    {
+      id: 'owner',
+      header: 'Owner',
+      accessorFn: (k) => ownerName(k).name,
+      cell: ({ row }) => {
+        const owner = ownerName(row.original);
+        return (
+          <div>
+            <div className="text-slate-900">{owner.name}</div>
+            <div className="text-xs text-slate-600">{owner.kind}</div>
+          </div>
+        );
+      },
+    },
+    {
+      id: 'role',
+      header: 'Role',
+      accessorFn: (k) => k.scopes.find((s) => s.network_id === networkId)?.role ?? '',
+      cell: ({ row }) => {
+        const key = row.original;
+        const here = key.scopes.find((s) => s.network_id === networkId);
+        const elsewhere = key.scopes.length - (here ? 1 : 0);
+        return (
+          <div className="flex flex-col items-start gap-1">
+            {key.super_user && <Badge tone="accent">super user</Badge>}
+            {here && <Badge tone={here.role === 'administrator' ? 'accent' : 'neutral'}>{roleLabel(here.role)}</Badge>}
+            {elsewhere > 0 && (
+              <span className="text-xs text-slate-600">
+                + {elsewhere} other network{elsewhere > 1 ? 's' : ''}
+              </span>
+            )}
+          </div>
+        );
+      },
+    },
+    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <span>{row.original.last_used_at ? formatDateTime(row.original.last_used_at) : 'Never'}</span> },
+    { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <span>{row.original.expires_at ? formatDateTime(row.original.expires_at) : 'Never'}</span> },
+    {
+      id: 'status',
+      header: 'Status',
+      accessorKey: 'status',
+      cell: ({ row }) => {
+        const key = row.original;
+        if (inGracePeriod(key)) {
+          return (
+            <div className="flex flex-col items-start gap-1">
+              <Badge tone="warning">rotated</Badge>
+              <span className="text-xs text-slate-600">works until {formatDateTime(key.revoked_at)}</span>
+            </div>
+          );
+        }
+        return (
+          <div className="flex flex-col items-start gap-1">
+            <StatusBadge status={key.status} />
+            {key.status === 'revoked' && key.revoked_at && <span className="text-xs whitespace-nowrap text-slate-600">{formatDate(key.revoked_at)}</span>}
+          </div>
+        );
+      },
+    },
+    ...(canAdminister
+      ? [
+          {
+            id: 'actions',
+            header: () => <span className="sr-only">Actions</span>,
+            enableSorting: false,
+            cell: ({ row }) => <KeyActions networkId={networkId} apiKey={row.original} onRotated={setRotated} />,
+          } satisfies DataTableColumn<ApiKey>,
+        ]
+      : []),
+  ];
+
+  const filtered = Boolean(ownerFilter || statusFilter);
+  const accounts = directory.accounts.data?.items ?? [];
+  const members = directory.members.data?.items ?? [];
+
+  return (
+    <div>
+      <PageHeader
+        title="API keys"
+        description="Every key that reaches this network: members’ keys and service accounts’ keys. Tokens are never stored in clear, only their start to recognise them."
+        actions={canAdminister ? <MintKeyDialog networkId={networkId} /> : undefined}
+      />
+      {role === 'read_only' ? (
+        <EmptyState
+          icon={<ShieldAlert className="size-6" />}
+          title="Only administrators can see the network’s keys"
+          description="Your key can read this network. Ask an administrator to mint or revoke keys."
+        />
+      ) : (
+        <>
+          <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+            <div className="space-y-1.5 sm:w-72">
+              <Label htmlFor={ownerFilterId}>Owner</Label>
+              <Select id={ownerFilterId} value={ownerFilter} onChange={(e) => setFilter('owner', e.target.value)}>
+                <option value="">Everyone</option>
+                {members.length > 0 && (
+                  <optgroup label="Members">
+                    {members.map((m) => (
+                      <option key={m.id} value={m.user.id}>
+                        {m.user.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+                {accounts.length > 0 && (
+                  <optgroup label="Service accounts">
+                    {accounts.map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {a.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                )}
+                {ownerFilter && !members.some((m) => m.user.id === ownerFilter) && !accounts.some((a) => a.id === ownerFilter) && (
+                  <option value={ownerFilter}>{ownerFilter}</option>
+                )}
+              </Select>
+            </div>
+            <div className="space-y-1.5 sm:w-48">
+              <Label htmlFor={statusFilterId}>Status</Label>
+              <Select id={statusFilterId} value={statusFilter} onChange={(e) => setFilter('status', e.target.value)} options={STATUS_FILTERS} />
+            </div>
+            {filtered && (
+              <Button variant="ghost" size="sm" onClick={() => router.replace(pathname)}>
+                Clear filters
+              </Button>
+            )}
+          </div>
+          <DataTable
+            label="API keys"
+            columns={columns}
+            rows={role === undefined ? undefined : rows}
+            error={keys.error}
+            onRetry={() => keys.refetch()}
+            hasMore={keys.hasNextPage}
+            onLoadMore={() => keys.fetchNextPage()}
+            loadingMore={keys.isFetchingNextPage}
+            empty={
+              filtered ? (
+                <EmptyState
+                  title="No keys match these filters"
+                  description={keys.hasNextPage ? 'Filters apply to the keys loaded so far: load more to search further.' : undefined}
+                />
+              ) : (
+                <EmptyState
+                  title="No keys on this network yet"
+                  description="Members get a first key when they accept their invitation. Mint keys for members or service accounts here."
+                />
+              )
+            }
+          />
+        </>
+      )}
+      <RotatedKeyReveal rotated={rotated} onClose={() => setRotated(null)} />
+    </div>
+  );
+}
+
+function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKey: ApiKey; onRotated: (rotated: RotatedKey) => void }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const revoke = useMutation(api.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() }) }));
+  if (apiKey.status !== 'active') return null;
+  const reachesOthers = apiKey.scopes.some((s) => s.network_id !== networkId);
+  const rotated = inGracePeriod(apiKey);
+  return (
+    <div className="flex flex-col items-stretch gap-1.5">
+      {!rotated && !reachesOthers && !apiKey.super_user && <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} onRotated={onRotated} />}
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke ${apiKey.key_name}`} onClick={() => setError(null)}>
+            <Trash2 aria-hidden /> Revoke
+          </Button>
+        }
+        title={`Revoke “${apiKey.key_name}”?`}
+        description={
+          reachesOthers
+            ? 'This key also reaches other networks: it loses access to this network from its next request and keeps the others.'
+            : 'Anything using this key is refused from its next request. This cannot be undone; mint a new key if it is needed again.'
+        }
+        confirmLabel="Revoke key"
+        error={error}
+        onConfirm={async () => {
+          setError(null);
+          try {
+            await revoke.mutateAsync({ networkId, keyId: apiKey.id });
+          } catch (e) {
+            setError(identitySentence(e, 'revoke the key'));
+            throw e;
+          }
+        }}
+      />
+    </div>
+  );
+}

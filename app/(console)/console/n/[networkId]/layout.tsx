@@ -1,0 +1,44 @@
+'use client';
+
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { ConsoleShell } from '../../../_components/shell/console-shell';
+import { RequireSession } from '../../../_components/shell/require-session';
+import { buttonVariants } from '../../../_components/ui/button';
+import { Card } from '../../../_components/ui/card';
+import { EmptyState } from '../../../_components/ui/states';
+import { useMe, useNetworkId, useNetworkRole } from '../../../_lib/network';
+
+/** Every page of a network: signed in, inside the shell. Pages read the network with useNetworkId(). */
+export default function NetworkLayout({ children }: { children: ReactNode }) {
+  const networkId = useNetworkId();
+  return (
+    <RequireSession>
+      <ConsoleShell networkId={networkId}>
+        <NetworkAccess networkId={networkId}>{children}</NetworkAccess>
+      </ConsoleShell>
+    </RequireSession>
+  );
+}
+
+/** A key without a scope on this network sees a sentence, not a page of 403s. */
+function NetworkAccess({ networkId, children }: { networkId: string; children: ReactNode }) {
+  const me = useMe();
+  const role = useNetworkRole(networkId);
+  if (me.data && !role) {
+    return (
+      <Card>
+        <EmptyState
+          title="No access to this network"
+          description="This API key has no role on this network. Pick another network in the switcher, or ask an administrator to invite you."
+          action={
+            <Link href="/console" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+              Go to my networks
+            </Link>
+          }
+        />
+      </Card>
+    );
+  }
+  return <>{children}</>;
+}

@@ -1,0 +1,90 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { UserPlus } from 'lucide-react';
+import { useState } from 'react';
+import { createInvitationInput } from '@/server/routers/invitations/create-invitation.types';
+import { Button } from '../../../../../_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../../../_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
+import { Input } from '../../../../../_components/ui/input';
+import { Select } from '../../../../../_components/ui/select';
+import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
+import { api } from '../../../../../_lib/trpc';
+import { formatDateTime, ROLE_HELP, ROLE_OPTIONS } from '../../api-keys/_components/identity';
+
+const inviteForm = createInvitationInput.omit({ networkId: true });
+
+/** The link the invitee opens: the token rides in the fragment, which browsers never send to servers. */
+export function invitationLink(token: string): string {
+  return `${window.location.origin}/console/invitations/accept#token=${encodeURIComponent(token)}`;
+}
+
+export function InviteDialog({ networkId }: { networkId: string }) {
+  const [open, setOpen] = useState(false);
+  const [invited, setInvited] = useState<{ link: string; email: string; role: string; expiresAt: string } | null>(null);
+  const queryClient = useQueryClient();
+  const create = useMutation(
+    api.invitations.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.invitations.pathKey() }) }),
+  );
+  const form = useZodForm(inviteForm, { defaultValues: { email: '', role: 'read_only', expires_in_days: 7 } });
+  return (
+    <>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) form.reset();
+        }}
+      >
+        <DialogTrigger asChild>
+          <Button>
+            <UserPlus aria-hidden /> Invite member
+          </Button>
+        </DialogTrigger>
+        <DialogContent title="Invite a member" description="You get a link to send to the person. When they open it, they join with this role and receive their first API key.">
+          <Form
+            form={form}
+            onSubmit={async (values) => {
+              const created = await create.mutateAsync({ ...values, networkId });
+              setOpen(false);
+              form.reset();
+              setInvited({ link: invitationLink(created.token), email: created.email, role: created.role, expiresAt: created.expires_at });
+            }}
+          >
+            <FormField form={form} name="email" label="Email">
+              {(field) => <Input type="email" autoComplete="off" placeholder="name@example.com" {...field} />}
+            </FormField>
+            <FormField form={form} name="role" label="Role" description={ROLE_HELP}>
+              {(field) => <Select options={ROLE_OPTIONS} {...field} />}
+            </FormField>
+            <FormField form={form} name="expires_in_days" label="Valid for (days)" description="1 to 30 days." registerOptions={{ valueAsNumber: true }}>
+              {(field) => <Input type="number" min={1} max={30} inputMode="numeric" {...field} />}
+            </FormField>
+            <FormError form={form} />
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={form.formState.isSubmitting}>
+                Create invitation
+              </Button>
+            </DialogFooter>
+          </Form>
+        </DialogContent>
+      </Dialog>
+      <SecretReveal
+        secret={invited?.link ?? null}
+        title="Invitation created"
+        label="Invitation link"
+        description={invited ? `For ${invited.email}. The link works once, until ${formatDateTime(invited.expiresAt)}.` : undefined}
+        onClose={() => setInvited(null)}
+      >
+        <p className="mt-3 text-sm text-slate-600">
+          Send this link to the invitee yourself (the service does not email it). Whoever opens it joins the network, so use a channel only
+          they can read.
+        </p>
+      </SecretReveal>
+    </>
+  );
+}

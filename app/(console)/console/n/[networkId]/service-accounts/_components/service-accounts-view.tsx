@@ -1,0 +1,154 @@
+'use client';
+
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { useId, useState } from 'react';
+import type { ServiceAccount } from '@/server/routers/service-accounts/service-account.types';
+import { Badge } from '../../../../../_components/ui/badge';
+import { Button, buttonVariants } from '../../../../../_components/ui/button';
+import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
+import { Label } from '../../../../../_components/ui/label';
+import { Select } from '../../../../../_components/ui/select';
+import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
+import { toast } from '../../../../../_components/ui/toaster';
+import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { api } from '../../../../../_lib/trpc';
+import { formatDate, identitySentence, roleLabel } from '../../api-keys/_components/identity';
+import { MintKeyDialog } from '../../api-keys/_components/mint-key-dialog';
+import { CreateServiceAccountDialog } from './create-service-account-dialog';
+
+const STATUS = [
+  { value: 'active', label: 'Active accounts' },
+  { value: 'deleted', label: 'Deleted accounts' },
+];
+
+export function ServiceAccountsView() {
+  const networkId = useNetworkId();
+  const canAdminister = useCanAdminister(networkId);
+  const [status, setStatus] = useState<'active' | 'deleted'>('active');
+  const statusId = useId();
+  const input = { networkId, limit: 50, status };
+  const accounts = useInfiniteQuery({
+    queryKey: [...api.serviceAccounts.list.pathKey(), { input, type: 'infinite' }],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => api.serviceAccounts.list.query({ ...input, cursor: pageParam }),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+
+  const columns: DataTableColumn<ServiceAccount>[] = [
+    { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
+    { id: 'role', header: 'Role', accessorKey: 'role', cell: ({ row }) => <Badge tone={row.original.role === 'administrator' ? 'accent' : 'neutral'}>{roleLabel(row.original.role)}</Badge> },
+    {
+      id: 'created',
+      header: status === 'active' ? 'Created' : 'Deleted',
+      accessorFn: (a) => (status === 'active' ? a.created_at : a.deleted_at),
+      cell: ({ getValue }) => <span className="whitespace-nowrap">{formatDate(getValue() as string | null)}</span>,
+    },
+    {
+      id: 'keys',
+      header: 'Keys',
+      enableSorting: false,
+      cell: ({ row }) =>
+        canAdminister ? (
+          <Link
+            href={`${networkPath(networkId, 'api-keys')}?owner=${encodeURIComponent(row.original.id)}`}
+            className={buttonVariants({ variant: 'link', size: 'sm' })}
+            aria-label={`View the keys of ${row.original.name}`}
+          >
+            View keys
+          </Link>
+        ) : (
+          <span className="text-slate-600">—</span>
+        ),
+    },
+    ...(canAdminister && status === 'active'
+      ? [
+          {
+            id: 'actions',
+            header: () => <span className="sr-only">Actions</span>,
+            enableSorting: false,
+            cell: ({ row }) => <AccountActions networkId={networkId} account={row.original} />,
+          } satisfies DataTableColumn<ServiceAccount>,
+        ]
+      : []),
+  ];
+
+  return (
+    <div>
+      <PageHeader
+        title="Service accounts"
+        description="Identities for programs and integrations rather than people. Each has a role on this network; its keys never hold more."
+        actions={canAdminister ? <CreateServiceAccountDialog networkId={networkId} /> : undefined}
+      />
+      <div className="mb-4 space-y-1.5 sm:w-60">
+        <Label htmlFor={statusId}>Show</Label>
+        <Select id={statusId} value={status} onChange={(e) => setStatus(e.target.value as 'active' | 'deleted')} options={STATUS} />
+      </div>
+      <DataTable
+        label="Service accounts"
+        columns={columns}
+        rows={accounts.data?.pages.flatMap((p) => p.items)}
+        error={accounts.error}
+        onRetry={() => accounts.refetch()}
+        hasMore={accounts.hasNextPage}
+        onLoadMore={() => accounts.fetchNextPage()}
+        loadingMore={accounts.isFetchingNextPage}
+        empty={
+          status === 'active' ? (
+            <EmptyState
+              title="No service accounts yet"
+              description="Create one for each program that calls the API, so its access can be managed and revoked on its own."
+            />
+          ) : (
+            <EmptyState title="No deleted service accounts" />
+          )
+        }
+      />
+    </div>
+  );
+}
+
+function AccountActions({ networkId, account }: { networkId: string; account: ServiceAccount }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const remove = useMutation(
+    api.serviceAccounts.delete.mutationOptions({
+      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: api.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: api.keys.pathKey() })]),
+    }),
+  );
+  return (
+    <div className="flex justify-end gap-2">
+      <MintKeyDialog
+        networkId={networkId}
+        owner={{ type: 'service_account', id: account.id, name: account.name, role: account.role }}
+        triggerLabel="Mint key"
+        triggerAriaLabel={`Mint a key for ${account.name}`}
+        triggerVariant="secondary"
+        triggerSize="sm"
+      />
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Delete ${account.name}`} onClick={() => setError(null)}>
+            <Trash2 aria-hidden /> Delete
+          </Button>
+        }
+        title={`Delete ${account.name}?`}
+        description="All its keys are revoked at once: programs using them are refused from their next request. This cannot be undone."
+        confirmLabel="Delete service account"
+        error={error}
+        onConfirm={async () => {
+          setError(null);
+          try {
+            await remove.mutateAsync({ networkId, serviceAccountId: account.id });
+            toast.success(`${account.name} was deleted and its keys revoked.`);
+          } catch (e) {
+            setError(identitySentence(e, 'delete the service account'));
+            throw e;
+          }
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect } from 'react';
+import { BRAND_ICON as Brand } from '../_components/shell/nav-items';
+import { CreateNetworkDialog } from '../_components/shell/create-network-dialog';
+import { RequireSession } from '../_components/shell/require-session';
+import { Button } from '../_components/ui/button';
+import { Card } from '../_components/ui/card';
+import { LoadingBlock } from '../_components/ui/skeleton';
+import { EmptyState, ErrorState } from '../_components/ui/states';
+import { networkPath, useMe, useNetworks } from '../_lib/network';
+import { SIGN_IN_PATH } from '../_lib/providers';
+import { signOut } from '../_lib/session';
+
+/** /console: open the first network of the key, or explain that there is none. */
+export default function ConsoleHome() {
+  return (
+    <RequireSession>
+      <FirstNetwork />
+    </RequireSession>
+  );
+}
+
+function FirstNetwork() {
+  const router = useRouter();
+  const networks = useNetworks();
+  const me = useMe();
+  const first = networks.data?.items[0];
+  useEffect(() => {
+    if (first) router.replace(networkPath(first.id));
+  }, [first, router]);
+
+  return (
+    <main id="main" className="mx-auto max-w-lg px-4 py-16">
+      <div className="mb-6 flex items-center gap-2">
+        <Brand className="size-6 text-indigo-600" aria-hidden />
+        <h1 className="text-lg font-semibold">Ad Network Console</h1>
+      </div>
+      {networks.isError ? (
+        <ErrorState error={networks.error} onRetry={() => networks.refetch()} />
+      ) : networks.isPending || first ? (
+        <LoadingBlock label="Opening your network…" />
+      ) : (
+        <Card>
+          <EmptyState
+            title="No networks yet"
+            description={
+              me.data?.super_user
+                ? 'Create the first network to start inviting members and running campaigns.'
+                : 'This key has no access to any network. Ask an administrator to invite you.'
+            }
+            action={
+              <div className="flex flex-wrap justify-center gap-2">
+                {me.data?.super_user && <CreateNetworkDialog />}
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => {
+                    signOut();
+                    router.replace(SIGN_IN_PATH);
+                  }}
+                >
+                  Sign out
+                </Button>
+              </div>
+            }
+          />
+        </Card>
+      )}
+    </main>
+  );
+}

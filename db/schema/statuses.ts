@@ -1,0 +1,8 @@
+/**
+ * State names of the ads and webhook tables, without Drizzle, so that the API
+ * schemas built from them can be imported by the console's client code.
+ */
+export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
+export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as const;
+export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

@@ -1,0 +1,43 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+
+/** The super_user token the e2e server was started with (playwright.config.ts). */
+export function e2eToken(): string {
+  const token = process.env.E2E_TOKEN;
+  if (!token) throw new Error('E2E_TOKEN is not set: run these tests with `npx playwright test` (playwright.config.ts sets it).');
+  return token;
+}
+
+/** Sign in to the console through its sign-in page; resolves once the page after sign-in is showing. */
+export async function signInToConsole(page: Page, token: string = e2eToken()): Promise<void> {
+  await page.goto('/console/sign-in');
+  await page.getByLabel('API key').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/console\/sign-in/);
+}
+
+/** Create a network through /v1 with the e2e super_user token. */
+export async function createNetwork(request: APIRequestContext, name: string): Promise<{ id: string; name: string }> {
+  const response = await request.post('/v1/networks', {
+    headers: { Authorization: `Bearer ${e2eToken()}` },
+    data: { name },
+  });
+  expect(response.status()).toBe(201);
+  return response.json();
+}
+
+/** axe-core on the current page: no serious or critical violations (the report is attached to the test). */
+export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe violations on ${name}`,
+  ).toEqual([]);
+}
+
+/** A full-page screenshot under test-results/ (the README embeds some). */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+
+const SECTIONS = ['Overview', 'Members', 'API keys', 'Service accounts', 'Webhooks', 'Advertisers', 'Campaigns', 'Podcasts', 'Offers', 'Creatives'];
+
+test.describe('console shell', () => {
+  test('signed out, /console goes to sign-in; a bad key is refused with a clear message', async ({ page }, testInfo) => {
+    await page.goto('/console');
+    await expect(page).toHaveURL(/\/console\/sign-in/);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo, 'sign-in');
+    await screenshot(page, testInfo, 'console-sign-in-1280');
+
+    await page.getByLabel('API key').fill(`sk_test_${'x'.repeat(40)}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText(/This key was not accepted/)).toBeVisible();
+    await expect(page).toHaveURL(/\/console\/sign-in/);
+
+    await page.getByLabel('API key').fill('not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText(/does not look like an API key/)).toBeVisible();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).not.toContain('ans.console.apiKey');
+  });
+
+  test('sign in, switch networks, navigate every section, create a network, sign out', async ({ page, request }, testInfo) => {
+    const suffix = randomUUID().slice(0, 8);
+    const first = await createNetwork(request, `Shell A ${suffix}`);
+    const second = await createNetwork(request, `Shell B ${suffix}`);
+
+    await signInToConsole(page);
+    await expect(page).toHaveURL(/\/console\/n\/net_/);
+    const switcher = page.getByLabel('Network');
+    await expect(switcher).toBeVisible();
+    await expect(switcher.locator('option', { hasText: first.name })).toHaveCount(1);
+
+    await page.goto(`/console/n/${first.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await expect(switcher).toHaveValue(first.id);
+    await expectNoSeriousA11yViolations(page, testInfo, 'overview');
+    await screenshot(page, testInfo, 'console-overview-1280');
+
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    for (const section of SECTIONS) {
+      await nav.getByRole('link', { name: section, exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1, name: section })).toBeVisible();
+      await expect(nav.getByRole('link', { name: section, exact: true })).toHaveAttribute('aria-current', 'page');
+    }
+
+    // Switching keeps the section.
+    await nav.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await switcher.selectOption(second.id);
+    await expect(page).toHaveURL(new RegExp(`/console/n/${second.id}/webhooks$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+
+    // A super_user creates a network from the switcher.
+    await page.getByRole('button', { name: 'Create network' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create network' });
+    await dialog.getByRole('button', { name: 'Create network' }).click();
+    await expect(dialog.getByText('name must not be blank.')).toBeVisible();
+    const created = `Shell C ${suffix}`;
+    await dialog.getByLabel('Name').fill(created);
+    await dialog.getByRole('button', { name: 'Create network' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(switcher.locator('option:checked')).toHaveText(created);
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/console\/sign-in$/);
+    expect(await page.evaluate(() => sessionStorage.getItem('ans.console.apiKey'))).toBeNull();
+    await page.goto(`/console/n/${first.id}/members`);
+    await expect(page).toHaveURL(/\/console\/sign-in/);
+  });
+
+  test('a key revoked while signed in returns to sign-in with a message', async ({ page, request }) => {
+    const minted = await request.post('/v1/apikeys', {
+      headers: { Authorization: `Bearer ${e2eToken()}` },
+      data: { key_name: `shell revoke ${randomUUID().slice(0, 8)}`, super_user: true },
+    });
+    expect(minted.status()).toBe(201);
+    const key = (await minted.json()) as { id: string; token: string };
+
+    await signInToConsole(page, key.token);
+    await expect(page.getByLabel('Network')).toBeVisible();
+
+    const revoked = await request.delete(`/v1/apikeys/${key.id}`, { headers: { Authorization: `Bearer ${key.token}` } });
+    expect(revoked.ok()).toBe(true);
+
+    await page.reload();
+    await expect(page).toHaveURL(/\/console\/sign-in/);
+    await expect(page.getByText('Your key was revoked or expired — sign in again.')).toBeVisible();
+  });
+
+  test('a scoped key sees only its networks, no "Create network", and a sentence for other networks', async ({ page, request }) => {
+    const suffix = randomUUID().slice(0, 8);
+    const mine = await createNetwork(request, `Scoped mine ${suffix}`);
+    const other = await createNetwork(request, `Scoped other ${suffix}`);
+    // A service account's key holds exactly the account's role on its one network.
+    const account = await request.post(`/v1/networks/${mine.id}/service-accounts`, {
+      headers: { Authorization: `Bearer ${e2eToken()}` },
+      data: { name: `scoped ${suffix}`, role: 'read_only' },
+    });
+    expect(account.status()).toBe(201);
+    const key = ((await account.json()) as { api_key: { token: string } }).api_key;
+
+    await signInToConsole(page, key.token);
+    await expect(page).toHaveURL(new RegExp(`/console/n/${mine.id}$`));
+    const switcher = page.getByLabel('Network');
+    await expect(switcher.locator('option')).toHaveText([mine.name]);
+    await expect(page.getByText('read only', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create network' })).toHaveCount(0);
+
+    await page.goto(`/console/n/${other.id}/webhooks`);
+    await expect(page.getByText('No access to this network')).toBeVisible();
+  });
+
+  test('at 390 px the navigation is behind a menu button', async ({ page, request }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const network = await createNetwork(request, `Shell narrow ${randomUUID().slice(0, 8)}`);
+    await page.goto('/console/sign-in');
+    await expectNoSeriousA11yViolations(page, testInfo, 'sign-in-390');
+    await signInToConsole(page);
+    await page.goto(`/console/n/${network.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Console' })).toBeHidden();
+    await expectNoSeriousA11yViolations(page, testInfo, 'overview-390');
+    await screenshot(page, testInfo, 'console-overview-390');
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await expect(menu.getByLabel('Network')).toHaveValue(network.id);
+    await menu.getByRole('link', { name: 'Members', exact: true }).click();
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/console/n/${network.id}/members$`));
+  });
+});

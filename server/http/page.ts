@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/*
+ * The list contract (query parameters and envelope), free of server-only code
+ * so that the console can import the procedures' schemas.
+ */
+
+/** Query parameters every list endpoint takes. Query strings are coerced explicitly. */
+export const listParams = {
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 200.' })
+    .int('limit must be a whole number from 1 to 200.')
+    .min(1, 'limit must be at least 1.')
+    .max(200, 'limit must be at most 200.')
+    .default(50)
+    .meta({ description: 'Page size, 1–200.' }),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'Opaque cursor from the previous page’s next_cursor. Omit for the first page.' }),
+};
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** The list envelope schema for an item schema. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}
