@@ -82,6 +82,31 @@ describe('webhook delivery', () => {
     expect(receiver.received.slice(before)).toHaveLength(0);
   });
 
+  it('fans one event out to every subscription that wants it, each with its own delivery id and secret', async () => {
+    receiver.respondWith(() => 200);
+    const { n, podcastId } = await networkWithHook(['optin.completed']);
+    const firstSecret = secret;
+    const second = await call<{ secret: string }>('POST', `/networks/${n}/webhooks`, { url: `${receiver.url}?second`, events: ['optin.completed', 'offer.accepted'] });
+    expect(second.status).toBe(201);
+    const other = await call('POST', `/networks/${n}/webhooks`, { url: `${receiver.url}?other`, events: ['offer.accepted'] });
+    expect(other.status).toBe(201);
+    secret = firstSecret;
+    const before = receiver.received.length;
+    expect((await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`)).status).toBe(200);
+    await until(() => (receiver.received.length - before >= 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
+    const got = receiver.received.slice(before);
+    expect(got).toHaveLength(2);
+    expect(new Set(got.map((r) => r.headers['x-service-delivery'])).size).toBe(2);
+    for (const r of got) {
+      const key = r.headers['x-service-signature'] === undefined ? '' : String(r.headers['x-service-signature']);
+      const candidates = [firstSecret, second.body.secret];
+      const matches = await Promise.all(candidates.map((s) => verify(s, r.raw.toString(), `sha256=${key}`)));
+      expect(matches.filter(Boolean)).toHaveLength(1);
+      expect(JSON.parse(r.raw.toString()).id).toBe(r.headers['x-service-delivery']);
+    }
+  });
+
   it('retries 500, 500 → 200: delivered on attempt 3 with the same id and bytes', async () => {
     const { n, podcastId } = await networkWithHook(['optin.completed']);
     const before = receiver.received.length;

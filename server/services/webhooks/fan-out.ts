@@ -28,13 +28,15 @@ export async function fanOutEvent(tx: Tx, event: EventRow): Promise<number> {
     );
   if (targets.length === 0) return 0;
   const occurredAt = event.occurredAt.toISOString();
-  const ids = targets.map(() => randomUUID());
-  const bodies = ids.map((id) => JSON.stringify({ id, type: event.type, occurred_at: occurredAt, data: event.data }));
+  const rows = targets.map((target) => {
+    const id = randomUUID();
+    return { id, webhook_id: target.id, body: JSON.stringify({ id, type: event.type, occurred_at: occurredAt, data: event.data }) };
+  });
   await tx.execute(sql`
     with delivery as (
       insert into webhook_deliveries (id, webhook_id, network_id, event_id, event_type, body)
       select d.id, d.webhook_id, ${event.networkId}, ${event.id}, ${event.type}, d.body
-        from unnest(array[${ids}]::uuid[], array[${targets.map((t) => t.id)}]::text[], array[${bodies}]::text[]) as d(id, webhook_id, body)
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as d(id uuid, webhook_id text, body text)
       returning id
     )
     select count(*) from graphile_worker.add_jobs((
