@@ -6,19 +6,28 @@
  *
  *   DATABASE_URL=postgres://… PORT=3231 npx tsx scripts/bench/baseline.ts
  *
- * Routes (Authorization: Bearer <API key> on both):
+ * Routes (Authorization: Bearer <API key> on all):
  *   GET /v1/me                 the key lookup below, then {key_id, key_name, super_user, scopes}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
+ *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the statements the service runs, in
+ *                              its order (server/http/rest.ts, server/http/idempotency.ts,
+ *                              server/services/campaigns/create-campaign.ts): the key lookup; the
+ *                              reservation (INSERT … ON CONFLICT DO NOTHING RETURNING, autocommit);
+ *                              one transaction with the advertiser `SELECT … FOR SHARE` (live, same
+ *                              network) and the campaign `INSERT … RETURNING`; then the response,
+ *                              AES-256-GCM sealed, stored on the key (UPDATE, autocommit) before it
+ *                              is sent. The service writes no audit row for a campaign; neither does this.
  *
  * PREPARE=0 turns postgres.js's prepared statements off (for investigations; the default is on).
  * Prints `baseline ready on http://127.0.0.1:PORT` once listening; SIGTERM/SIGINT stop it.
  * `npm run bench` (scripts/bench/run.ts) starts it as a child process next to the service.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
+import { newId } from '../../db/ids';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -136,10 +145,141 @@ function problem(res: ServerResponse, status: number, title: string, detail: str
   send(res, status, { type: `about:blank#${title.toLowerCase().replace(/ /g, '-')}`, title, status, detail });
 }
 
+// ---------------------------------------------------------------- POST /v1/networks/{n}/campaigns
+
+const CAMPAIGNS_ROUTE = /^\/v1\/networks\/([^/]+)\/campaigns$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_TTL_HOURS = 24;
+/** The service seals stored responses (AES-256-GCM) under a key derived from its secret; so does this, under its own. */
+const sealKey = randomBytes(32);
+function seal(plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return ['v1', iv, body, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+interface CampaignRow {
+  id: string;
+  network_id: string;
+  advertiser_id: string;
+  name: string;
+  script: string;
+  status: string;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  budget_cents: string | null;
+  currency: string | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function presentCampaign(r: CampaignRow) {
+  return {
+    id: r.id,
+    network_id: r.network_id,
+    advertiser_id: r.advertiser_id,
+    name: r.name,
+    script: r.script,
+    status: r.status,
+    starts_at: r.starts_at?.toISOString() ?? null,
+    ends_at: r.ends_at?.toISOString() ?? null,
+    budget_cents: r.budget_cents === null ? null : Number(r.budget_cents),
+    currency: r.currency,
+    version: r.version,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+async function createCampaign(req: IncomingMessage, res: ServerResponse, key: KeyRow, networkId: string, path: string): Promise<void> {
+  const raw = await readBody(req);
+  let input: { name?: unknown; advertiser_id?: unknown; script?: unknown; status?: unknown };
+  try {
+    input = JSON.parse(raw.toString('utf8')) as typeof input;
+  } catch {
+    problem(res, 400, 'Bad Request', 'The body is not JSON.');
+    return;
+  }
+  const role = key.super_user ? 'administrator' : key.scopes.find((s) => s.network_id === networkId)?.role;
+  if (role !== 'administrator') {
+    problem(res, 403, 'Forbidden', 'This API key has no administrator access to this network.');
+    return;
+  }
+  const status = input.status ?? 'draft';
+  const script = input.script ?? '';
+  if (typeof input.name !== 'string' || !input.name || typeof input.advertiser_id !== 'string' || typeof script !== 'string' || (status !== 'draft' && status !== 'active')) {
+    problem(res, 400, 'Bad Request', 'Invalid campaign.');
+    return;
+  }
+  const idempotencyKey = req.headers['idempotency-key'];
+  let store: ((r: StoredResponse) => Promise<unknown>) | undefined;
+  if (typeof idempotencyKey === 'string') {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+      problem(res, 400, 'Bad Request', 'Invalid Idempotency-Key.');
+      return;
+    }
+    const fingerprint = createHash('sha256').update(`POST ${path}\n`).update(raw).digest('hex');
+    const inserted = await sql`
+      insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
+      values (${key.id}, ${idempotencyKey}, ${fingerprint}, 'running', now() + make_interval(secs => ${IDEMPOTENCY_TTL_HOURS * 3600}))
+      on conflict do nothing returning key`;
+    if (inserted.length === 0) {
+      // Replays are not what is measured (every request has a new key); answer as the service would, minus decryption.
+      problem(res, 409, 'Conflict', 'This Idempotency-Key is already used.');
+      return;
+    }
+    store = (r) => sql`
+      update idempotency_keys set state = 'done', response_status = ${r.status},
+        response_headers = ${sql.json(r.headers)}, response_body = ${sql.json(seal(JSON.stringify(r.body)))}
+      where api_key_id = ${key.id} and key = ${idempotencyKey}`;
+  }
+  const row = await sql.begin(async (tx) => {
+    const [advertiser] = await tx<Array<{ id: string }>>`
+      select id, network_id, name, website, contact_email, deleted_at, version, created_at, updated_at
+      from advertisers where network_id = ${networkId} and id = ${input.advertiser_id as string} and deleted_at is null
+      for share`;
+    if (!advertiser) return undefined;
+    const [created] = await tx<CampaignRow[]>`
+      insert into campaigns (id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency)
+      values (${newId('campaign')}, ${networkId}, ${advertiser.id}, ${input.name as string}, ${script}, ${status}, null, null, null, null)
+      returning id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency, version, created_at, updated_at`;
+    return created;
+  });
+  if (!row) {
+    if (typeof idempotencyKey === 'string') await sql`delete from idempotency_keys where api_key_id = ${key.id} and key = ${idempotencyKey}`;
+    problem(res, 400, 'Bad Request', 'advertiser_id does not name an advertiser of this network.');
+    return;
+  }
+  const body = presentCampaign(row);
+  const headers = { etag: `"${row.version}"` };
+  if (store) await store({ status: 201, headers, body });
+  const payload = JSON.stringify(body);
+  res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ETag: headers.etag });
+  res.end(payload);
+}
+
 const server = createServer((req, res) => {
   const target = new URL(req.url ?? '/', 'http://baseline');
-  const route = req.method === 'GET' ? target.pathname : '';
-  if (route !== '/v1/me' && route !== '/v1/networks') {
+  const campaignsNetwork = req.method === 'POST' ? CAMPAIGNS_ROUTE.exec(target.pathname)?.[1] : undefined;
+  const route = req.method === 'GET' ? target.pathname : campaignsNetwork ? 'campaigns' : '';
+  if (route !== '/v1/me' && route !== '/v1/networks' && route !== 'campaigns') {
     problem(res, 404, 'Not Found', 'No such route.');
     return;
   }
@@ -155,6 +295,11 @@ const server = createServer((req, res) => {
       return;
     }
     if (key.last_used_stale) touchLastUsed(key.id);
+    if (route === 'campaigns') {
+      // The service fingerprints the URL without the /v1 prefix.
+      await createCampaign(req, res, key, decodeURIComponent(campaignsNetwork!), target.pathname.slice(3) + target.search);
+      return;
+    }
     if (route === '/v1/me') {
       send(res, 200, {
         key_id: key.id,
