@@ -100,6 +100,17 @@ export function sqlClient(): postgres.Sql {
 }
 
 /**
+ * The postgres.js client under a Drizzle handle, for a hot path's prepared
+ * tagged templates (see sqlClient). With Drizzle's driver settings this client
+ * returns timestamps as strings and takes json as text.
+ */
+export function postgresClientOf(db: Database): postgres.Sql {
+  const client = (db as Database & { $client?: postgres.Sql }).$client;
+  if (!client) throw new Error('expected a postgres.js-backed database handle');
+  return client;
+}
+
+/**
  * A prepared query built once per pool: `build` runs on first use with this
  * database, later calls reuse the statement (values go in as placeholders).
  * Use it for queries on the request path whose SQL text must not vary.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import { and, eq } from 'drizzle-orm';
+import { postgresClientOf, type Database } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../errors';
 import { openSecret, sealSecret } from '../secrets';
@@ -36,17 +36,12 @@ export async function reserveIdempotencyKey(
     throw badRequest('Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.');
   }
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db
-      .insert(idempotencyKeys)
-      .values({
-        apiKeyId: input.apiKeyId,
-        key: input.key,
-        fingerprint: input.fingerprint,
-        state: 'running',
-        expiresAt: sql`now() + make_interval(secs => ${input.ttlHours * 3600})`,
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    // A prepared statement (one round trip, planned once): this runs on every POST that sends a key.
+    const inserted = await postgresClientOf(db)`
+      insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
+      values (${input.apiKeyId}, ${input.key}, ${input.fingerprint}, 'running', now() + make_interval(secs => ${input.ttlHours * 3600}::float8))
+      on conflict do nothing
+      returning key`;
     if (inserted.length) return { kind: 'reserved' };
 
     const [row] = await db
@@ -83,15 +78,12 @@ export async function reserveIdempotencyKey(
 
 /** Remember the response of a finished request (any status below 500). */
 export async function completeIdempotencyKey(db: Database, apiKeyId: string, key: string, response: StoredResponse) {
-  await db
-    .update(idempotencyKeys)
-    .set({
-      state: 'done',
-      responseStatus: response.status,
-      responseHeaders: response.headers,
-      responseBody: sealSecret(SEAL_PURPOSE, JSON.stringify(response.body)),
-    })
-    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
+  const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(response.body));
+  await postgresClientOf(db)`
+    update idempotency_keys
+       set state = 'done', response_status = ${response.status},
+           response_headers = ${JSON.stringify(response.headers)}::jsonb, response_body = ${JSON.stringify(sealed)}::jsonb
+     where api_key_id = ${apiKeyId} and key = ${key}`;
 }
 
 /** Forget a claim whose request failed with a 5xx, so a retry runs again. */

@@ -1,8 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type postgres from 'postgres';
-import type { Database } from '../../../db/client';
+import { postgresClientOf, type Database } from '../../../db/client';
 import { logger } from '../../logger';
 import { openSecret } from '../../secrets';
 import { nextRetryDelayMs } from './retry-schedule';
@@ -180,17 +179,6 @@ interface DeliveryRow {
   previous_secret_expires_ms: number | null;
 }
 
-/**
- * The postgres.js client under the Drizzle handle. The delivery path uses its tagged templates:
- * prepared statements, one round trip each, planned once per connection (Drizzle's unprepared
- * queries cost a describe round trip and a fresh plan every time; see docs/PERFORMANCE.md).
- * Drizzle's postgres-js driver makes this client return timestamps as strings and take json as text.
- */
-function clientOf(db: Database): postgres.Sql {
-  const client = (db as Database & { $client?: postgres.Sql }).$client;
-  if (!client) throw new Error('attemptDelivery needs a postgres.js-backed database handle');
-  return client;
-}
 
 /**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;
@@ -202,7 +190,7 @@ function clientOf(db: Database): postgres.Sql {
  * adds its job — atomically, being one statement.
  */
 export async function attemptDelivery(db: Database, deliveryId: string, checkUrl: UrlCheck): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
-  const sql = clientOf(db);
+  const sql = postgresClientOf(db);
   const [row] = await sql<DeliveryRow[]>`
     select d.status, d.attempt_count, d.event_type, d.body,
            w.id as webhook_id, w.url, w.status as webhook_status, w.deleted_at,
