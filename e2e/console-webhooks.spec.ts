@@ -83,8 +83,10 @@ test('webhooks: create with a secret shown once, real signed deliveries, failure
     await page.getByRole('button', { name: 'Add webhook' }).first().click();
     const create = page.getByRole('dialog', { name: 'Add webhook' });
     await create.getByRole('button', { name: 'Create webhook' }).click();
-    await expect(create.getByText('events must name at least one event type.')).toBeVisible();
+    await expect(create.getByText('url must be an http or https URL.')).toBeVisible();
     await create.getByLabel('Endpoint URL').fill(receiver.url);
+    await create.getByRole('button', { name: 'Create webhook' }).click();
+    await expect(create.getByText('events must name at least one event type.')).toBeVisible();
     await expect(create.getByText('A podcast completes opt-in.')).toBeVisible();
     await create.getByRole('checkbox', { name: 'optin.completed' }).click();
     await create.getByLabel('Description (optional)').fill('e2e receiver');
@@ -95,7 +97,7 @@ test('webhooks: create with a secret shown once, real signed deliveries, failure
     const secret = await reveal.getByLabel('Signing secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
     await reveal.getByRole('button', { name: 'Copy' }).click();
-    await expect(reveal.getByText('Copied')).toBeVisible();
+    await expect(reveal.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     receiver.state.secret = secret;
     await reveal.getByRole('button', { name: 'I have copied it' }).click();
@@ -233,11 +235,21 @@ test('webhooks: create with a secret shown once, real signed deliveries, failure
     await expectNoSeriousA11yViolations(page, testInfo, 'webhooks-list-390');
     await screenshot(page, testInfo, 'console-webhooks-390');
     await page.goto(`/console/n/${network.id}/webhooks/${webhookId}`);
+    await expect(deliveryRow(page, first.deliveryId)).toBeVisible();
+    // Only the tables scroll sideways, not the page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSeriousA11yViolations(page, testInfo, 'webhook-detail-390');
+    await screenshot(page, testInfo, 'console-webhook-detail-390');
     await deliveryRow(page, first.deliveryId).click();
     await expect(panel.getByText('Attempt 1')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo, 'webhook-delivery-panel-390');
     const box = await panel.boundingBox();
     expect(box!.width).toBeLessThanOrEqual(390);
     await screenshot(page, testInfo, 'console-webhook-delivery-390');
+    await page.goto(`/console/n/${network.id}`);
+    await expect(page.getByTestId('delivery-chart')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, testInfo, 'console-overview-390');
   } finally {
     await receiver.close();
   }

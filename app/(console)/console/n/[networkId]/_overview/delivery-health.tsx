@@ -86,9 +86,9 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
           />
         ) : (
           <figure aria-labelledby={captionId} data-testid="delivery-chart">
-            <div className="h-72 w-full" aria-hidden>
+            <div className="h-72 w-full">
               <ResponsiveContainer width="100%" height="100%">
-                <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
+                <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -8 }} title="Webhook deliveries and latency over time">
                   <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
                   <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#475569' }} interval="preserveStartEnd" minTickGap={16} />
                   <YAxis yAxisId="count" allowDecimals={false} tick={{ fontSize: 11, fill: '#475569' }} width={40} />

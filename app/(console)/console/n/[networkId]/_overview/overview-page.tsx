@@ -18,10 +18,10 @@ export function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description="What is happening in this network: its advertising at a glance, the latest events, and how webhook deliveries are doing." />
-      <div className="grid gap-6">
+      <div className="min-w-0 space-y-6">
         <Counts networkId={networkId} />
         <div className="grid gap-6 xl:grid-cols-5">
-          <div className="xl:col-span-3">
+          <div className="min-w-0 xl:col-span-3">
             {role === 'administrator' ? (
               <DeliveryHealth networkId={networkId} />
             ) : role === 'read_only' ? (
@@ -37,7 +37,7 @@ export function OverviewPage() {
               <Skeleton className="h-80 w-full" />
             )}
           </div>
-          <div className="xl:col-span-2">
+          <div className="min-w-0 xl:col-span-2">
             <RecentEvents networkId={networkId} />
           </div>
         </div>

@@ -83,7 +83,7 @@ function WebhookView({ networkId, webhookId }: { networkId: string; webhookId: s
         description={<span className="font-mono break-all text-slate-700">{w.url}</span>}
         actions={<WebhookActions webhook={w} networkId={networkId} />}
       />
-      <div className="grid gap-6">
+      <div className="min-w-0 space-y-6">
         <WebhookSummary webhook={w} />
         <DeliveryLog networkId={networkId} webhook={w} />
       </div>
