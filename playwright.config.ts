@@ -66,6 +66,10 @@ export default defineConfig({
       PORT: String(port),
       BOOTSTRAP_SUPERUSER_TOKEN: process.env.E2E_TOKEN,
       LOG_LEVEL: 'warn',
+      // Webhook e2e: deliver to a receiver on 127.0.0.1, retry within seconds, time out fast.
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_RETRY_SCHEDULE: '0,1,1',
+      WEBHOOK_TIMEOUT_MS: '3000',
     },
   },
 });

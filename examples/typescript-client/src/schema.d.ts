@@ -60,6 +60,26 @@ export interface paths {
         patch: operations["networks-update"];
         trace?: never;
     };
+    "/networks/{networkId}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts of a network’s advertising
+         * @description Advertisers, campaigns by status, podcasts (and how many opted in), offers and creatives by status — for a dashboard, without paging through the lists.
+         */
+        get: operations["networks-overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/events": {
         parameters: {
             query?: never;
@@ -69,7 +89,7 @@ export interface paths {
         };
         /**
          * The network’s event log
-         * @description Every recorded event, oldest first: use it to reconcile state a webhook may not have delivered.
+         * @description Every recorded event, oldest first (`order=desc`: newest first): use it to reconcile state a webhook may not have delivered.
          */
         get: operations["events-list"];
         put?: never;
@@ -851,7 +871,7 @@ export interface paths {
         };
         /**
          * List a subscription’s deliveries
-         * @description The delivery log, oldest first (by creation time). Filter by `status`, `event_type` and creation time (`since`, `until`, inclusive).
+         * @description The delivery log, oldest first by creation time (`order=desc`: newest first). Filter by `status`, `event_type` and creation time (`since`, `until`, inclusive).
          */
         get: operations["webhooks-listDeliveries"];
         put?: never;
@@ -942,6 +962,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/networks/{networkId}/webhook-delivery-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook delivery health over time
+         * @description Deliveries of the network’s subscriptions (or of one, `webhook_id`) in UTC hour or day buckets from `since` to now: succeeded, failed and pending counts (by creation time) and the p50/p95 latency of the attempts started in each bucket. Every bucket of the range is listed, empty ones with zeros.
+         */
+        get: operations["webhooks-deliveryStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1006,6 +1046,35 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+        };
+        NetworkOverview: {
+            /** @description Advertisers (not deleted). */
+            advertisers: number;
+            /** @description Campaigns by status. */
+            campaigns: {
+                draft: number;
+                active: number;
+                paused: number;
+                completed: number;
+                archived: number;
+            };
+            podcasts: {
+                total: number;
+                opted_in: number;
+            };
+            /** @description Offers by status. */
+            offers: {
+                open: number;
+                accepted: number;
+                rejected: number;
+                expired: number;
+            };
+            /** @description Creatives by status. */
+            creatives: {
+                generating: number;
+                ready: number;
+                failed: number;
+            };
         };
         EventList: {
             items: components["schemas"]["Event"][];
@@ -1504,6 +1573,8 @@ export interface components {
             attempt_count: number;
             last_status_code: number | null;
             last_attempt_at: string | null;
+            /** @description Latency of the latest attempt; null before the first attempt or when no response arrived. */
+            last_latency_ms: number | null;
             /** @description When the next retry is due; null when none is scheduled (or it runs now). */
             next_attempt_at: string | null;
             succeeded_at: string | null;
@@ -1523,6 +1594,8 @@ export interface components {
             attempt_count: number;
             last_status_code: number | null;
             last_attempt_at: string | null;
+            /** @description Latency of the latest attempt; null before the first attempt or when no response arrived. */
+            last_latency_ms: number | null;
             /** @description When the next retry is due; null when none is scheduled (or it runs now). */
             next_attempt_at: string | null;
             succeeded_at: string | null;
@@ -1562,6 +1635,44 @@ export interface components {
         WebhookRecoverResult: {
             /** @description How many failed deliveries were scheduled again. */
             recovered: number;
+        };
+        WebhookDeliveryStats: {
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            until: string;
+            totals: {
+                succeeded: number;
+                failed: number;
+                pending: number;
+            };
+            buckets: components["schemas"]["WebhookDeliveryStatsBucket"][];
+        };
+        WebhookDeliveryStatsBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the bucket (UTC).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            start: string;
+            /** @description Deliveries created in this bucket that succeeded. */
+            succeeded: number;
+            /** @description Deliveries created in this bucket that failed (every retry used up, or a final 4xx). */
+            failed: number;
+            /** @description Deliveries created in this bucket that are queued or retrying. */
+            pending: number;
+            /** @description Median latency of the attempts started in this bucket; null when none answered. */
+            latency_p50_ms: number | null;
+            /** @description 95th percentile latency of the attempts started in this bucket. */
+            latency_p95_ms: number | null;
         };
         /** @description The error envelope of every non-2xx response (RFC 9457 problem details). */
         Problem: {
@@ -2066,12 +2177,98 @@ export interface operations {
             };
         };
     };
+    "networks-overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkOverview"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "events-list": {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
                 type?: components["schemas"]["EventType"];
+                order?: "asc" | "desc";
             };
             header?: never;
             path: {
@@ -8083,6 +8280,7 @@ export interface operations {
                 event_type?: components["schemas"]["WebhookEventType"];
                 since?: string;
                 until?: string;
+                order?: "asc" | "desc";
             };
             header?: never;
             path: {
@@ -8618,6 +8816,95 @@ export interface operations {
             };
             /** @description Idempotency key reused */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "webhooks-deliveryStats": {
+        parameters: {
+            query?: {
+                bucket?: "hour" | "day";
+                since?: string;
+                webhook_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryStats"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

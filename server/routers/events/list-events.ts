@@ -17,7 +17,7 @@ export const listEvents = networkProcedure('read_only')
       path: '/networks/{networkId}/events',
       tags: ['events'],
       summary: 'The network’s event log',
-      description: 'Every recorded event, oldest first: use it to reconcile state a webhook may not have delivered.',
+      description: 'Every recorded event, oldest first (`order=desc`: newest first): use it to reconcile state a webhook may not have delivered.',
       protect: true,
     },
   })
@@ -26,8 +26,8 @@ export const listEvents = networkProcedure('read_only')
   .query(({ ctx, input }) =>
     paginate(
       input,
-      `events:${input.networkId}:${input.type ?? ''}`,
-      (after, take) => findEvents(ctx.db, input.networkId, { type: input.type }, after, take),
+      `events:${input.networkId}:${input.type ?? ''}:${input.order}`,
+      (after, take) => findEvents(ctx.db, input.networkId, { type: input.type }, after, take, input.order),
       presentEvent,
     ),
   );

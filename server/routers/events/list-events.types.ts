@@ -19,6 +19,10 @@ export const listEventsInput = z.strictObject({
   ...networkParam,
   ...listParams,
   type: eventTypeSchema.optional().meta({ description: 'Only events of this type.' }),
+  order: z
+    .enum(['asc', 'desc'], { error: 'order must be asc or desc.' })
+    .default('asc')
+    .meta({ description: 'asc: oldest first (default); desc: newest first.' }),
 });
 
 export const listEventsOutput = pageOf(eventSchema).meta({ id: 'EventList' });

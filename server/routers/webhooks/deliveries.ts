@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../../errors';
 import { paginate } from '../../http/pagination';
-import { findDelivery, listAttempts, listDeliveries as findDeliveries, recoverFailed, redeliver } from '../../services/webhooks/deliveries';
+import { findDelivery, lastLatencies, listAttempts, listDeliveries as findDeliveries, recoverFailed, redeliver } from '../../services/webhooks/deliveries';
 import { findWebhook } from '../../services/webhooks/subscriptions';
 import type { Queryable } from '../../../db/client';
 import { networkProcedure } from '../../trpc';
@@ -40,7 +40,7 @@ export const listDeliveries = networkProcedure('administrator')
       tags: ['webhooks'],
       summary: 'List a subscription’s deliveries',
       description:
-        'The delivery log, oldest first (by creation time). Filter by `status`, `event_type` and creation time (`since`, `until`, inclusive).',
+        'The delivery log, oldest first by creation time (`order=desc`: newest first). Filter by `status`, `event_type` and creation time (`since`, `until`, inclusive).',
       protect: true,
     },
   })
@@ -53,6 +53,7 @@ export const listDeliveries = networkProcedure('administrator')
       eventType: input.event_type,
       since: input.since ? new Date(input.since) : undefined,
       until: input.until ? new Date(input.until) : undefined,
+      order: input.order,
     };
     const scope = [
       'webhook-deliveries',
@@ -62,8 +63,14 @@ export const listDeliveries = networkProcedure('administrator')
       input.event_type ?? '',
       filters.since?.toISOString() ?? '',
       filters.until?.toISOString() ?? '',
+      input.order,
     ].join(':');
-    return paginate(input, scope, (after, take) => findDeliveries(ctx.db, input, filters, after, take), presentDelivery);
+    const page = await paginate(input, scope, (after, take) => findDeliveries(ctx.db, input, filters, after, take), (row) => row);
+    const latencies = await lastLatencies(
+      ctx.db,
+      page.items.map((row) => row.id),
+    );
+    return { items: page.items.map((row) => presentDelivery(row, latencies.get(row.id) ?? null)), next_cursor: page.next_cursor };
   });
 
 export const getDelivery = networkProcedure('administrator')
@@ -109,7 +116,7 @@ export const redeliverDelivery = networkProcedure('administrator')
       return redeliver(tx, input, input.deliveryId);
     });
     ctx.http.status = 202;
-    return presentDelivery(row);
+    return presentDelivery(row, (await lastLatencies(ctx.db, [row.id])).get(row.id) ?? null);
   });
 
 export const recoverDeliveries = networkProcedure('administrator')

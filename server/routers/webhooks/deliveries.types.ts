@@ -30,6 +30,10 @@ export const listDeliveriesInput = z
     event_type: eventTypeSchema.optional(),
     since: isoQuery('since'),
     until: isoQuery('until'),
+    order: z
+      .enum(['asc', 'desc'], { error: 'order must be asc or desc.' })
+      .default('asc')
+      .meta({ description: 'asc: oldest first (default); desc: newest first.' }),
   })
   .refine((v) => !v.since || !v.until || Date.parse(v.since) <= Date.parse(v.until), {
     message: 'since must not be after until.',
@@ -46,6 +50,7 @@ export const deliverySchema = z
     attempt_count: z.number().int(),
     last_status_code: z.number().int().nullable(),
     last_attempt_at: timestamp.nullable(),
+    last_latency_ms: z.number().int().nullable().meta({ description: 'Latency of the latest attempt; null before the first attempt or when no response arrived.' }),
     next_attempt_at: timestamp.nullable().meta({ description: 'When the next retry is due; null when none is scheduled (or it runs now).' }),
     succeeded_at: timestamp.nullable(),
     created_at: timestamp,
@@ -100,7 +105,7 @@ export const recoverOutput = z
   .object({ recovered: z.number().int().meta({ description: 'How many failed deliveries were scheduled again.' }) })
   .meta({ id: 'WebhookRecoverResult' });
 
-export function presentDelivery(row: DeliveryRow): z.infer<typeof deliverySchema> {
+export function presentDelivery(row: DeliveryRow, lastLatencyMs: number | null = null): z.infer<typeof deliverySchema> {
   return {
     id: row.id,
     webhook_id: row.webhookId,
@@ -110,6 +115,7 @@ export function presentDelivery(row: DeliveryRow): z.infer<typeof deliverySchema
     attempt_count: row.attemptCount,
     last_status_code: row.lastStatusCode,
     last_attempt_at: isoOrNull(row.lastAttemptAt),
+    last_latency_ms: lastLatencyMs,
     next_attempt_at: isoOrNull(row.nextAttemptAt),
     succeeded_at: isoOrNull(row.succeededAt),
     created_at: iso(row.createdAt),
@@ -118,7 +124,7 @@ export function presentDelivery(row: DeliveryRow): z.infer<typeof deliverySchema
 
 export function presentDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]): z.infer<typeof deliveryDetailSchema> {
   return {
-    ...presentDelivery(row),
+    ...presentDelivery(row, attempts.at(-1)?.latencyMs ?? null),
     request: {
       headers: {
         'Content-Type': 'application/json',

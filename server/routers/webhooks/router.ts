@@ -1,6 +1,7 @@
 import { router } from '../../trpc';
 import { createWebhook } from './create-webhook';
 import { deleteWebhook } from './delete-webhook';
+import { deliveryStats } from './delivery-stats';
 import { getDelivery, listDeliveries, recoverDeliveries, redeliverDelivery } from './deliveries';
 import { getWebhook } from './get-webhook';
 import { listWebhooks } from './list-webhooks';
@@ -18,4 +19,5 @@ export const webhooksRouter = router({
   redeliver: redeliverDelivery,
   recover: recoverDeliveries,
   rotateSecret,
+  deliveryStats,
 });

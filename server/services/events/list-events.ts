@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client';
 import { events } from '../../../db/schema';
 
@@ -8,16 +8,17 @@ export async function listEvents(
   filter: { type?: string | undefined },
   afterId: string | undefined,
   take: number,
+  order: 'asc' | 'desc' = 'asc',
 ) {
   const conditions: SQL[] = [eq(events.networkId, networkId)];
   if (filter.type) conditions.push(eq(events.type, filter.type));
-  if (afterId) conditions.push(gt(events.id, afterId));
+  if (afterId) conditions.push(order === 'desc' ? lt(events.id, afterId) : gt(events.id, afterId));
   return db
     .select()
     .from(events)
     .where(and(...conditions))
-    .orderBy(asc(events.id))
+    .orderBy(order === 'desc' ? desc(events.id) : asc(events.id))
     .limit(take)
-    .prepare('list_events')
+    .prepare(order === 'desc' ? 'list_events_desc' : 'list_events')
     .execute();
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../../db/client';
 import { webhookAttempts, webhookDeliveries } from '../../../db/schema';
 import { enqueueJob } from '../../../jobs/enqueue';
@@ -23,10 +23,12 @@ export interface DeliveryFilters {
   eventType?: string | undefined;
   since?: Date | undefined;
   until?: Date | undefined;
+  /** asc (default): oldest first; desc: newest first. */
+  order?: 'asc' | 'desc' | undefined;
 }
 
 /**
- * Deliveries of one subscription in creation order, (created_at, id) keyset,
+ * Deliveries of one subscription in creation order (or its reverse), (created_at, id) keyset,
  * after the delivery `afterId` (which must belong to the same subscription).
  */
 export async function listDeliveries(
@@ -49,13 +51,15 @@ export async function listDeliveries(
       .from(d)
       .where(and(eq(d.id, afterId), eq(d.webhookId, scope.webhookId)));
     if (!after) return [];
-    conditions.push(or(gt(d.createdAt, after.createdAt), and(eq(d.createdAt, after.createdAt), gt(d.id, afterId)))!);
+    const beyond = filters.order === 'desc' ? lt : gt;
+    conditions.push(or(beyond(d.createdAt, after.createdAt), and(eq(d.createdAt, after.createdAt), beyond(d.id, afterId)))!);
   }
+  const direction = filters.order === 'desc' ? desc : asc;
   return db
     .select()
     .from(d)
     .where(and(...conditions))
-    .orderBy(asc(d.createdAt), asc(d.id))
+    .orderBy(direction(d.createdAt), direction(d.id))
     .limit(take);
 }
 
@@ -74,6 +78,18 @@ export async function findDelivery(
     .where(and(eq(d.id, deliveryId), eq(d.networkId, scope.networkId), eq(d.webhookId, scope.webhookId)));
   const [row] = lock ? await query.for(lock) : await query;
   return row;
+}
+
+/** The latency of each delivery's latest attempt (absent: no attempt yet; null: no response). */
+export async function lastLatencies(db: Queryable, deliveryIds: string[]): Promise<Map<string, number | null>> {
+  if (deliveryIds.length === 0) return new Map();
+  const a = webhookAttempts;
+  const rows = await db
+    .selectDistinctOn([a.deliveryId], { deliveryId: a.deliveryId, latencyMs: a.latencyMs })
+    .from(a)
+    .where(inArray(a.deliveryId, deliveryIds))
+    .orderBy(a.deliveryId, desc(a.attemptNumber));
+  return new Map(rows.map((r) => [r.deliveryId, r.latencyMs]));
 }
 
 /** Every attempt of a delivery, in order. */

@@ -1,7 +1,7 @@
-import { PlaceholderPage } from '../../../_components/placeholder-page';
+import { OverviewPage } from './_overview/overview-page';
 
 export const metadata = { title: 'Overview' };
 
 export default function Page() {
-  return <PlaceholderPage title="Overview" description="Counts, recent events and webhook delivery health for this network." />;
+  return <OverviewPage />;
 }

@@ -1,7 +1,7 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { WebhooksPage } from './_components/webhooks-page';
 
 export const metadata = { title: 'Webhooks' };
 
 export default function Page() {
-  return <PlaceholderPage title="Webhooks" description="Subscriptions that receive signed events, and their delivery logs." />;
+  return <WebhooksPage />;
 }

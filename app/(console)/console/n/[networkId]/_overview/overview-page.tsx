@@ -1,0 +1,145 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { Activity } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../_components/ui/card';
+import { Skeleton } from '../../../../_components/ui/skeleton';
+import { EmptyState, ErrorState, PageHeader } from '../../../../_components/ui/states';
+import { networkPath, useNetworkId, useNetworkRole } from '../../../../_lib/network';
+import { api } from '../../../../_lib/trpc';
+import { DeliveryHealth } from './delivery-health';
+import { describeEvent } from './event-summary';
+
+export function OverviewPage() {
+  const networkId = useNetworkId();
+  const role = useNetworkRole(networkId);
+  return (
+    <>
+      <PageHeader title="Overview" description="What is happening in this network: its advertising at a glance, the latest events, and how webhook deliveries are doing." />
+      <div className="min-w-0 space-y-6">
+        <Counts networkId={networkId} />
+        <div className="grid gap-6 xl:grid-cols-5">
+          <div className="min-w-0 xl:col-span-3">
+            {role === 'administrator' ? (
+              <DeliveryHealth networkId={networkId} />
+            ) : role === 'read_only' ? (
+              <Card>
+                <CardHeader>
+                  <CardTitle>Webhook deliveries</CardTitle>
+                </CardHeader>
+                <CardContent>
+                  <p className="text-sm text-slate-600">Webhook delivery health is visible to administrators of this network.</p>
+                </CardContent>
+              </Card>
+            ) : (
+              <Skeleton className="h-80 w-full" />
+            )}
+          </div>
+          <div className="min-w-0 xl:col-span-2">
+            <RecentEvents networkId={networkId} />
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}
+
+function Counts({ networkId }: { networkId: string }) {
+  const overview = useQuery(api.networks.overview.queryOptions({ networkId }, { refetchInterval: 15_000 }));
+  if (overview.error) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
+  const o = overview.data;
+  const tiles: Array<{ label: string; value: number | undefined; detail: ReactNode; href: string }> = [
+    { label: 'Advertisers', value: o?.advertisers, detail: 'brands buying ads', href: 'advertisers' },
+    {
+      label: 'Active campaigns',
+      value: o?.campaigns.active,
+      detail: o ? `${o.campaigns.draft} draft · ${o.campaigns.paused} paused · ${o.campaigns.completed} completed` : '',
+      href: 'campaigns',
+    },
+    { label: 'Podcasts opted in', value: o?.podcasts.opted_in, detail: o ? `of ${o.podcasts.total} podcasts` : '', href: 'podcasts' },
+    { label: 'Open offers', value: o?.offers.open, detail: o ? `${o.offers.accepted} accepted · ${o.offers.rejected} rejected` : '', href: 'offers' },
+    {
+      label: 'Creatives ready',
+      value: o?.creatives.ready,
+      detail: o ? `${o.creatives.generating} generating · ${o.creatives.failed} failed` : '',
+      href: 'creatives',
+    },
+  ];
+  return (
+    <section aria-label="Counts" aria-busy={!o || undefined} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+      {tiles.map((tile) => (
+        <Link
+          key={tile.label}
+          href={networkPath(networkId, tile.href)}
+          className="group rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
+          <p className="text-xs font-medium text-slate-600 group-hover:text-indigo-700">{tile.label}</p>
+          {tile.value === undefined ? (
+            <Skeleton className="mt-2 h-7 w-12" />
+          ) : (
+            <p className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums" data-testid={`count-${tile.href}`}>
+              {tile.value}
+            </p>
+          )}
+          <p className="mt-1 text-xs text-slate-600">{tile.detail}</p>
+        </Link>
+      ))}
+    </section>
+  );
+}
+
+function RecentEvents({ networkId }: { networkId: string }) {
+  const events = useQuery(api.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
+  return (
+    <Card className="h-full">
+      <CardHeader>
+        <div>
+          <CardTitle>Recent events</CardTitle>
+          <CardDescription>The latest things that happened, newest first — the same events webhooks deliver.</CardDescription>
+        </div>
+      </CardHeader>
+      {events.error ? (
+        <CardContent>
+          <ErrorState error={events.error} onRetry={() => events.refetch()} />
+        </CardContent>
+      ) : !events.data ? (
+        <CardContent className="space-y-3" aria-busy>
+          {Array.from({ length: 4 }, (_, i) => (
+            <Skeleton key={i} className="h-10 w-full" />
+          ))}
+        </CardContent>
+      ) : events.data.items.length === 0 ? (
+        <EmptyState
+          icon={<Activity className="size-6" />}
+          title="No events yet"
+          description="Events appear when podcasts opt in, offers are accepted or rejected, creatives finish generating and invitations are accepted."
+        />
+      ) : (
+        <ol className="divide-y divide-slate-100" aria-label="Recent events">
+          {events.data.items.map((event) => (
+            <li key={event.id} className="flex items-start justify-between gap-3 px-5 py-3">
+              <div className="min-w-0">
+                <p className="font-mono text-xs font-medium text-slate-900">{event.type}</p>
+                <p className="mt-0.5 truncate text-sm text-slate-600">{describeEvent(event.type, event.data)}</p>
+              </div>
+              <time dateTime={event.occurred_at} className="shrink-0 text-xs whitespace-nowrap text-slate-600" title={new Date(event.occurred_at).toLocaleString()}>
+                {relativeTime(event.occurred_at)}
+              </time>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+function relativeTime(value: string): string {
+  const seconds = Math.round((Date.now() - Date.parse(value)) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  if (seconds < 60) return rtf.format(-seconds, 'second');
+  if (seconds < 3600) return rtf.format(-Math.round(seconds / 60), 'minute');
+  if (seconds < 86_400) return rtf.format(-Math.round(seconds / 3600), 'hour');
+  return new Date(value).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}

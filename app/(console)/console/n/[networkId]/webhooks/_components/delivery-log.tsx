@@ -1,0 +1,218 @@
+'use client';
+
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { History, Inbox } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { recoverInput } from '@/server/routers/webhooks/deliveries.types';
+import { StatusBadge } from '../../../../../_components/ui/badge';
+import { Button } from '../../../../../_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../../_components/ui/card';
+import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
+import { Input } from '../../../../../_components/ui/input';
+import { Label } from '../../../../../_components/ui/label';
+import { Select } from '../../../../../_components/ui/select';
+import { EmptyState } from '../../../../../_components/ui/states';
+import { problemSentence } from '../../../../../_lib/problem';
+import { api } from '../../../../../_lib/trpc';
+import { DeliveryPanel } from './delivery-panel';
+import { formatDateTime, formatLatency, fromLocalInput, toLocalInput } from './format';
+
+type Webhook = Awaited<ReturnType<typeof api.webhooks.get.query>>;
+type Delivery = Awaited<ReturnType<typeof api.webhooks.listDeliveries.query>>['items'][number];
+type Status = NonNullable<Parameters<typeof api.webhooks.listDeliveries.query>[0]['status']>;
+type EventType = NonNullable<Parameters<typeof api.webhooks.listDeliveries.query>[0]['event_type']>;
+
+const PAGE_SIZE = 25;
+const STATUS_OPTIONS = [
+  { value: 'pending', label: 'Pending (queued or retrying)' },
+  { value: 'succeeded', label: 'Succeeded' },
+  { value: 'failed', label: 'Failed' },
+];
+
+export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook: Webhook }) {
+  const ids = useId();
+  const [status, setStatus] = useState('');
+  const [eventType, setEventType] = useState('');
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  const input = {
+    networkId,
+    webhookId: webhook.id,
+    limit: PAGE_SIZE,
+    order: 'desc' as const,
+    ...(status ? { status: status as Status } : {}),
+    ...(eventType ? { event_type: eventType as EventType } : {}),
+    ...(fromLocalInput(since) ? { since: fromLocalInput(since) } : {}),
+    ...(fromLocalInput(until) ? { until: fromLocalInput(until) } : {}),
+  };
+  const log = useInfiniteQuery({
+    queryKey: [...api.webhooks.listDeliveries.pathKey(), { input, type: 'infinite' }],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => api.webhooks.listDeliveries.query({ ...input, cursor: pageParam }),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    // New deliveries and retries show up on their own; faster while some are under way.
+    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? 2_000 : 5_000),
+  });
+  const rows = log.data?.pages.flatMap((page) => page.items);
+  const filtered = Boolean(status || eventType || since || until);
+
+  const columns = useMemo<DataTableColumn<Delivery>[]>(
+    () => [
+      { accessorKey: 'event_type', header: 'Event', cell: ({ row }) => <span className="font-mono text-xs whitespace-nowrap">{row.original.event_type}</span> },
+      {
+        accessorKey: 'id',
+        header: 'Delivery id',
+        enableSorting: false,
+        cell: ({ row }) => (
+          <span className="font-mono text-xs text-slate-600" title={row.original.id}>
+            {row.original.id.slice(0, 8)}…
+          </span>
+        ),
+      },
+      { accessorKey: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+      { accessorKey: 'attempt_count', header: 'Attempts', cell: ({ row }) => <span className="tabular-nums">{row.original.attempt_count}</span> },
+      {
+        accessorKey: 'last_status_code',
+        header: 'Last code',
+        cell: ({ row }) => <span className="tabular-nums">{row.original.last_status_code ?? (row.original.attempt_count > 0 ? 'no response' : '—')}</span>,
+      },
+      { accessorKey: 'last_latency_ms', header: 'Latency', cell: ({ row }) => <span className="tabular-nums whitespace-nowrap">{formatLatency(row.original.last_latency_ms)}</span> },
+      { accessorKey: 'created_at', header: 'Time', cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.created_at)}</span> },
+    ],
+    [],
+  );
+
+  return (
+    <Card aria-labelledby={`${ids}-title`}>
+      <CardHeader>
+        <div>
+          <CardTitle id={`${ids}-title`}>Deliveries</CardTitle>
+          <CardDescription>Newest first, refreshed every few seconds. Select a delivery to see the exact request and every attempt.</CardDescription>
+        </div>
+        <RecoverForm networkId={networkId} webhook={webhook} />
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+          <div className="space-y-1.5">
+            <Label htmlFor={`${ids}-status`}>Status</Label>
+            <Select id={`${ids}-status`} value={status} onChange={(e) => setStatus(e.target.value)} options={STATUS_OPTIONS} placeholder="Any status" />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${ids}-event`}>Event type</Label>
+            <Select
+              id={`${ids}-event`}
+              value={eventType}
+              onChange={(e) => setEventType(e.target.value)}
+              options={webhook.events.map((t) => ({ value: t, label: t }))}
+              placeholder="Any event"
+            />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${ids}-since`}>Created since</Label>
+            <Input id={`${ids}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${ids}-until`}>Created until</Label>
+            <Input id={`${ids}-until`} type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+          </div>
+          <div>
+            <Button
+              variant="ghost"
+              disabled={!filtered}
+              onClick={() => {
+                setStatus('');
+                setEventType('');
+                setSince('');
+                setUntil('');
+              }}
+            >
+              Clear filters
+            </Button>
+          </div>
+        </div>
+        <DataTable
+          columns={columns}
+          rows={rows}
+          label="Deliveries"
+          error={log.error}
+          onRetry={() => log.refetch()}
+          onRowClick={(d) => setOpenId(d.id)}
+          selectedRowId={openId ?? undefined}
+          hasMore={log.hasNextPage}
+          onLoadMore={() => log.fetchNextPage()}
+          loadingMore={log.isFetchingNextPage}
+          empty={
+            <EmptyState
+              icon={<Inbox className="size-6" />}
+              title={filtered ? 'No deliveries match these filters' : 'No deliveries yet'}
+              description={
+                filtered
+                  ? 'Clear or widen the filters to see more.'
+                  : `A delivery appears here each time one of this webhook’s events happens (${webhook.events.join(', ')}).`
+              }
+            />
+          }
+        />
+      </CardContent>
+      <DeliveryPanel networkId={networkId} webhook={webhook} deliveryId={openId} onClose={() => setOpenId(null)} />
+    </Card>
+  );
+}
+
+/** "Recover failed since…": re-send every failed delivery created since a time (default 24 h ago). */
+function RecoverForm({ networkId, webhook }: { networkId: string; webhook: Webhook }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3_600_000)));
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const recover = useMutation(
+    api.webhooks.recover.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: api.webhooks.listDeliveries.pathKey() }),
+    }),
+  );
+  return (
+    <form
+      className="w-full max-w-md space-y-1.5 sm:w-auto"
+      noValidate
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setMessage(null);
+        const parsed = recoverInput.shape.since.safeParse(fromLocalInput(since));
+        if (!parsed.success) {
+          setMessage({ ok: false, text: parsed.error.issues[0]?.message ?? 'Pick a date and time.' });
+          return;
+        }
+        try {
+          const { recovered } = await recover.mutateAsync({ networkId, webhookId: webhook.id, since: parsed.data });
+          setMessage({
+            ok: true,
+            text:
+              recovered === 0
+                ? 'No failed deliveries since then: nothing to re-send.'
+                : `Re-sent ${recovered} failed ${recovered === 1 ? 'delivery' : 'deliveries'}; watch them below.`,
+          });
+        } catch (error) {
+          setMessage({ ok: false, text: problemSentence(error, 'recover failed deliveries') });
+        }
+      }}
+    >
+      <Label htmlFor={`${id}-since`}>Recover failed since…</Label>
+      <div className="flex gap-2">
+        <Input id={`${id}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} aria-describedby={`${id}-hint`} className="min-w-0" />
+        <Button type="submit" variant="secondary" loading={recover.isPending}>
+          <History aria-hidden /> Recover
+        </Button>
+      </div>
+      <p id={`${id}-hint`} className="text-xs text-slate-600">
+        Sends every failed delivery created since then again (at most 14 days back).
+      </p>
+      {message && (
+        <p role={message.ok ? 'status' : 'alert'} className={message.ok ? 'text-sm text-emerald-800' : 'text-sm text-red-800'}>
+          {message.text}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,355 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, KeyRound, Pause, Pencil, Play, RotateCw, Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { useParams, useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { updateWebhookInput } from '@/server/routers/webhooks/update-webhook.types';
+import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
+import { Button } from '../../../../../_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../../_components/ui/card';
+import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
+import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
+import { Input, Textarea } from '../../../../../_components/ui/input';
+import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
+import { LoadingBlock } from '../../../../../_components/ui/skeleton';
+import { ErrorState, PageHeader } from '../../../../../_components/ui/states';
+import { toast } from '../../../../../_components/ui/toaster';
+import { networkPath, useNetworkId, useNetworkRole } from '../../../../../_lib/network';
+import { problemOf, problemSentence } from '../../../../../_lib/problem';
+import { api } from '../../../../../_lib/trpc';
+import { WebhooksAdminOnly } from './admin-only';
+import { DeliveryLog } from './delivery-log';
+import { EventTypesField } from './event-types-field';
+import { CONFLICT_SENTENCE, formatDateTime, isVersionConflict } from './format';
+
+type Webhook = Awaited<ReturnType<typeof api.webhooks.get.query>>;
+
+export function WebhookDetail() {
+  const networkId = useNetworkId();
+  const role = useNetworkRole(networkId);
+  const params = useParams<{ webhookId: string }>();
+  const webhookId = decodeURIComponent(params.webhookId);
+  const back = (
+    <Link
+      href={networkPath(networkId, 'webhooks')}
+      className="mb-3 inline-flex items-center gap-1 rounded text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      <ArrowLeft className="size-4" aria-hidden /> All webhooks
+    </Link>
+  );
+  if (role === 'read_only') {
+    return (
+      <>
+        {back}
+        <PageHeader title="Webhook" />
+        <WebhooksAdminOnly />
+      </>
+    );
+  }
+  return (
+    <>
+      {back}
+      {role === 'administrator' ? <WebhookView networkId={networkId} webhookId={webhookId} /> : <LoadingBlock />}
+    </>
+  );
+}
+
+function WebhookView({ networkId, webhookId }: { networkId: string; webhookId: string }) {
+  const hook = useQuery(api.webhooks.get.queryOptions({ networkId, webhookId }));
+  if (hook.error) {
+    return (
+      <>
+        <PageHeader title="Webhook" />
+        <ErrorState error={hook.error} onRetry={() => hook.refetch()} />
+      </>
+    );
+  }
+  if (!hook.data) {
+    return (
+      <>
+        <PageHeader title="Webhook" />
+        <LoadingBlock />
+      </>
+    );
+  }
+  const w = hook.data;
+  return (
+    <>
+      <PageHeader
+        title="Webhook"
+        description={<span className="font-mono break-all text-slate-700">{w.url}</span>}
+        actions={<WebhookActions webhook={w} networkId={networkId} />}
+      />
+      <div className="min-w-0 space-y-6">
+        <WebhookSummary webhook={w} />
+        <DeliveryLog networkId={networkId} webhook={w} />
+      </div>
+    </>
+  );
+}
+
+function WebhookSummary({ webhook: w }: { webhook: Webhook }) {
+  return (
+    <Card>
+      <CardHeader>
+        <div>
+          <CardTitle>Subscription</CardTitle>
+          <CardDescription>What this endpoint receives.</CardDescription>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-x-8 gap-y-4 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="font-medium text-slate-600">Status</dt>
+            <dd className="mt-1">
+              <StatusBadge status={w.status} />
+              <p className="mt-1 text-xs text-slate-600">
+                {w.status === 'active'
+                  ? 'Events are delivered as they happen.'
+                  : 'Paused: nothing is sent. Deliveries waiting for a retry resume when you enable it; events that happen meanwhile are not queued.'}
+              </p>
+              {w.disabled_reason && (
+                <p className="mt-1 rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
+                  Disabled automatically: {w.disabled_reason}
+                </p>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-600">Events</dt>
+            <dd className="mt-1 flex flex-wrap gap-1">
+              {w.events.map((type) => (
+                <Badge key={type} className="font-mono">
+                  {type}
+                </Badge>
+              ))}
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-600">Description</dt>
+            <dd className="mt-1 text-slate-800">{w.description ?? <span className="text-slate-500">None</span>}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-600">Signing secret</dt>
+            <dd className="mt-1 text-slate-800">
+              {w.secret_rotation_ends_at
+                ? `Rotated: until ${formatDateTime(w.secret_rotation_ends_at)} every delivery is signed with both the new and the previous secret.`
+                : 'Shown once at creation or rotation; never again.'}
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-600">Created</dt>
+            <dd className="mt-1 text-slate-800">{formatDateTime(w.created_at)}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-600">Id · version</dt>
+            <dd className="mt-1 font-mono text-xs text-slate-800">
+              {w.id} · v{w.version}
+            </dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId: string }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [toggleError, setToggleError] = useState<string | null>(null);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: api.webhooks.pathKey() });
+  const update = useMutation(api.webhooks.update.mutationOptions({ onSuccess: refresh }));
+  const rotate = useMutation(api.webhooks.rotateSecret.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(api.webhooks.remove.mutationOptions());
+  const enabling = w.status === 'disabled';
+
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setEditing(true)}>
+        <Pencil aria-hidden /> Edit
+      </Button>
+      <ConfirmDialog
+        trigger={
+          <Button variant="secondary" onClick={() => setToggleError(null)}>
+            {enabling ? <Play aria-hidden /> : <Pause aria-hidden />} {enabling ? 'Enable' : 'Disable'}
+          </Button>
+        }
+        title={enabling ? 'Enable this webhook?' : 'Disable this webhook?'}
+        description={
+          enabling
+            ? 'Deliveries resume: new events are sent again, and deliveries that were paused while it was disabled are sent now (same id, same body).'
+            : 'Deliveries pause while it is disabled: nothing is sent to this endpoint, and events that happen meanwhile are not queued for it. Deliveries already waiting for a retry stay pending and resume when you enable it again.'
+        }
+        confirmLabel={enabling ? 'Enable webhook' : 'Disable webhook'}
+        destructive={!enabling}
+        error={toggleError}
+        onConfirm={async () => {
+          try {
+            await update.mutateAsync({ networkId, webhookId: w.id, status: enabling ? 'active' : 'disabled', version: w.version });
+            toast.success(enabling ? 'Webhook enabled: deliveries resume.' : 'Webhook disabled: deliveries are paused.');
+          } catch (error) {
+            setToggleError(isVersionConflict(problemOf(error)) ? CONFLICT_SENTENCE : problemSentence(error, enabling ? 'enable the webhook' : 'disable the webhook'));
+            if (isVersionConflict(problemOf(error))) void refresh();
+            throw error;
+          }
+        }}
+      />
+      <ConfirmDialog
+        trigger={
+          <Button variant="secondary" onClick={() => setRotateError(null)}>
+            <KeyRound aria-hidden /> Rotate secret
+          </Button>
+        }
+        title="Rotate the signing secret?"
+        description="A new secret is created and shown once. For the next 24 hours every delivery carries two signatures in X-Service-Signature — the new one first, then the previous one — so your endpoint keeps verifying while you switch it to the new secret."
+        confirmLabel="Rotate secret"
+        destructive={false}
+        error={rotateError}
+        onConfirm={async () => {
+          try {
+            const rotated = await rotate.mutateAsync({ networkId, webhookId: w.id });
+            setSecret(rotated.secret);
+          } catch (error) {
+            setRotateError(problemSentence(error, 'rotate the secret'));
+            throw error;
+          }
+        }}
+      />
+      <ConfirmDialog
+        trigger={
+          <Button variant="danger" onClick={() => setDeleteError(null)}>
+            <Trash2 aria-hidden /> Delete
+          </Button>
+        }
+        title="Delete this webhook?"
+        description={`${w.url} will receive nothing more, and its delivery log will no longer be shown. This cannot be undone.`}
+        confirmLabel="Delete webhook"
+        error={deleteError}
+        onConfirm={async () => {
+          try {
+            await remove.mutateAsync({ networkId, webhookId: w.id });
+            await queryClient.invalidateQueries({ queryKey: api.webhooks.list.pathKey() });
+            toast.success('Webhook deleted.');
+            router.push(networkPath(networkId, 'webhooks'));
+          } catch (error) {
+            setDeleteError(problemSentence(error, 'delete the webhook'));
+            throw error;
+          }
+        }}
+      />
+      <EditWebhookDialog webhook={w} networkId={networkId} open={editing} onOpenChange={setEditing} />
+      <SecretReveal
+        secret={secret}
+        title="New signing secret"
+        label="Signing secret"
+        description="Switch your endpoint to this secret within 24 hours: until then deliveries are signed with both the new and the previous secret."
+        onClose={() => setSecret(null)}
+      />
+    </>
+  );
+}
+
+const editSchema = updateWebhookInput.pick({ url: true, events: true, description: true });
+
+/**
+ * Edit URL, events and description. The version is the one read when the
+ * dialog opened, so a change made meanwhile by someone else is a 409, explained.
+ */
+function EditWebhookDialog({
+  webhook: w,
+  networkId,
+  open,
+  onOpenChange,
+}: {
+  webhook: Webhook;
+  networkId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {open && (
+        <DialogContent title="Edit webhook" description="Changes apply to deliveries created from now on.">
+          <EditWebhookForm webhook={w} networkId={networkId} onDone={() => onOpenChange(false)} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+function EditWebhookForm({ webhook, networkId, onDone }: { webhook: Webhook; networkId: string; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  // What the form was opened with: its version is sent with the change.
+  const [opened, setOpened] = useState(webhook);
+  const [conflict, setConflict] = useState(false);
+  const update = useMutation(api.webhooks.update.mutationOptions());
+  const defaults = (w: Webhook) => ({ url: w.url, events: w.events as never, description: w.description ?? '' });
+  const form = useZodForm(editSchema, { defaultValues: defaults(opened) });
+
+  async function reload() {
+    const fresh = await queryClient.fetchQuery({ ...api.webhooks.get.queryOptions({ networkId, webhookId: opened.id }), staleTime: 0 });
+    setOpened(fresh);
+    setConflict(false);
+    form.reset(defaults(fresh));
+  }
+
+  return (
+    <Form
+      form={form}
+      onSubmit={async (values) => {
+        setConflict(false);
+        try {
+          await update.mutateAsync({
+            networkId,
+            webhookId: opened.id,
+            url: values.url,
+            events: values.events,
+            description: values.description ?? null,
+            version: opened.version,
+          });
+        } catch (error) {
+          if (isVersionConflict(problemOf(error))) {
+            setConflict(true);
+            return;
+          }
+          throw error;
+        }
+        await queryClient.invalidateQueries({ queryKey: api.webhooks.pathKey() });
+        toast.success('Webhook saved.');
+        onDone();
+      }}
+    >
+      <FormField form={form} name="url" label="Endpoint URL">
+        {(field) => <Input type="url" autoComplete="off" {...field} />}
+      </FormField>
+      <EventTypesField control={form.control} name="events" error={form.formState.errors.events?.message} />
+      <FormField form={form} name="description" label="Description (optional)">
+        {(field) => <Textarea rows={2} {...field} />}
+      </FormField>
+      {conflict && (
+        <div role="alert" className="flex flex-col gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between">
+          <p>{CONFLICT_SENTENCE}</p>
+          <Button size="sm" variant="secondary" onClick={reload}>
+            <RotateCw aria-hidden /> Reload
+          </Button>
+        </div>
+      )}
+      <FormError form={form} />
+      <DialogFooter>
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={form.formState.isSubmitting}>
+          Save changes
+        </Button>
+      </DialogFooter>
+    </Form>
+  );
+}

@@ -1,0 +1,18 @@
+import { networkOverview as countNetwork } from '../../services/networks/overview';
+import { networkProcedure } from '../../trpc';
+import { networkOverviewInput, networkOverviewOutput } from './overview.types';
+
+export const networkOverview = networkProcedure('read_only')
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/networks/{networkId}/overview',
+      tags: ['networks'],
+      summary: 'Counts of a network’s advertising',
+      description: 'Advertisers, campaigns by status, podcasts (and how many opted in), offers and creatives by status — for a dashboard, without paging through the lists.',
+      protect: true,
+    },
+  })
+  .input(networkOverviewInput)
+  .output(networkOverviewOutput)
+  .query(({ ctx, input }) => countNetwork(ctx.db, input.networkId));
