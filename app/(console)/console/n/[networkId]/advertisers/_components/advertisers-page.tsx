@@ -170,7 +170,8 @@ function AdvertiserFields({ form }: { form: AdvertiserForm }) {
 function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser; onClose: () => void }) {
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const update = useMutation(api.advertisers.update.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  // Settled either way: after a conflict the list shows the latest version, so editing again starts from it.
+  const update = useMutation(api.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
   const form = useZodForm(updateSchema, {
     defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
   });

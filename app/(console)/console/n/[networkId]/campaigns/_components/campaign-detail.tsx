@@ -222,7 +222,7 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
         ) : options.length === 0 && !podcasts.isPending ? (
           <p className="text-sm text-slate-600">
             Add a podcast first:{' '}
-            <Link className="text-indigo-700 underline-offset-4 hover:underline" href={networkPath(networkId, 'podcasts')}>
+            <Link className="text-indigo-700 underline underline-offset-4" href={networkPath(networkId, 'podcasts')}>
               Podcasts
             </Link>
             .

@@ -169,7 +169,8 @@ export function CreateCampaignDialog({
 export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign: Campaign; open: boolean; onOpenChange: (open: boolean) => void }) {
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const update = useMutation(api.campaigns.update.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.campaigns.pathKey() }) }));
+  // Settled either way: after a conflict the page shows the latest version, so editing again starts from it.
+  const update = useMutation(api.campaigns.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.campaigns.pathKey() }) }));
   const defaults = {
     name: campaign.name,
     script: campaign.script,
