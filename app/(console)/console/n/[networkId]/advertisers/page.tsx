@@ -1,7 +1,7 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { AdvertisersPage } from './_components/advertisers-page';
 
 export const metadata = { title: 'Advertisers' };
 
 export default function Page() {
-  return <PlaceholderPage title="Advertisers" description="The brands that run campaigns in this network." />;
+  return <AdvertisersPage />;
 }

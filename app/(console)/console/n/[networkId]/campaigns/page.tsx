@@ -1,7 +1,12 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { Suspense } from 'react';
+import { CampaignsPage } from './_components/campaigns-page';
 
 export const metadata = { title: 'Campaigns' };
 
 export default function Page() {
-  return <PlaceholderPage title="Campaigns" description="Scripts, budgets and schedules of advertisers’ campaigns." />;
+  return (
+    <Suspense>
+      <CampaignsPage />
+    </Suspense>
+  );
 }

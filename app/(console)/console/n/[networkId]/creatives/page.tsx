@@ -1,7 +1,12 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { Suspense } from 'react';
+import { CreativesPage } from './_components/creatives-page';
 
 export const metadata = { title: 'Creatives' };
 
 export default function Page() {
-  return <PlaceholderPage title="Creatives" description="Host-voiced ads generated from accepted offers." />;
+  return (
+    <Suspense>
+      <CreativesPage />
+    </Suspense>
+  );
 }

@@ -1,7 +1,12 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { Suspense } from 'react';
+import { OffersPage } from './_components/offers-page';
 
 export const metadata = { title: 'Offers' };
 
 export default function Page() {
-  return <PlaceholderPage title="Offers" description="Campaigns offered to podcasts: accept or reject." />;
+  return (
+    <Suspense>
+      <OffersPage />
+    </Suspense>
+  );
 }

@@ -1,7 +1,7 @@
-import { PlaceholderPage } from '../../../../_components/placeholder-page';
+import { PodcastsPage } from './_components/podcasts-page';
 
 export const metadata = { title: 'Podcasts' };
 
 export default function Page() {
-  return <PlaceholderPage title="Podcasts" description="Shows in this network, their host voices and opt-in status." />;
+  return <PodcastsPage />;
 }

@@ -1,0 +1,241 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Building2, Pencil, Plus, Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { createAdvertiserInput } from '@/server/routers/advertisers/create-advertiser.types';
+import { updateAdvertiserInput } from '@/server/routers/advertisers/update-advertiser.types';
+import type { Advertiser } from '@/server/routers/advertisers/advertiser.types';
+import { Button } from '../../../../../_components/ui/button';
+import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
+import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
+import { Input } from '../../../../../_components/ui/input';
+import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
+import { toast } from '../../../../../_components/ui/toaster';
+import { formatDateTime, usePagedList } from '../../../../../_lib/ads';
+import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { problemSentence } from '../../../../../_lib/problem';
+import { api } from '../../../../../_lib/trpc';
+
+const createSchema = createAdvertiserInput.omit({ networkId: true });
+const updateSchema = updateAdvertiserInput.omit({ networkId: true, advertiserId: true, version: true });
+
+export function AdvertisersPage() {
+  const networkId = useNetworkId();
+  const canAdminister = useCanAdminister(networkId);
+  const list = usePagedList(api.advertisers.list, { networkId, limit: 50 });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Advertiser | null>(null);
+
+  const columns = useMemo<DataTableColumn<Advertiser>[]>(
+    () => [
+      { accessorKey: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
+      {
+        accessorKey: 'website',
+        header: 'Website',
+        cell: ({ row }) =>
+          row.original.website ? (
+            <a href={row.original.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline-offset-4 hover:underline">
+              {row.original.website.replace(/^https?:\/\//, '')}
+            </a>
+          ) : (
+            <span className="text-slate-500">—</span>
+          ),
+      },
+      { accessorKey: 'contact_email', header: 'Contact', cell: ({ row }) => row.original.contact_email ?? <span className="text-slate-500">—</span> },
+      { accessorKey: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.created_at)}</span> },
+      {
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <div className="flex justify-end gap-1 whitespace-nowrap">
+            <Button asChild variant="ghost" size="sm">
+              <Link href={`${networkPath(networkId, 'campaigns')}?advertiser=${encodeURIComponent(row.original.id)}`}>Campaigns</Link>
+            </Button>
+            {canAdminister && (
+              <>
+                <Button variant="ghost" size="sm" onClick={() => setEditing(row.original)} aria-label={`Edit ${row.original.name}`}>
+                  <Pencil aria-hidden /> Edit
+                </Button>
+                <DeleteAdvertiser advertiser={row.original} />
+              </>
+            )}
+          </div>
+        ),
+      },
+    ],
+    [canAdminister, networkId],
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Advertisers"
+        description="The brands that run campaigns in this network. Create an advertiser first, then its campaigns."
+        actions={
+          canAdminister && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden /> New advertiser
+            </Button>
+          )
+        }
+      />
+      <DataTable
+        label="Advertisers"
+        columns={columns}
+        rows={list.rows}
+        error={list.error}
+        onRetry={list.refetch}
+        hasMore={list.hasMore}
+        onLoadMore={list.loadMore}
+        loadingMore={list.loadingMore}
+        empty={
+          <EmptyState
+            icon={<Building2 className="size-6" />}
+            title="No advertisers yet"
+            description="An advertiser is the brand behind campaigns. Add one to start a campaign."
+            action={canAdminister && <Button onClick={() => setCreating(true)}>New advertiser</Button>}
+          />
+        }
+      />
+      <CreateAdvertiserDialog open={creating} onOpenChange={setCreating} />
+      {editing && <EditAdvertiserDialog advertiser={editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+function CreateAdvertiserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  const create = useMutation(api.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  const form = useZodForm(createSchema, { defaultValues: { name: '', website: '', contact_email: '' } });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset();
+        onOpenChange(next);
+      }}
+    >
+      <DialogContent title="New advertiser" description="The brand behind one or more campaigns.">
+        <Form
+          form={form}
+          onSubmit={async (values) => {
+            const created = await create.mutateAsync({ ...values, networkId });
+            toast.success(`Advertiser “${created.name}” created.`);
+            form.reset();
+            onOpenChange(false);
+          }}
+        >
+          <AdvertiserFields form={form} />
+          <FormError form={form} />
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              Create advertiser
+            </Button>
+          </DialogFooter>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type AdvertiserForm = ReturnType<typeof useZodForm<typeof createSchema>> | ReturnType<typeof useZodForm<typeof updateSchema>>;
+
+function AdvertiserFields({ form }: { form: AdvertiserForm }) {
+  // Both forms have the same three text fields.
+  const f = form as ReturnType<typeof useZodForm<typeof createSchema>>;
+  return (
+    <>
+      <FormField form={f} name="name" label="Name">
+        {(field) => <Input autoComplete="organization" {...field} />}
+      </FormField>
+      <FormField form={f} name="website" label="Website" description="Optional. An http or https address.">
+        {(field) => <Input type="url" placeholder="https://example.com" {...field} />}
+      </FormField>
+      <FormField form={f} name="contact_email" label="Contact email" description="Optional. Who to talk to at the advertiser.">
+        {(field) => <Input type="email" autoComplete="email" {...field} />}
+      </FormField>
+    </>
+  );
+}
+
+function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser; onClose: () => void }) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  // Settled either way: after a conflict the list shows the latest version, so editing again starts from it.
+  const update = useMutation(api.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  const form = useZodForm(updateSchema, {
+    defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
+  });
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent title={`Edit ${advertiser.name}`} description="If someone else changes this advertiser meanwhile, saving tells you instead of overwriting their change.">
+        <Form
+          form={form}
+          onSubmit={async (values) => {
+            const raw = form.getValues();
+            await update.mutateAsync({
+              ...values,
+              // An emptied optional field clears it.
+              website: values.website ?? (raw.website?.trim() === '' && advertiser.website ? null : undefined),
+              contact_email: values.contact_email ?? (raw.contact_email?.trim() === '' && advertiser.contact_email ? null : undefined),
+              networkId,
+              advertiserId: advertiser.id,
+              version: advertiser.version,
+            });
+            toast.success('Advertiser saved.');
+            onClose();
+          }}
+        >
+          <AdvertiserFields form={form} />
+          <FormError form={form} />
+          <DialogFooter>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              Save changes
+            </Button>
+          </DialogFooter>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DeleteAdvertiser({ advertiser }: { advertiser: Advertiser }) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  const remove = useMutation(api.advertisers.remove.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="ghost" size="sm" aria-label={`Delete ${advertiser.name}`} onClick={() => remove.reset()}>
+          <Trash2 aria-hidden /> Delete
+        </Button>
+      }
+      title={`Delete ${advertiser.name}?`}
+      description={
+        <>
+          The advertiser disappears from the console and the API. Its completed and archived campaigns keep their history (and
+          their offers and creatives). An advertiser with campaigns still in draft, active or paused cannot be deleted: complete or
+          archive those campaigns first.
+        </>
+      }
+      confirmLabel="Delete advertiser"
+      error={remove.error ? problemSentence(remove.error, 'delete the advertiser') : undefined}
+      onConfirm={async () => {
+        await remove.mutateAsync({ networkId, advertiserId: advertiser.id });
+        toast.success(`Advertiser “${advertiser.name}” deleted.`);
+      }}
+    />
+  );
+}

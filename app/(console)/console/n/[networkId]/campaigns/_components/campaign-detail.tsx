@@ -1,0 +1,251 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, Pencil, Play } from 'lucide-react';
+import Link from 'next/link';
+import { useParams } from 'next/navigation';
+import { useId, useState } from 'react';
+import type { Campaign } from '@/server/routers/campaigns/campaign.types';
+import { useBlobUrl } from '../../../../../_components/ui/authorized-audio';
+import { StatusBadge } from '../../../../../_components/ui/badge';
+import { Button } from '../../../../../_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../../_components/ui/card';
+import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
+import { Label } from '../../../../../_components/ui/label';
+import { Select } from '../../../../../_components/ui/select';
+import { LoadingBlock } from '../../../../../_components/ui/skeleton';
+import { ErrorState, PageHeader } from '../../../../../_components/ui/states';
+import { toast } from '../../../../../_components/ui/toaster';
+import { audioErrorSentence, campaignPreviewPath, fetchAuthorizedBlob, formatDateTime, formatMoney, useAdvertisers, usePodcasts } from '../../../../../_lib/ads';
+import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { problemSentence } from '../../../../../_lib/problem';
+import { api } from '../../../../../_lib/trpc';
+import { EditCampaignDialog } from './campaign-form';
+import { CAMPAIGN_TRANSITIONS, STATUS_HELP, TRANSITION_ACTIONS, type CampaignStatus } from './campaign-status';
+
+export function CampaignDetail() {
+  const networkId = useNetworkId();
+  const { campaignId } = useParams<{ campaignId: string }>();
+  const id = decodeURIComponent(campaignId);
+  const campaign = useQuery(api.campaigns.get.queryOptions({ networkId, campaignId: id }));
+  const advertisers = useAdvertisers(networkId);
+
+  const back = (
+    <Link href={networkPath(networkId, 'campaigns')} className="mb-3 inline-flex items-center gap-1 text-sm text-indigo-700 underline-offset-4 hover:underline">
+      <ArrowLeft className="size-4" aria-hidden /> All campaigns
+    </Link>
+  );
+
+  if (campaign.error) {
+    return (
+      <>
+        {back}
+        <PageHeader title="Campaign" />
+        <ErrorState error={campaign.error} onRetry={() => campaign.refetch()} />
+      </>
+    );
+  }
+  if (!campaign.data) {
+    return (
+      <>
+        {back}
+        <PageHeader title="Campaign" />
+        <LoadingBlock />
+      </>
+    );
+  }
+  const c = campaign.data;
+  const advertiser = advertisers.data?.items.find((a) => a.id === c.advertiser_id);
+  return (
+    <>
+      {back}
+      <PageHeader
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            {c.name} <StatusBadge status={c.status} className="text-sm" />
+          </span>
+        }
+        description={`${advertiser ? `${advertiser.name} · ` : ''}${STATUS_HELP[c.status]}`}
+        actions={<EditButton campaign={c} />}
+      />
+      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <Card>
+          <CardHeader>
+            <CardTitle>Script</CardTitle>
+            <CardDescription>{c.script.length.toLocaleString()} of 2,000 characters, read by the host’s voice.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {c.script ? <p className="text-sm whitespace-pre-wrap text-slate-800">{c.script}</p> : <p className="text-sm text-slate-500">No script yet. Edit the campaign to write one.</p>}
+            <dl className="mt-6 grid grid-cols-1 gap-4 text-sm sm:grid-cols-2">
+              <Fact term="Advertiser" value={advertiser?.name ?? c.advertiser_id} />
+              <Fact term="Budget" value={formatMoney(c.budget_cents, c.currency)} />
+              <Fact term="Starts" value={formatDateTime(c.starts_at)} />
+              <Fact term="Ends" value={formatDateTime(c.ends_at)} />
+              <Fact term="Created" value={formatDateTime(c.created_at)} />
+              <Fact term="Last changed" value={`${formatDateTime(c.updated_at)} (version ${c.version})`} />
+            </dl>
+          </CardContent>
+        </Card>
+        <div className="space-y-6">
+          <StatusCard campaign={c} onRefresh={() => campaign.refetch()} />
+          <PreviewCard campaign={c} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+function Fact({ term, value }: { term: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{term}</dt>
+      <dd className="mt-0.5 text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+function EditButton({ campaign }: { campaign: Campaign }) {
+  const networkId = useNetworkId();
+  const canAdminister = useCanAdminister(networkId);
+  const [open, setOpen] = useState(false);
+  if (!canAdminister || campaign.status === 'archived') return null;
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        <Pencil aria-hidden /> Edit
+      </Button>
+      <EditCampaignDialog campaign={campaign} open={open} onOpenChange={setOpen} />
+    </>
+  );
+}
+
+function StatusCard({ campaign, onRefresh }: { campaign: Campaign; onRefresh: () => void }) {
+  const networkId = useNetworkId();
+  const canAdminister = useCanAdminister(networkId);
+  const queryClient = useQueryClient();
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const update = useMutation(
+    api.campaigns.update.mutationOptions({
+      onSuccess: (updated) => {
+        setRefusal(null);
+        queryClient.setQueryData(api.campaigns.get.queryKey({ networkId, campaignId: updated.id }), updated);
+        void queryClient.invalidateQueries({ queryKey: api.campaigns.list.pathKey() });
+        toast.success(`Campaign is now ${updated.status}.`);
+      },
+      onError: (error) => {
+        setRefusal(problemSentence(error, 'change the status'));
+        // Show the state the API holds now (someone may have moved it meanwhile).
+        onRefresh();
+      },
+    }),
+  );
+  const allowed = CAMPAIGN_TRANSITIONS[campaign.status];
+  // A status change is checked by the API's state machine against the campaign's current state, so it is sent
+  // without `version`: a move that is no longer allowed is refused with a sentence naming both states.
+  const move = (status: CampaignStatus) => update.mutateAsync({ networkId, campaignId: campaign.id, status });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Status</CardTitle>
+        <CardDescription>draft → active ⇄ paused → completed; any campaign can be archived, which is final.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {refusal && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {refusal}
+          </p>
+        )}
+        {allowed.length === 0 ? (
+          <p className="text-sm text-slate-600">An archived campaign cannot change status.</p>
+        ) : !canAdminister ? (
+          <p className="text-sm text-slate-600">Your key is read only: an administrator can change the status.</p>
+        ) : (
+          <ul className="space-y-2">
+            {allowed.map((to) => {
+              const action = TRANSITION_ACTIONS[to];
+              const label = action.label(campaign.status);
+              const final = to === 'archived' || to === 'completed';
+              return (
+                <li key={to} className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-3">
+                  {final ? (
+                    <ConfirmDialog
+                      trigger={
+                        <Button variant={to === 'archived' ? 'secondary' : 'secondary'} size="sm" className="sm:w-28" disabled={update.isPending}>
+                          {label}
+                        </Button>
+                      }
+                      title={`${label} “${campaign.name}”?`}
+                      description={action.help}
+                      confirmLabel={label}
+                      destructive={to === 'archived'}
+                      onConfirm={async () => {
+                        await move(to).catch(() => undefined);
+                      }}
+                    />
+                  ) : (
+                    <Button size="sm" className="sm:w-28" variant={to === 'active' ? 'primary' : 'secondary'} loading={update.isPending && update.variables?.status === to} disabled={update.isPending} onClick={() => move(to).catch(() => undefined)}>
+                      {label}
+                    </Button>
+                  )}
+                  <span className="text-xs text-slate-600">{action.help}</span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function PreviewCard({ campaign }: { campaign: Campaign }) {
+  const networkId = useNetworkId();
+  const podcasts = usePodcasts(networkId);
+  const selectId = useId();
+  const [podcastId, setPodcastId] = useState('');
+  const preview = useMutation({
+    mutationFn: (podcast: string) => fetchAuthorizedBlob(campaignPreviewPath(networkId, campaign.id), { method: 'POST', body: { podcast_id: podcast } }),
+  });
+  const src = useBlobUrl(preview.data);
+  const options = (podcasts.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} — ${p.host_name} (${p.voice})` }));
+  const chosen = podcastId || options[0]?.value || '';
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Hear it in a host’s voice</CardTitle>
+        <CardDescription>A short preview of the start of the script, read in a podcast’s voice preset. Nothing is saved.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {podcasts.error ? (
+          <ErrorState error={podcasts.error} onRetry={() => podcasts.refetch()} />
+        ) : options.length === 0 && !podcasts.isPending ? (
+          <p className="text-sm text-slate-600">
+            Add a podcast first:{' '}
+            <Link className="text-indigo-700 underline underline-offset-4" href={networkPath(networkId, 'podcasts')}>
+              Podcasts
+            </Link>
+            .
+          </p>
+        ) : (
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+            <div className="flex-1 space-y-1.5">
+              <Label htmlFor={selectId}>Podcast</Label>
+              <Select id={selectId} value={chosen} onChange={(e) => setPodcastId(e.target.value)} options={options} disabled={podcasts.isPending} />
+            </div>
+            <Button variant="secondary" disabled={!chosen || !campaign.script} loading={preview.isPending} onClick={() => preview.mutate(chosen)}>
+              <Play aria-hidden /> Preview
+            </Button>
+          </div>
+        )}
+        {!campaign.script && <p className="text-xs text-slate-600">The campaign has no script to read yet.</p>}
+        {preview.error && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {audioErrorSentence(preview.error, 'make the preview')}
+          </p>
+        )}
+        {src && !preview.isPending && <audio controls autoPlay={false} src={src} aria-label="Voice preview" className="w-full" />}
+      </CardContent>
+    </Card>
+  );
+}

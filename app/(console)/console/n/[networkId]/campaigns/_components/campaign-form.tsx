@@ -1,0 +1,230 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/campaign.types';
+import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
+import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
+import { Button } from '../../../../../_components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
+import { Input, Textarea } from '../../../../../_components/ui/input';
+import { Select } from '../../../../../_components/ui/select';
+import { toast } from '../../../../../_components/ui/toaster';
+import { formatMoney, isoToLocal, localDateTime, useAdvertisers } from '../../../../../_lib/ads';
+import { cn } from '../../../../../_lib/cn';
+import { useNetworkId } from '../../../../../_lib/network';
+import { api } from '../../../../../_lib/trpc';
+
+/** The budget is typed in whole currency units (5000 = 5,000.00) and sent as minor units (cents). */
+const budgetInUnits = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => {
+    if (typeof value !== 'number') return value;
+    return Number.isNaN(value) ? undefined : Math.round(value * 100);
+  }, schema);
+
+const createShape = createCampaignInput.shape;
+const createSchema = createCampaignInput.omit({ networkId: true }).extend({
+  starts_at: localDateTime(createShape.starts_at),
+  ends_at: localDateTime(createShape.ends_at),
+  budget_cents: budgetInUnits(createShape.budget_cents),
+});
+
+const updateShape = updateCampaignInput.shape;
+const updateSchema = updateCampaignInput.omit({ networkId: true, campaignId: true, version: true, status: true }).extend({
+  starts_at: localDateTime(updateShape.starts_at),
+  ends_at: localDateTime(updateShape.ends_at),
+  budget_cents: budgetInUnits(updateShape.budget_cents),
+});
+
+type CreateForm = ReturnType<typeof useZodForm<typeof createSchema>>;
+
+/** Script, schedule and budget: the fields create and edit share. */
+function CampaignFields({ form }: { form: CreateForm }) {
+  const script = String(form.watch('script') ?? '');
+  const budget = form.watch('budget_cents');
+  const currency = String(form.watch('currency') ?? '');
+  const over = script.length > SCRIPT_MAX_LENGTH;
+  return (
+    <>
+      <FormField form={form} name="name" label="Name">
+        {(field) => <Input {...field} />}
+      </FormField>
+      <FormField
+        form={form}
+        name="script"
+        label="Script"
+        description={
+          <span className="flex justify-between gap-2">
+            <span>What the podcast host’s voice reads, word for word.</span>
+            <span className={cn('tabular-nums', over && 'font-medium text-red-700')} aria-live="polite">
+              {script.length.toLocaleString()} / {SCRIPT_MAX_LENGTH.toLocaleString()} characters
+            </span>
+          </span>
+        }
+      >
+        {(field) => <Textarea rows={5} {...field} />}
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField form={form} name="starts_at" label="Starts" description="Optional. Your local time.">
+          {(field) => <Input type="datetime-local" {...field} />}
+        </FormField>
+        <FormField form={form} name="ends_at" label="Ends" description="Optional. After the start.">
+          {(field) => <Input type="datetime-local" {...field} />}
+        </FormField>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+        <FormField
+          form={form}
+          name="budget_cents"
+          label="Budget"
+          registerOptions={{ valueAsNumber: true }}
+          description={
+            typeof budget === 'number' && !Number.isNaN(budget)
+              ? `Optional. ${formatMoney(Math.round(budget * 100), /^[A-Z]{3}$/.test(currency) ? currency : null)} in total.`
+              : 'Optional. In whole units of the currency, e.g. 5000.'
+          }
+        >
+          {(field) => <Input type="number" min={0} step="0.01" inputMode="decimal" {...field} />}
+        </FormField>
+        <FormField form={form} name="currency" label="Currency" description="ISO code, e.g. USD.">
+          {(field) => <Input maxLength={3} autoCapitalize="characters" className="uppercase" {...field} />}
+        </FormField>
+      </div>
+    </>
+  );
+}
+
+export function CreateCampaignDialog({
+  open,
+  onOpenChange,
+  advertiserId,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  advertiserId?: string;
+  onCreated?: (campaign: Campaign) => void;
+}) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  const advertisers = useAdvertisers(networkId);
+  const create = useMutation(api.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.campaigns.pathKey() }) }));
+  const defaults = { name: '', advertiser_id: advertiserId ?? '', script: '', status: 'draft' as const, starts_at: '', ends_at: '', currency: 'USD' };
+  const form = useZodForm(createSchema, { defaultValues: defaults });
+  const close = () => {
+    form.reset(defaults);
+    onOpenChange(false);
+  };
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent title="New campaign" description="A campaign is an advertiser’s script, read by podcast hosts’ voices." className="max-w-2xl">
+        <Form
+          form={form}
+          onSubmit={async (values) => {
+            const created = await create.mutateAsync({ ...values, networkId });
+            toast.success(`Campaign “${created.name}” created.`);
+            close();
+            onCreated?.(created);
+          }}
+        >
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField form={form} name="advertiser_id" label="Advertiser">
+              {(field) => (
+                <Select
+                  placeholder={advertisers.isPending ? 'Loading advertisers…' : advertisers.data?.items.length ? 'Choose an advertiser' : 'No advertisers yet'}
+                  options={(advertisers.data?.items ?? []).map((a) => ({ value: a.id, label: a.name }))}
+                  {...field}
+                />
+              )}
+            </FormField>
+            <FormField form={form} name="status" label="Start as" description="Only draft and active campaigns can be offered.">
+              {(field) => (
+                <Select
+                  options={[
+                    { value: 'draft', label: 'Draft' },
+                    { value: 'active', label: 'Active' },
+                  ]}
+                  {...field}
+                />
+              )}
+            </FormField>
+          </div>
+          <CampaignFields form={form} />
+          <FormError form={form} />
+          <DialogFooter>
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              Create campaign
+            </Button>
+          </DialogFooter>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign: Campaign; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  // Settled either way: after a conflict the page shows the latest version, so editing again starts from it.
+  const update = useMutation(api.campaigns.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.campaigns.pathKey() }) }));
+  const defaults = {
+    name: campaign.name,
+    script: campaign.script,
+    starts_at: isoToLocal(campaign.starts_at),
+    ends_at: isoToLocal(campaign.ends_at),
+    budget_cents: campaign.budget_cents === null ? undefined : campaign.budget_cents / 100,
+    currency: campaign.currency ?? '',
+  };
+  const form = useZodForm(updateSchema, { defaultValues: defaults });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next) form.reset(defaults);
+        onOpenChange(next);
+      }}
+    >
+      <DialogContent
+        title={`Edit ${campaign.name}`}
+        description="If someone else changes this campaign meanwhile, saving tells you instead of overwriting their change."
+        className="max-w-2xl"
+      >
+        <Form
+          form={form}
+          onSubmit={async (values) => {
+            const raw = form.getValues();
+            const blank = (value: unknown) => value === undefined || value === '' || (typeof value === 'number' && Number.isNaN(value));
+            await update.mutateAsync({
+              ...values,
+              // An emptied optional field clears it.
+              starts_at: values.starts_at ?? (blank(raw.starts_at) && campaign.starts_at ? null : undefined),
+              ends_at: values.ends_at ?? (blank(raw.ends_at) && campaign.ends_at ? null : undefined),
+              budget_cents: values.budget_cents ?? (blank(raw.budget_cents) && campaign.budget_cents !== null ? null : undefined),
+              currency: values.currency ?? (blank(raw.currency) && campaign.currency ? null : undefined),
+              networkId,
+              campaignId: campaign.id,
+              version: campaign.version,
+            });
+            toast.success('Campaign saved.');
+            onOpenChange(false);
+          }}
+        >
+          <CampaignFields form={form as unknown as CreateForm} />
+          <FormError form={form} />
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              Save changes
+            </Button>
+          </DialogFooter>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,42 @@
+import type { Campaign } from '@/server/routers/campaigns/campaign.types';
+
+export type CampaignStatus = Campaign['status'];
+
+/**
+ * The moves the API allows (server/services/campaigns/transitions.ts):
+ * draft → active | archived; active → paused | completed | archived;
+ * paused → active | completed | archived; completed → archived; archived is final.
+ * The console offers only these; the API still decides (a refusal is shown as a sentence).
+ */
+export const CAMPAIGN_TRANSITIONS: Record<CampaignStatus, readonly CampaignStatus[]> = {
+  draft: ['active', 'archived'],
+  active: ['paused', 'completed', 'archived'],
+  paused: ['active', 'completed', 'archived'],
+  completed: ['archived'],
+  archived: [],
+};
+
+/** The button for moving a campaign to a status, and what it means. */
+export const TRANSITION_ACTIONS: Record<CampaignStatus, { label: (from: CampaignStatus) => string; help: string }> = {
+  draft: { label: () => 'Back to draft', help: '' },
+  active: {
+    label: (from) => (from === 'paused' ? 'Resume' : 'Activate'),
+    help: 'Active campaigns can be offered to podcasts.',
+  },
+  paused: { label: () => 'Pause', help: 'Paused campaigns stay in the network but cannot be offered.' },
+  completed: { label: () => 'Complete', help: 'The campaign has run its course; it can only be archived afterwards.' },
+  archived: { label: () => 'Archive', help: 'Archived is final: the campaign can no longer be changed.' },
+};
+
+export const STATUS_HELP: Record<CampaignStatus, string> = {
+  draft: 'Being prepared. It can be offered to podcasts, activated or archived.',
+  active: 'Running. It can be offered to podcasts, paused, completed or archived.',
+  paused: 'On hold. It cannot be offered until it is resumed.',
+  completed: 'Finished. It can only be archived.',
+  archived: 'Archived. It can no longer be changed.',
+};
+
+export const CAMPAIGN_STATUS_OPTIONS = (['draft', 'active', 'paused', 'completed', 'archived'] as const).map((value) => ({
+  value,
+  label: value[0]!.toUpperCase() + value.slice(1),
+}));

@@ -1,0 +1,217 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, Mic, Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { createPodcastInput } from '@/server/routers/podcasts/create-podcast.types';
+import type { Podcast } from '@/server/routers/podcasts/podcast.types';
+import { Badge } from '../../../../../_components/ui/badge';
+import { Button } from '../../../../../_components/ui/button';
+import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
+import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
+import { Input } from '../../../../../_components/ui/input';
+import { Select } from '../../../../../_components/ui/select';
+import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
+import { toast } from '../../../../../_components/ui/toaster';
+import { formatDateTime, usePagedList } from '../../../../../_lib/ads';
+import { useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { problemSentence } from '../../../../../_lib/problem';
+import { api } from '../../../../../_lib/trpc';
+
+const createSchema = createPodcastInput.omit({ networkId: true });
+
+/** The voice presets (server/services/podcasts/voices.ts), described for people. */
+const VOICES: { value: Podcast['voice']; label: string }[] = [
+  { value: 'default', label: 'Default — neutral' },
+  { value: 'warm', label: 'Warm — lower, relaxed' },
+  { value: 'bright', label: 'Bright — higher, lively' },
+  { value: 'deep', label: 'Deep — low and slow' },
+  { value: 'fast', label: 'Fast — quick delivery' },
+  { value: 'calm', label: 'Calm — slow and even' },
+];
+
+const OPT_IN_EXPLAINED =
+  'Opting in records that the show agrees to carry host-read ads from this network: only opted-in podcasts can receive offers, and their creatives are read in the podcast’s voice preset.';
+
+export function PodcastsPage() {
+  const networkId = useNetworkId();
+  const canAdminister = useCanAdminister(networkId);
+  const list = usePagedList(api.podcasts.list, { networkId, limit: 50 });
+  const [creating, setCreating] = useState(false);
+
+  const columns = useMemo<DataTableColumn<Podcast>[]>(
+    () => [
+      { accessorKey: 'name', header: 'Podcast', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
+      { accessorKey: 'host_name', header: 'Host' },
+      { accessorKey: 'voice', header: 'Voice', cell: ({ row }) => <span className="capitalize">{row.original.voice}</span> },
+      {
+        accessorKey: 'opt_in_status',
+        header: 'Opt-in',
+        cell: ({ row }) =>
+          row.original.opt_in_status === 'opted_in' ? (
+            <Badge tone="success" title={`Opted in ${formatDateTime(row.original.opted_in_at)}`}>
+              <CheckCircle2 className="mr-1 size-3" aria-hidden /> Opted in
+            </Badge>
+          ) : row.original.opt_in_status === 'opted_out' ? (
+            <Badge tone="neutral">Opted out</Badge>
+          ) : (
+            <Badge tone="warning">Not opted in</Badge>
+          ),
+      },
+      {
+        accessorKey: 'rss_url',
+        header: 'Feed',
+        enableSorting: false,
+        cell: ({ row }) =>
+          row.original.rss_url ? (
+            <a href={row.original.rss_url} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline-offset-4 hover:underline">
+              RSS<span className="sr-only"> feed of {row.original.name}</span>
+            </a>
+          ) : (
+            <span className="text-slate-500">—</span>
+          ),
+      },
+      {
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        enableSorting: false,
+        cell: ({ row }) => (canAdminister ? <OptInActions podcast={row.original} /> : null),
+      },
+    ],
+    [canAdminister],
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Podcasts"
+        description="The shows of this network. A podcast must opt in before it can be offered campaigns; its voice preset is the voice its ads are read in."
+        actions={
+          canAdminister && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden /> New podcast
+            </Button>
+          )
+        }
+      />
+      <DataTable
+        label="Podcasts"
+        columns={columns}
+        rows={list.rows}
+        error={list.error}
+        onRetry={list.refetch}
+        hasMore={list.hasMore}
+        onLoadMore={list.loadMore}
+        loadingMore={list.loadingMore}
+        empty={
+          <EmptyState
+            icon={<Mic className="size-6" />}
+            title="No podcasts yet"
+            description="Add a show, choose the voice its ads are read in, then opt it in."
+            action={canAdminister && <Button onClick={() => setCreating(true)}>New podcast</Button>}
+          />
+        }
+      />
+      <CreatePodcastDialog open={creating} onOpenChange={setCreating} />
+    </>
+  );
+}
+
+function OptInActions({ podcast }: { podcast: Podcast }) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: api.podcasts.pathKey() });
+  const optIn = useMutation(api.podcasts.optIn.mutationOptions({ onSuccess: invalidate }));
+  const optOut = useMutation(api.podcasts.optOut.mutationOptions({ onSuccess: invalidate }));
+  if (podcast.opt_in_status === 'opted_in') {
+    return (
+      <div className="flex justify-end">
+        <ConfirmDialog
+          trigger={
+            <Button variant="ghost" size="sm" aria-label={`Opt out ${podcast.name}`} onClick={() => optOut.reset()}>
+              Opt out
+            </Button>
+          }
+          title={`Opt ${podcast.name} out?`}
+          description="New offers can no longer be made to this podcast. Offers already accepted and their creatives are not affected. You can opt it in again at any time."
+          confirmLabel="Opt out"
+          error={optOut.error ? problemSentence(optOut.error, 'opt the podcast out') : undefined}
+          onConfirm={async () => {
+            await optOut.mutateAsync({ networkId, podcastId: podcast.id });
+            toast.success(`${podcast.name} opted out.`);
+          }}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="flex justify-end">
+      <ConfirmDialog
+        trigger={
+          <Button variant="secondary" size="sm" aria-label={`Opt in ${podcast.name}`} onClick={() => optIn.reset()}>
+            Opt in
+          </Button>
+        }
+        title={`Opt ${podcast.name} in?`}
+        description={`${OPT_IN_EXPLAINED} Opting in twice changes nothing.`}
+        confirmLabel="Opt in"
+        destructive={false}
+        error={optIn.error ? problemSentence(optIn.error, 'opt the podcast in') : undefined}
+        onConfirm={async () => {
+          await optIn.mutateAsync({ networkId, podcastId: podcast.id });
+          toast.success(`${podcast.name} opted in: it can now receive offers.`);
+        }}
+      />
+    </div>
+  );
+}
+
+function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  const create = useMutation(api.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.podcasts.pathKey() }) }));
+  const defaults = { name: '', host_name: '', voice: 'default' as const, rss_url: '' };
+  const form = useZodForm(createSchema, { defaultValues: defaults });
+  const close = () => {
+    form.reset(defaults);
+    onOpenChange(false);
+  };
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent title="New podcast" description="A new podcast is not opted in: opt it in from the list when the show agrees to carry ads.">
+        <Form
+          form={form}
+          onSubmit={async (values) => {
+            const created = await create.mutateAsync({ ...values, networkId });
+            toast.success(`Podcast “${created.name}” added.`);
+            close();
+          }}
+        >
+          <FormField form={form} name="name" label="Podcast name">
+            {(field) => <Input {...field} />}
+          </FormField>
+          <FormField form={form} name="host_name" label="Host name" description="The host whose voice reads the ads.">
+            {(field) => <Input {...field} />}
+          </FormField>
+          <FormField form={form} name="voice" label="Voice preset" description="Creatives for this podcast are read in this voice. Hear it from a campaign’s page.">
+            {(field) => <Select options={VOICES} {...field} />}
+          </FormField>
+          <FormField form={form} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">
+            {(field) => <Input type="url" placeholder="https://example.com/feed.xml" {...field} />}
+          </FormField>
+          <FormError form={form} />
+          <DialogFooter>
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              Add podcast
+            </Button>
+          </DialogFooter>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
