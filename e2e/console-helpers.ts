@@ -26,8 +26,17 @@ export async function createNetwork(request: APIRequestContext, name: string): P
   return response.json();
 }
 
-/** axe-core on the current page: no serious or critical violations (the report is attached to the test). */
+/**
+ * axe-core on the current page: no serious or critical violations (the report is attached to the test).
+ * It waits for running CSS animations and transitions (toasts fading in, dialogs opening) to end
+ * first: text measured mid-fade has partial opacity and fails colour contrast that it meets at rest.
+ */
 export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime)).length), {
+      message: `animations on ${name} never settled`,
+    })
+    .toBe(0);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
