@@ -36,10 +36,14 @@ export async function startWorker(options: WorkerOptions): Promise<Runner> {
   const events = new EventEmitter() as WorkerEvents;
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
-  const concurrency = options.concurrency ?? 5;
+  const concurrency = options.concurrency ?? 20;
   const runner = await run({
     connectionString: options.connectionString,
     concurrency,
+    // Jobs mostly wait on the network (receivers, the voice vendor); give each slot a connection
+    // when it needs one rather than queueing them behind graphile-worker's default of 10. Never
+    // fewer than that default: its LISTEN connection holds one for good.
+    maxPoolSize: Math.max(concurrency, 10),
     preset: {
       worker: {
         // Fetch (and lock) jobs in batches and complete them in batches: far fewer queries per job

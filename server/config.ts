@@ -18,7 +18,7 @@ const envSchema = z.object({
   ERROR_BASE_URL: z.string().url().optional(),
   BOOTSTRAP_SUPERUSER_TOKEN: z.string().optional(),
   WORKER: z.enum(['on', 'off']).default('on'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(20),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),

@@ -1441,7 +1441,7 @@ async function main(): Promise<void> {
     const creativeSummaries: CreativeSummary[] = [];
     let creativeError: string | undefined;
     const CREATIVE_WARMUP = 3;
-    const workerConcurrency = serviceEnv.WORKER_CONCURRENCY ?? '5 (default)';
+    const workerConcurrency = serviceEnv.WORKER_CONCURRENCY ?? '20 (default)';
     try {
       vendor = await startFakeVendor(settings.vendorDelayMs);
       const creativePort = await freePort();

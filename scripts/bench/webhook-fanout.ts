@@ -661,7 +661,7 @@ async function standalone(): Promise<void> {
       await sleep(250);
     }
     const result = await runWebhookFanout({ baseUrl, token }, dbUrl, service.pid!, settings, {
-      workerConcurrency: env.WORKER_CONCURRENCY ?? '5 (default)',
+      workerConcurrency: env.WORKER_CONCURRENCY ?? '20 (default)',
       log,
     });
     const v = fanoutVerdict(result);
