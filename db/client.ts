@@ -127,6 +127,23 @@ export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => 
   };
 }
 
+/**
+ * An open transaction presented as a Database, for code written against one
+ * (services, `ctx.db`): its queries run in the transaction, `transaction(fn)`
+ * runs `fn` inline in it (no savepoint: an error still rolls back the whole
+ * transaction, and none of our services recovers from a failed statement), and
+ * `postgresClientOf` gives the transaction's own postgres.js client, so
+ * prepared tagged templates run in it too.
+ */
+export function transactionAsDatabase(tx: Tx): Database {
+  const client = (tx as unknown as { session: { client: postgres.TransactionSql } }).session.client;
+  const inline: Database = Object.create(tx, {
+    $client: { value: client },
+    transaction: { value: <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => fn(inline as unknown as Tx) },
+  });
+  return inline;
+}
+
 export async function closeDatabase(): Promise<void> {
   const h = handle;
   handle = undefined;

@@ -2,11 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { database, type Database } from '../db/client';
+import { database, transactionAsDatabase, type Database } from '../db/client';
 import { authenticate, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
 import { AppError, badRequest, forbidden } from './errors';
 import { containsNul, nulRefused } from './http/body';
+import { completeIdempotencyKey, storedResponseOf, type IdempotencyClaim } from './http/idempotency';
 import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
@@ -30,6 +31,10 @@ export interface Context {
   principal?: Principal;
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
+  /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
+  inputChecked: boolean;
+  /** The Idempotency-Key this request holds (reserved by /v1 before routing). */
+  idempotency?: IdempotencyClaim;
 }
 
 /** State the HTTP layer keeps on a request (request id, log fields, an already-resolved principal). */
@@ -38,6 +43,8 @@ export interface RequestState {
   log: Context['log'];
   http: HttpOut;
   principal?: Principal;
+  inputChecked?: boolean;
+  idempotency?: IdempotencyClaim;
 }
 
 export type AppRequest = IncomingMessage & { state?: RequestState; body?: unknown };
@@ -65,6 +72,8 @@ export function createContext({ req }: { req: AppRequest }): Context {
     http: state.http,
     principal: state.principal,
     log: state.log,
+    inputChecked: state.inputChecked === true,
+    idempotency: state.idempotency,
   };
 }
 
@@ -85,14 +94,47 @@ export const createCallerFactory = t.createCallerFactory;
 /** Domain errors thrown by services become TRPCErrors with the right status. */
 const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
   ctx.log.route = meta?.openapi ? `${meta.openapi.method} ${meta.openapi.path}` : path;
-  // /v1 refuses NUL while reading the body; this covers the console transport, whose adapter reads its own.
-  if (containsNul(await getRawInput())) throw toTRPCError(nulRefused());
+  // /v1 refuses NUL while reading the URL and body; this covers the console transport, whose adapter reads its own.
+  if (!ctx.inputChecked && containsNul(await getRawInput())) throw toTRPCError(nulRefused());
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;
 });
 
 export const publicProcedure = base;
+
+const ROLLBACK = Symbol('roll back the idempotent transaction');
+
+/**
+ * An idempotent POST (/v1 with an Idempotency-Key) runs its operation and stores
+ * its answer in ONE transaction, so a retry with the key finds either nothing
+ * (rolled back: it runs again) or the answer (committed: it is replayed) — also
+ * when the COMMIT reached Postgres but its acknowledgement was lost and the
+ * client was told 503. Services' own transactions run inline in it. An error
+ * rolls the operation back; the REST layer then remembers or releases the key
+ * (server/http/rest.ts). Binary answers (a voice preview) are not remembered.
+ */
+const idempotentTransaction = t.middleware(async ({ ctx, type, next }) => {
+  const claim = ctx.idempotency;
+  if (type !== 'mutation' || !claim) return next();
+  const run: { outcome?: Awaited<ReturnType<typeof next>> } = {};
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const db = transactionAsDatabase(tx);
+      run.outcome = await next({ ctx: { db } });
+      if (!run.outcome.ok) throw ROLLBACK;
+      if (!ctx.http.raw) await completeIdempotencyKey(db, claim.apiKeyId, claim.key, storedResponseOf(ctx.http, run.outcome.data));
+    });
+  } catch (error) {
+    // The operation's own error is the answer; anything else (storing the answer,
+    // COMMIT) leaves the outcome unknown to us: a 5xx, after which a retry replays
+    // the answer if the transaction did commit.
+    if (run.outcome && !run.outcome.ok) return run.outcome;
+    throw error;
+  }
+  claim.stored = !ctx.http.raw;
+  return run.outcome!;
+});
 
 /** Any valid API key; applies the per-key rate limit. */
 export const authedProcedure = base.use(async ({ ctx, next }) => {
@@ -124,7 +166,7 @@ export const authedProcedure = base.use(async ({ ctx, next }) => {
     }
   }
   return next({ ctx: { ...ctx, principal } });
-});
+}).use(idempotentTransaction);
 
 /**
  * The key must hold at least `role` on the network named by the `networkId`

@@ -14,6 +14,25 @@ export interface StoredResponse {
   body: unknown;
 }
 
+/** A reserved Idempotency-Key; `stored` once its answer committed with the operation. */
+export interface IdempotencyClaim {
+  apiKeyId: string;
+  key: string;
+  stored: boolean;
+}
+
+/** Response headers an idempotent replay repeats. */
+export const REPLAYED_HEADERS = ['etag', 'location'];
+
+/** The answer to remember for a procedure's output, as the REST layer sends it. */
+export function storedResponseOf(http: { status?: number; headers: Record<string, string> }, data: unknown): StoredResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(http.headers)) {
+    if (REPLAYED_HEADERS.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  }
+  return { status: http.status ?? 200, headers, body: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as unknown) };
+}
+
 export type Reservation = { kind: 'reserved' } | { kind: 'replay'; response: StoredResponse };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -86,7 +105,14 @@ export async function completeIdempotencyKey(db: Database, apiKeyId: string, key
      where api_key_id = ${apiKeyId} and key = ${key}`;
 }
 
-/** Forget a claim whose request failed with a 5xx, so a retry runs again. */
+/**
+ * Forget a claim whose request failed with a 5xx, so a retry runs again — unless
+ * it is `done`: the operation committed together with its response (see
+ * `idempotentTransaction` in server/trpc.ts) although the client was told it failed;
+ * a retry then replays that response instead of running the operation twice.
+ */
 export async function releaseIdempotencyKey(db: Database, apiKeyId: string, key: string) {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key)));
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, 'running')));
 }

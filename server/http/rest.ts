@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES, nulRefused, parseJsonBody, readBody, urlContainsNul } f
 import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
+  REPLAYED_HEADERS,
   requestFingerprint,
   reserveIdempotencyKey,
   type StoredResponse,
@@ -22,8 +23,6 @@ import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Pro
 
 export const REST_PREFIX = '/v1';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-/** Response headers an idempotent replay repeats. */
-const REPLAYED_HEADERS = ['etag', 'location'];
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
@@ -133,6 +132,7 @@ export function createRestHandler() {
     try {
       let storeResponse: ((r: StoredResponse | undefined) => Promise<void>) | undefined;
       if (urlContainsNul(url)) throw nulRefused();
+      state.inputChecked = true; // the body is checked by parseJsonBody
       if (BODY_METHODS.has(req.method!)) {
         const raw = await readBody(req);
         req.body = parseJsonBody(raw, req.headers['content-type']);
@@ -200,10 +200,14 @@ async function claimIdempotency(
     sendJson(res, status, body, { ...headers, 'Idempotent-Replayed': 'true', 'Content-Type': contentType });
     return null;
   }
-  return (response) =>
-    response && isRemembered(response.status)
-      ? completeIdempotencyKey(db, apiKeyId, key, response)
-      : releaseIdempotencyKey(db, apiKeyId, key);
+  const claim = { apiKeyId, key, stored: false };
+  state.idempotency = claim;
+  return async (response) => {
+    // Stored with the operation, in its transaction (idempotentTransaction in server/trpc.ts).
+    if (claim.stored) return;
+    if (response && isRemembered(response.status)) await completeIdempotencyKey(db, apiKeyId, key, response);
+    else await releaseIdempotencyKey(db, apiKeyId, key);
+  };
 }
 
 /**

@@ -1,0 +1,58 @@
+import { createConnection, createServer, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of Postgres that can lose one acknowledgement: once armed,
+ * the first server message `CommandComplete "COMMIT"` it sees is not forwarded —
+ * both sockets are closed instead. The transaction has committed on the server;
+ * the client only learns that its connection died. The failure a network blip or
+ * a restarting Postgres causes now and then, made to happen on purpose.
+ */
+export async function startPostgresProxy(target: { host: string; port: number }) {
+  // 'C', int32 length 11 (4 + "COMMIT\0"), "COMMIT\0": the CommandComplete of a COMMIT.
+  const COMMIT_COMPLETE = Buffer.concat([Buffer.from([0x43, 0, 0, 0, 11]), Buffer.from('COMMIT\0', 'latin1')]);
+  const sockets = new Set<Socket>();
+  let armed = false;
+  let lost = 0;
+
+  const server = createServer((client) => {
+    const upstream = createConnection(target);
+    sockets.add(client).add(upstream);
+    const closeBoth = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      if (armed && chunk.includes(COMMIT_COMPLETE)) {
+        armed = false;
+        lost++;
+        closeBoth();
+        return;
+      }
+      client.write(chunk);
+    });
+    for (const socket of [client, upstream]) {
+      socket.on('error', closeBoth);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        closeBoth();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+
+  return {
+    port,
+    /** Lose the acknowledgement of the next COMMIT that passes through. */
+    loseNextCommitAcknowledgement() {
+      armed = true;
+    },
+    /** How many acknowledgements were lost so far. */
+    lostAcknowledgements: () => lost,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
