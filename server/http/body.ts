@@ -3,18 +3,49 @@ import { AppError, badRequest } from '../errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Read the whole body, refusing more than `limit` bytes with 413. */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/**
+ * After a 413 the server still reads (and discards) up to this much of what the client keeps
+ * sending, so that the client gets to read the answer; beyond it the connection is cut.
+ */
+export const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Read the whole body, refusing more than `limit` bytes with 413. A refused body
+ * is drained, not left unread: closing a socket with unread data resets it, and a
+ * client still writing its body then sees EPIPE/ECONNRESET instead of our 413.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
+  if (Number.isFinite(declared) && declared > limit) {
+    discardRest(req, 0);
+    return Promise.reject(tooLarge());
   }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData).off('end', onEnd);
+      discardRest(req, size);
+      reject(tooLarge());
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData).once('end', onEnd).once('error', reject);
+  });
+}
+
+function discardRest(req: IncomingMessage, alreadyRead: number): void {
+  let read = alreadyRead;
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > DISCARD_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.on('error', () => {}); // the client went away: nothing left to answer
+  req.resume();
 }
 
 function tooLarge(): AppError {

@@ -150,8 +150,8 @@ export function createRestHandler() {
       const p = problemFromError(error);
       if (p.status === 503) logger.warn({ err: error }, 'request failed before routing: database unavailable');
       else if (p.status >= 500) logger.error({ err: error }, 'request failed before routing');
-      // An unread body cannot be drained cheaply after a 413: close the connection.
-      sendProblem(res, p, { ...errorHeaders(error), ...(p.status === 413 ? { Connection: 'close' } : {}) });
+      // A 413's body is being drained (readBody): the connection stays usable.
+      sendProblem(res, p, errorHeaders(error));
     }
   };
 }

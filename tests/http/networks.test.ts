@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, type Page } from '../support/api';
 import { closeTestDatabase, openTestDatabase, personKey } from '../support/fixtures';
 
@@ -159,6 +160,66 @@ describe('bad input is a 4xx envelope, never a 500', () => {
     const res = await api('POST', '/networks', { body: { name: 'x'.repeat(1024 * 1024 + 10) } });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+  });
+
+  it('a client still sending an oversized body reads the 413, without a connection reset, and can go on', async () => {
+    // Keep-alive, one socket at a time, as a typical integration's HTTP client. The body goes out in
+    // two parts with a pause between, so the server has refused it before the client is done.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (parts: Buffer[], chunked: boolean) =>
+      new Promise<{ status: number; body: string; errors: string[] }>((resolve) => {
+        const length = parts.reduce((n, p) => n + p.length, 0);
+        const req = request(`${inject('baseUrl')}/v1/networks`, {
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: `Bearer ${inject('superToken')}`,
+            'content-type': 'application/json',
+            ...(chunked ? {} : { 'content-length': String(length) }),
+          },
+        });
+        const errors: string[] = [];
+        let answer: { status: number; body: string } | undefined;
+        let sent = false;
+        const settle = () => answer && sent && resolve({ ...answer, errors });
+        setTimeout(() => resolve({ status: answer?.status ?? 0, body: answer?.body ?? '', errors: [...errors, 'not done within 10 s'] }), 10_000).unref();
+        req.on('error', (error) => {
+          errors.push(String(error));
+          resolve({ status: answer?.status ?? 0, body: answer?.body ?? '', errors });
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c: string) => (text += c));
+          res.on('end', () => {
+            answer = { status: res.statusCode!, body: text };
+            settle();
+          });
+        });
+        void (async () => {
+          for (const [i, part] of parts.entries()) {
+            if (i > 0) await new Promise((r) => setTimeout(r, 300));
+            for (let at = 0; at < part.length; at += 65_536) req.write(part.subarray(at, at + 65_536));
+          }
+          req.end(() => {
+            sent = true;
+            settle();
+          });
+        })();
+      });
+    try {
+      const body = Buffer.from(JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) }));
+      const parts = [body.subarray(0, 2 * 1024 * 1024), body.subarray(2 * 1024 * 1024)];
+      for (const chunked of [true, false]) {
+        const refused = await post(parts, chunked);
+        expect(refused.errors).toEqual([]);
+        expect(refused.status).toBe(413);
+        expect(JSON.parse(refused.body)).toMatchObject({ status: 413 });
+      }
+      const next = await post([Buffer.from(JSON.stringify({ name: 'After a 413' }))], false);
+      expect(next.status).toBe(201);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('a non-JSON content type → 415', async () => {
