@@ -14,12 +14,32 @@ export const networkParam = {
   networkId: z.string().min(1).meta({ description: 'Network id (net_…).' }),
 };
 
+/** Characters as JSON Schema's maxLength and Postgres count them (code points): an emoji is one. */
+export function characterCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * At most `max` characters, as the OpenAPI document's `maxLength` means it. zod's `.max()`
+ * counts UTF-16 units, so a name of 150 emoji — valid by the document's 200 — was refused.
+ * Use as `.check(maxCharacters(200, '… at most 200 characters.'))`; it documents `maxLength`.
+ */
+export function maxCharacters(max: number, message: string) {
+  const check = z.refine<string>((text) => text.length <= max || characterCount(text) <= max, message);
+  check._zod.onattach.push((schema) => {
+    schema._zod.bag.maximum = max;
+  });
+  return check;
+}
+
 /** A required, non-blank display name. */
 export const nameField = z
   .string({ error: 'name is required and must be a string.' })
   .trim()
   .min(1, 'name must not be blank.')
-  .max(200, 'name must be at most 200 characters.');
+  .check(maxCharacters(200, 'name must be at most 200 characters.'));
 
 /** Optimistic-lock version a write may send instead of If-Match. */
 export const versionField = z.number().int().min(1).optional().meta({

@@ -222,6 +222,20 @@ describe('bad input is a 4xx envelope, never a 500', () => {
     }
   });
 
+  it('counts name length in characters, as the document does: 200 emoji fit, 201 do not', async () => {
+    // 😀 is one character (code point) and two UTF-16 units; JSON Schema's maxLength counts characters.
+    const fits = await api<Network>('POST', '/networks', { body: { name: '😀'.repeat(200) } });
+    expect(fits.status).toBe(201);
+    expect(fits.body.name).toBe('😀'.repeat(200));
+    const tooLong = await api<{ errors: Array<{ path: string; message: string }> }>('POST', '/networks', { body: { name: '😀'.repeat(201) } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors).toEqual([{ path: 'name', message: 'name must be at most 200 characters.' }]);
+    const doc = (await (await fetch(`${inject('baseUrl')}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } } }>;
+    };
+    expect(doc.paths['/networks']!.post.requestBody.content['application/json']!.schema.properties.name!.maxLength).toBe(200);
+  });
+
   it('a non-JSON content type → 415', async () => {
     const res = await api('POST', '/networks', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(res.status).toBe(415);

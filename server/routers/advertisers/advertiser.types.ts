@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AdvertiserRow } from '../../services/advertisers/find-advertisers';
-import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
+import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
 
 /** Path parameters of an advertiser route. */
 export const advertiserParams = {
@@ -13,7 +13,7 @@ export const httpUrlField = (field: string) =>
   z
     .string({ error: `${field} must be a string (an http or https URL).` })
     .trim()
-    .max(2048, `${field} must be at most 2048 characters.`)
+    .check(maxCharacters(2048, `${field} must be at most 2048 characters.`))
     .pipe(z.url({ protocol: /^https?$/, error: `${field} must be an http or https URL.` }));
 
 export const contactEmailField = z

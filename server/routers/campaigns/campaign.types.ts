@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../../db/schema/statuses';
 import type { CampaignRow } from '../../services/campaigns/find-campaigns';
-import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
+import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
 
 /** Path parameters of a campaign route. */
 export const campaignParams = {
@@ -21,7 +21,7 @@ export const SCRIPT_MAX_LENGTH = 2000;
 /** The ad copy the host voice reads. */
 export const scriptField = z
   .string({ error: 'script must be a string.' })
-  .max(SCRIPT_MAX_LENGTH, `script must be at most ${SCRIPT_MAX_LENGTH} characters.`)
+  .check(maxCharacters(SCRIPT_MAX_LENGTH, `script must be at most ${SCRIPT_MAX_LENGTH} characters.`))
   .meta({ description: `The ad copy the host voice reads (at most ${SCRIPT_MAX_LENGTH} characters).` });
 
 export const dateTimeField = (field: string) =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { apiKeys } from '../../../db/schema';
 import type { Role } from '../../auth/roles';
 import { keyStatus } from '../../services/keys/key-status';
-import { isoOrNull, iso, roleSchema, timestamp } from '../shared.types';
+import { isoOrNull, iso, maxCharacters, roleSchema, timestamp } from '../shared.types';
 
 export const scopeInput = z.strictObject({
   network_id: z.string().min(1),
@@ -11,7 +11,7 @@ export const scopeInput = z.strictObject({
 
 /** What every key-creating request accepts (own keys, keys minted for a member or service account). */
 export const keyFields = {
-  key_name: z.string({ error: 'key_name is required.' }).trim().min(1, 'key_name must not be blank.').max(200),
+  key_name: z.string({ error: 'key_name is required.' }).trim().min(1, 'key_name must not be blank.').check(maxCharacters(200, 'key_name must be at most 200 characters.')),
   expires_at: z.iso
     .datetime({ offset: true, error: 'expires_at must be an ISO 8601 timestamp, e.g. 2027-01-01T00:00:00Z.' })
     .optional()

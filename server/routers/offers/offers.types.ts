@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listParams, pageOf } from '../../http/page';
-import { networkParam } from '../shared.types';
+import { maxCharacters, networkParam } from '../shared.types';
 import { offerIdParam, offerSchema, offerStatusSchema } from './offer.types';
 
 export const listOffersInput = z.strictObject({
@@ -28,5 +28,5 @@ export const offerInput = z.strictObject({ ...networkParam, ...offerIdParam });
 export const rejectOfferInput = z.strictObject({
   ...networkParam,
   ...offerIdParam,
-  reason: z.string().trim().max(500).optional(),
+  reason: z.string().trim().check(maxCharacters(500, 'reason must be at most 500 characters.')).optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PodcastRow } from '../../services/podcasts/find-podcasts';
 import { VOICE_PRESETS } from '../../services/podcasts/voices';
-import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
+import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
 
 /** Path parameters of a podcast route. */
 export const podcastParams = {
@@ -17,12 +17,12 @@ export const hostNameField = z
   .string({ error: 'host_name is required and must be a string.' })
   .trim()
   .min(1, 'host_name must not be blank.')
-  .max(200, 'host_name must be at most 200 characters.');
+  .check(maxCharacters(200, 'host_name must be at most 200 characters.'));
 
 export const rssUrlField = z
   .string({ error: 'rss_url must be a string (an http or https URL).' })
   .trim()
-  .max(2048, 'rss_url must be at most 2048 characters.')
+  .check(maxCharacters(2048, 'rss_url must be at most 2048 characters.'))
   .pipe(z.url({ protocol: /^https?$/, error: 'rss_url must be an http or https URL.' }));
 
 export const optInStatusSchema = z.enum(['not_opted_in', 'opted_in', 'opted_out']).meta({

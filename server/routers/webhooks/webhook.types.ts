@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPE_NAMES } from '../../services/events/event-types';
 import type { WebhookRow } from '../../services/webhooks/subscriptions';
-import { iso, isoOrNull, networkParam, timestamp } from '../shared.types';
+import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
 
 /** Path parameters of a webhook route. */
 export const webhookParams = {
@@ -12,7 +12,7 @@ export const webhookParams = {
 export const webhookUrlField = z
   .string({ error: 'url is required and must be a string (an http or https URL).' })
   .trim()
-  .max(2048, 'url must be at most 2048 characters.')
+  .check(maxCharacters(2048, 'url must be at most 2048 characters.'))
   .pipe(z.url({ protocol: /^https?$/, error: 'url must be an http or https URL.' }))
   .meta({ description: 'Delivery target. https in live mode; private, loopback and link-local targets are refused.' });
 
@@ -28,7 +28,7 @@ export const eventsField = z
 
 export const descriptionField = z
   .string({ error: 'description must be a string.' })
-  .max(500, 'description must be at most 500 characters.');
+  .check(maxCharacters(500, 'description must be at most 500 characters.'));
 
 export const webhookStatusSchema = z.enum(['active', 'disabled'], { error: 'status must be active or disabled.' }).meta({
   id: 'WebhookStatus',
