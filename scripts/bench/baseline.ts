@@ -15,9 +15,10 @@
  *                              server/services/campaigns/create-campaign.ts): the key lookup; the
  *                              reservation (INSERT … ON CONFLICT DO NOTHING RETURNING, autocommit);
  *                              one transaction with the advertiser `SELECT … FOR SHARE` (live, same
- *                              network) and the campaign `INSERT … RETURNING`; then the response,
- *                              AES-256-GCM sealed, stored on the key (UPDATE, autocommit) before it
- *                              is sent. The service writes no audit row for a campaign; neither does this.
+ *                              network), the campaign `INSERT … RETURNING` and the response,
+ *                              AES-256-GCM sealed, stored on the key (UPDATE), committed before it
+ *                              is sent (the service's idempotentTransaction, server/trpc.ts).
+ *                              The service writes no audit row for a campaign; neither does this.
  *
  * PREPARE=0 turns postgres.js's prepared statements off (for investigations; the default is on).
  * Prints `baseline ready on http://127.0.0.1:PORT` once listening; SIGTERM/SIGINT stop it.
@@ -229,7 +230,7 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
     return;
   }
   const idempotencyKey = req.headers['idempotency-key'];
-  let store: ((r: StoredResponse) => Promise<unknown>) | undefined;
+  let store: ((r: StoredResponse, tx: postgres.TransactionSql) => Promise<unknown>) | undefined;
   if (typeof idempotencyKey === 'string') {
     if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       problem(res, 400, 'Bad Request', 'Invalid Idempotency-Key.');
@@ -245,7 +246,7 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
       problem(res, 409, 'Conflict', 'This Idempotency-Key is already used.');
       return;
     }
-    store = (r) => sql`
+    store = (r, tx) => tx`
       update idempotency_keys set state = 'done', response_status = ${r.status},
         response_headers = ${sql.json(r.headers)}, response_body = ${sql.json(seal(JSON.stringify(r.body)))}
       where api_key_id = ${key.id} and key = ${idempotencyKey}`;
@@ -260,18 +261,17 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
       insert into campaigns (id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency)
       values (${newId('campaign')}, ${networkId}, ${advertiser.id}, ${input.name as string}, ${script}, ${status}, null, null, null, null)
       returning id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency, version, created_at, updated_at`;
-    return created;
+    const answer = { status: 201, headers: { etag: `"${created!.version}"` }, body: presentCampaign(created!) };
+    if (store) await store(answer, tx);
+    return answer;
   });
   if (!row) {
     if (typeof idempotencyKey === 'string') await sql`delete from idempotency_keys where api_key_id = ${key.id} and key = ${idempotencyKey}`;
     problem(res, 400, 'Bad Request', 'advertiser_id does not name an advertiser of this network.');
     return;
   }
-  const body = presentCampaign(row);
-  const headers = { etag: `"${row.version}"` };
-  if (store) await store({ status: 201, headers, body });
-  const payload = JSON.stringify(body);
-  res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ETag: headers.etag });
+  const payload = JSON.stringify(row.body);
+  res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ETag: row.headers.etag });
   res.end(payload);
 }
 
