@@ -6,6 +6,8 @@ import Link from 'next/link';
 import { useParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { Campaign } from '@/server/routers/campaigns/campaign.types';
+// The API's own table of moves: the console offers only these (the API still decides; a refusal is shown as a sentence).
+import { CAMPAIGN_TRANSITIONS } from '@/server/services/campaigns/transitions';
 import { useBlobUrl } from '../../../../../_components/ui/authorized-audio';
 import { StatusBadge } from '../../../../../_components/ui/badge';
 import { Button } from '../../../../../_components/ui/button';
@@ -21,7 +23,7 @@ import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib
 import { problemSentence } from '../../../../../_lib/problem';
 import { api } from '../../../../../_lib/trpc';
 import { EditCampaignDialog } from './campaign-form';
-import { CAMPAIGN_TRANSITIONS, STATUS_HELP, TRANSITION_ACTIONS, type CampaignStatus } from './campaign-status';
+import { STATUS_HELP, TRANSITION_ACTIONS, type CampaignStatus } from './campaign-status';
 
 export function CampaignDetail() {
   const networkId = useNetworkId();

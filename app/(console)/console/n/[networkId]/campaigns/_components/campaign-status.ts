@@ -2,20 +2,6 @@ import type { Campaign } from '@/server/routers/campaigns/campaign.types';
 
 export type CampaignStatus = Campaign['status'];
 
-/**
- * The moves the API allows (server/services/campaigns/transitions.ts):
- * draft → active | archived; active → paused | completed | archived;
- * paused → active | completed | archived; completed → archived; archived is final.
- * The console offers only these; the API still decides (a refusal is shown as a sentence).
- */
-export const CAMPAIGN_TRANSITIONS: Record<CampaignStatus, readonly CampaignStatus[]> = {
-  draft: ['active', 'archived'],
-  active: ['paused', 'completed', 'archived'],
-  paused: ['active', 'completed', 'archived'],
-  completed: ['archived'],
-  archived: [],
-};
-
 /** The button for moving a campaign to a status, and what it means. */
 export const TRANSITION_ACTIONS: Record<CampaignStatus, { label: (from: CampaignStatus) => string; help: string }> = {
   draft: { label: () => 'Back to draft', help: '' },
