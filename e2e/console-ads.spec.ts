@@ -175,7 +175,8 @@ test.describe('console: the advertising flow', () => {
     await offerRow('75').getByRole('button', { name: /^Accept offer/ }).click();
     let alert = page.getByRole('alertdialog', { name: 'Accept this offer?' });
     await alert.getByRole('button', { name: 'Accept offer' }).click();
-    // The 409 refreshes the list: the offer is no longer offered for acceptance.
+    // The 409 is explained in a sentence that stays, and the refreshed list no longer offers the offer for acceptance.
+    await expect(page.getByText('Could not accept the offer: The offer is no longer open (it is rejected).')).toBeVisible();
     await expect(offerRow('75').getByRole('button', { name: /^Accept offer/ })).toHaveCount(0);
 
     await offerRow('250').getByRole('button', { name: /^Accept offer/ }).click();

@@ -230,7 +230,14 @@ function OfferActions({ offer, canAdminister, campaignName, podcastName }: { off
         destructive={false}
         error={accept.error ? problemSentence(accept.error, 'accept the offer') : undefined}
         onConfirm={async () => {
-          await accept.mutateAsync({ networkId, offerId: offer.id });
+          try {
+            await accept.mutateAsync({ networkId, offerId: offer.id });
+          } catch (error) {
+            // The refreshed list may no longer offer this row (decided elsewhere), which closes the
+            // dialog with its sentence: say it where it stays.
+            toast.error(problemSentence(error, 'accept the offer'));
+            throw error;
+          }
           toast.success('Offer accepted: the creative is being generated.');
         }}
       />
