@@ -37,8 +37,41 @@ export function connect(url: string, options: { max?: number } = {}): DbHandle {
     // Timestamps stay strings end to end only where we format them; Date is fine here.
     connection: { application_name: 'ad-network-service' },
   });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(preparedByDefault(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * Drizzle sends its queries through postgres.js's `unsafe()` with `prepare: false` (unless a
+ * query is built with `.prepare(name)`), so Postgres parses and plans each one again, every time:
+ * on the write path that was a third of the database's CPU per request (docs/PERFORMANCE.md).
+ * Through this wrapper they are prepared statements, cached per connection by their text — as
+ * postgres.js's own tagged templates always are. Drizzle's text is fixed per query shape (values
+ * are parameters); shapes that vary (an `in (…)` list's length) add a statement each, dropped
+ * with the connection (postgres.js retires connections after 30–60 min). Transactions and
+ * savepoints hand the wrapped client to their callback, so queries in them are prepared too.
+ */
+function preparedByDefault<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
+  type Callback = (inner: postgres.TransactionSql) => unknown;
+  const wrapLast = (args: unknown[]) => {
+    const last = args.length - 1;
+    const fn = args[last];
+    if (typeof fn === 'function') args[last] = (inner: postgres.TransactionSql) => (fn as Callback)(preparedByDefault(inner));
+    return args;
+  };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (property === 'unsafe') {
+        return (query: string, parameters?: unknown[], options?: postgres.UnsafeQueryOptions) =>
+          method.call(target, query, parameters, { ...options, prepare: true });
+      }
+      if (property === 'begin' || property === 'savepoint') return (...args: unknown[]) => method.apply(target, wrapLast(args));
+      return value;
+    },
+  });
 }
 
 /**
