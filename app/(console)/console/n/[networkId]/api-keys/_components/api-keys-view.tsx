@@ -2,7 +2,6 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ShieldAlert, Trash2 } from 'lucide-react';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
@@ -13,6 +12,7 @@ import { Label } from '../../../../../_components/ui/label';
 import { Select } from '../../../../../_components/ui/select';
 import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
 import { useCanAdminister, useNetworkId, useNetworkRole } from '../../../../../_lib/network';
+import { useUrlFilters } from '../../../../../_lib/url-filters';
 import { api } from '../../../../../_lib/trpc';
 import { formatDate, formatDateTime, identitySentence, roleLabel, useIdentityDirectory } from './identity';
 import { MintKeyDialog } from './mint-key-dialog';
@@ -34,9 +34,7 @@ export function ApiKeysView() {
   const networkId = useNetworkId();
   const role = useNetworkRole(networkId);
   const canAdminister = useCanAdminister(networkId);
-  const router = useRouter();
-  const pathname = usePathname();
-  const search = useSearchParams();
+  const { searchParams: search, setFilter, clearFilters } = useUrlFilters();
   const ownerFilter = search.get('owner') ?? '';
   const statusFilter = search.get('status') ?? '';
   const ownerFilterId = useId();
@@ -54,14 +52,6 @@ export function ApiKeysView() {
   });
   const all = keys.data?.pages.flatMap((p) => p.items);
   const rows = all?.filter((k) => (!ownerFilter || k.owner.id === ownerFilter) && (!statusFilter || k.status === statusFilter));
-
-  function setFilter(name: string, value: string) {
-    const next = new URLSearchParams(search.toString());
-    if (value) next.set(name, value);
-    else next.delete(name);
-    const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname);
-  }
 
   function ownerName(key: ApiKey): { name: string; kind: string } {
     if (key.owner.type === 'service_account') {
@@ -206,7 +196,7 @@ export function ApiKeysView() {
               <Select id={statusFilterId} value={statusFilter} onChange={(e) => setFilter('status', e.target.value)} options={STATUS_FILTERS} />
             </div>
             {filtered && (
-              <Button variant="ghost" size="sm" onClick={() => router.replace(pathname)}>
+              <Button variant="ghost" size="sm" onClick={clearFilters}>
                 Clear filters
               </Button>
             )}

@@ -2,7 +2,7 @@
 
 import { Megaphone, Plus } from 'lucide-react';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import type { Campaign } from '@/server/routers/campaigns/campaign.types';
 import { StatusBadge } from '../../../../../_components/ui/badge';
@@ -13,6 +13,7 @@ import { Select } from '../../../../../_components/ui/select';
 import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
 import { formatDateTime, formatMoney, namesById, useAdvertisers, usePagedList } from '../../../../../_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { useUrlFilters } from '../../../../../_lib/url-filters';
 import { api } from '../../../../../_lib/trpc';
 import { CreateCampaignDialog } from './campaign-form';
 import { CAMPAIGN_STATUS_OPTIONS, type CampaignStatus } from './campaign-status';
@@ -21,8 +22,7 @@ export function CampaignsPage() {
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
   const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
+  const { searchParams, setFilter, clearFilters } = useUrlFilters();
   const statusParam = searchParams.get('status');
   const status = CAMPAIGN_STATUS_OPTIONS.some((o) => o.value === statusParam) ? (statusParam as CampaignStatus) : undefined;
   const advertiserId = searchParams.get('advertiser') || undefined;
@@ -31,14 +31,6 @@ export function CampaignsPage() {
   const advertisers = useAdvertisers(networkId);
   const advertiserNames = useMemo(() => namesById(advertisers.data?.items), [advertisers.data]);
   const list = usePagedList(api.campaigns.list, { networkId, limit: 50, status, advertiser_id: advertiserId });
-
-  function setFilter(name: 'status' | 'advertiser', value: string) {
-    const next = new URLSearchParams(searchParams.toString());
-    if (value) next.set(name, value);
-    else next.delete(name);
-    const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname);
-  }
 
   const columns = useMemo<DataTableColumn<Campaign>[]>(
     () => [
@@ -119,7 +111,7 @@ export function CampaignsPage() {
           </Select>
         </div>
         {filtered && (
-          <Button variant="ghost" onClick={() => router.replace(pathname)}>
+          <Button variant="ghost" onClick={clearFilters}>
             Clear filters
           </Button>
         )}

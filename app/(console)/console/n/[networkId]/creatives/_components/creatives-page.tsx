@@ -3,7 +3,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FileAudio, Loader2, RotateCw } from 'lucide-react';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import type { creativeSchema } from '@/server/routers/creatives/creative.types';
@@ -17,6 +16,7 @@ import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
 import { toast } from '../../../../../_components/ui/toaster';
 import { creativeAudioPath, formatDateTime, formatDuration, namesById, useCampaigns, usePagedList, usePodcasts } from '../../../../../_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { useUrlFilters } from '../../../../../_lib/url-filters';
 import { problemSentence } from '../../../../../_lib/problem';
 import { api } from '../../../../../_lib/trpc';
 
@@ -35,9 +35,7 @@ const POLL_MS = 1500;
 export function CreativesPage() {
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
+  const { searchParams, setFilter, clearFilters } = useUrlFilters();
   const statusParam = searchParams.get('status');
   const status = STATUS_OPTIONS.some((o) => o.value === statusParam) ? (statusParam as CreativeStatus) : undefined;
   const offerId = searchParams.get('offer') || undefined;
@@ -53,13 +51,7 @@ export function CreativesPage() {
   );
   const generating = list.rows?.filter((c) => c.status === 'generating').length ?? 0;
 
-  function setStatus(value: string) {
-    const next = new URLSearchParams(searchParams.toString());
-    if (value) next.set('status', value);
-    else next.delete('status');
-    const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname);
-  }
+  const setStatus = (value: string) => setFilter('status', value);
 
   const columns = useMemo<DataTableColumn<Creative>[]>(
     () => [
@@ -119,7 +111,7 @@ export function CreativesPage() {
         {offerId && (
           <p className="flex items-center gap-2 text-sm text-slate-700">
             Showing the creative of one offer.
-            <Button variant="link" size="sm" className="px-0" onClick={() => router.replace(pathname)}>
+            <Button variant="link" size="sm" className="px-0" onClick={clearFilters}>
               Show all creatives
             </Button>
           </p>

@@ -3,7 +3,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Handshake, Plus } from 'lucide-react';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
 import type { offerSchema } from '@/server/routers/offers/offer.types';
@@ -21,6 +20,7 @@ import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
 import { toast } from '../../../../../_components/ui/toaster';
 import { formatDateTime, formatMoney, localDateTime, namesById, useCampaigns, usePagedList, usePodcasts } from '../../../../../_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
+import { useUrlFilters } from '../../../../../_lib/url-filters';
 import { problemSentence } from '../../../../../_lib/problem';
 import { api } from '../../../../../_lib/trpc';
 
@@ -47,9 +47,7 @@ const rejectSchema = rejectOfferInput.omit({ networkId: true, offerId: true });
 export function OffersPage() {
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
+  const { searchParams, setFilter, clearFilters } = useUrlFilters();
   const statusParam = searchParams.get('status');
   const status = STATUS_OPTIONS.some((o) => o.value === statusParam) ? (statusParam as OfferStatus) : undefined;
   const campaignId = searchParams.get('campaign') || undefined;
@@ -61,14 +59,6 @@ export function OffersPage() {
   const campaignNames = useMemo(() => namesById(campaigns.data?.items), [campaigns.data]);
   const podcastNames = useMemo(() => namesById(podcasts.data?.items), [podcasts.data]);
   const list = usePagedList(api.offers.list, { networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId });
-
-  function setFilter(name: 'status' | 'campaign' | 'podcast', value: string) {
-    const next = new URLSearchParams(searchParams.toString());
-    if (value) next.set(name, value);
-    else next.delete(name);
-    const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname);
-  }
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
     () => [
@@ -161,7 +151,7 @@ export function OffersPage() {
           />
         </div>
         {filtered && (
-          <Button variant="ghost" onClick={() => router.replace(pathname)}>
+          <Button variant="ghost" onClick={clearFilters}>
             Clear filters
           </Button>
         )}
