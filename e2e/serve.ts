@@ -4,12 +4,19 @@
  * (`npx tsx scripts/start.ts`) with DATABASE_URL pointing at it, and drops the
  * database once the service has stopped.
  *
+ * Voice synthesis goes to a fake vendor (a real HTTP server, here: the outside
+ * world) that takes E2E_VOICE_DELAY_MS (8000) per request — longer than the ads
+ * spec takes from accepting an offer to opening its creative — so the console is
+ * seen moving a creative from generating to ready; offline synthesis could finish
+ * before the page had rendered.
+ *
  * Why here and not in globalSetup/globalTeardown: Playwright starts its web
  * servers before globalSetup runs and stops them after globalTeardown, so a
  * database made in globalSetup would not exist yet when the service starts,
  * and one dropped in globalTeardown would vanish under a running service.
  */
 import { spawn } from 'node:child_process';
+import { startFakeVoiceVendor } from '../tests/support/fake-voice-vendor';
 import { createDatabase, dropDatabase, dropStaleDatabases, waitUntilUnused } from './database';
 
 const name = process.env.E2E_DATABASE;
@@ -22,7 +29,11 @@ const stale = await dropStaleDatabases();
 if (stale.length) process.stderr.write(`e2e: dropped ${stale.length} database(s) left by interrupted runs\n`);
 await createDatabase(name);
 
-const service = spawn('npx', ['tsx', 'scripts/start.ts'], { stdio: 'inherit', env: process.env });
+const vendor = await startFakeVoiceVendor({ delayMs: Number(process.env.E2E_VOICE_DELAY_MS ?? 8000) });
+const service = spawn('npx', ['tsx', 'scripts/start.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'e2e' },
+});
 const exited = new Promise<number>((resolve) => {
   service.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   service.once('error', (error) => {
@@ -44,6 +55,7 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
 }
 
 const code = await exited;
+await vendor.close();
 try {
   // `npx` may exit before the service it started has finished shutting down:
   // wait for the service's connections to close rather than cut them.

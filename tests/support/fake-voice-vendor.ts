@@ -28,8 +28,9 @@ export function toneWav(ms = 600, sampleRate = 16_000): Buffer {
 /**
  * A real HTTP server imitating the voice vendor (ElevenLabs-style
  * POST /v1/text-to-speech/{voice_id}): the outside world, faked as a server.
+ * `delayMs`: how long each synthesis takes, as a real vendor takes a second or two.
  */
-export async function startFakeVoiceVendor() {
+export async function startFakeVoiceVendor(options: { delayMs?: number } = {}) {
   let mode: VendorMode = 'ok';
   const requests: Array<{ path: string; body: string }> = [];
   const hanging = new Set<IncomingMessage>();
@@ -45,7 +46,9 @@ export async function startFakeVoiceVendor() {
       if (mode === 'fail') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"overloaded"}');
       if (mode === 'reject') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"detail":"bad text"}');
       const wav = toneWav();
-      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': wav.length }).end(wav);
+      const answer = () => res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': wav.length }).end(wav);
+      if (options.delayMs) setTimeout(answer, options.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
