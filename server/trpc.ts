@@ -84,7 +84,9 @@ const t = initTRPC
   .meta<OpenApiMeta>()
   .create({
     errorFormatter({ shape, error }) {
-      return { ...shape, data: { ...shape.data, stack: undefined, problem: problemFromError(error) } };
+      const problem = problemFromError(error);
+      // httpStatus as the transports answer (problem.status), not tRPC's guess from its code.
+      return { ...shape, data: { ...shape.data, httpStatus: problem.status, stack: undefined, problem } };
     },
   });
 

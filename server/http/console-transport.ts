@@ -21,9 +21,12 @@ export function createConsoleHandler() {
       path,
       maxBodySize: MAX_BODY_BYTES,
       createContext: ({ req: r }) => createContext({ req: r as AppRequest }),
-      responseMeta({ ctx, errors }) {
+      responseMeta({ ctx, paths, errors }) {
         const headers = { ...(ctx as Context | undefined)?.http.headers };
         for (const error of errors) Object.assign(headers, errorHeaders(error));
+        // A single call answers with its envelope's status, as /v1 does: tRPC's own mapping turns
+        // an error it has no code for (the database unreachable: 503) into 500.
+        if (errors.length === 1 && (paths?.length ?? 1) === 1) return { headers, status: problemFromError(errors[0]!).status };
         return { headers };
       },
       onError({ error, path: procedure }) {

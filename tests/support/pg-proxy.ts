@@ -1,7 +1,8 @@
 import { createConnection, createServer, type Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of Postgres that can lose one acknowledgement: once armed,
+ * A TCP proxy in front of Postgres that can lose one acknowledgement, or every
+ * connection (`refuseConnections`). Once armed,
  * the first server message `CommandComplete "COMMIT"` it sees is not forwarded —
  * both sockets are closed instead. The transaction has committed on the server;
  * the client only learns that its connection died. The failure a network blip or
@@ -12,9 +13,14 @@ export async function startPostgresProxy(target: { host: string; port: number })
   const COMMIT_COMPLETE = Buffer.concat([Buffer.from([0x43, 0, 0, 0, 11]), Buffer.from('COMMIT\0', 'latin1')]);
   const sockets = new Set<Socket>();
   let armed = false;
+  let refusing = false;
   let lost = 0;
 
   const server = createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = createConnection(target);
     sockets.add(client).add(upstream);
     const closeBoth = () => {
@@ -47,6 +53,14 @@ export async function startPostgresProxy(target: { host: string; port: number })
     /** Lose the acknowledgement of the next COMMIT that passes through. */
     loseNextCommitAcknowledgement() {
       armed = true;
+    },
+    /** Postgres is gone, as far as the service can tell: open connections drop, new ones are cut at once. */
+    refuseConnections() {
+      refusing = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    acceptConnections() {
+      refusing = false;
     },
     /** How many acknowledgements were lost so far. */
     lostAcknowledgements: () => lost,

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKeyToken } from '../../server/auth/tokens';
+import { api, type Problem } from '../support/api';
+import { createTestDatabase } from '../support/database';
+import { startPostgresProxy } from '../support/pg-proxy';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+
+/**
+ * Postgres unreachable: both transports answer 503 with the envelope's words, and the
+ * console transport (tRPC, which puts an error's message in its body) does not pass on the
+ * driver's message — connection errors name hosts and ports, failed queries their SQL.
+ */
+const token = generateApiKeyToken('test');
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let proxy: Awaited<ReturnType<typeof startPostgresProxy>>;
+let server: ServerProcess;
+
+beforeAll(async () => {
+  database = await createTestDatabase('dbdown');
+  const direct = new URL(database.url);
+  proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const viaProxy = new URL(database.url);
+  viaProxy.port = String(proxy.port);
+  server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: token, WORKER: 'off' });
+});
+
+afterAll(async () => {
+  proxy?.acceptConnections();
+  await server?.stop();
+  await proxy?.close();
+  await database?.drop();
+});
+
+describe('Postgres unreachable', () => {
+  it('answers 503 on /v1 and the console transport, with no driver message in either', { timeout: 60_000 }, async () => {
+    expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
+    proxy.refuseConnections();
+
+    const rest = await api<Problem>('GET', '/me', { token, baseUrl: server.url });
+    expect(rest.status).toBe(503);
+    expect(rest.headers.get('retry-after')).not.toBeNull();
+
+    const res = await fetch(`${server.url}/api/trpc/me.get`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    const error = (JSON.parse(text) as { error: { message: string; data: { problem: Problem } } }).error;
+    expect(error.data.problem.status).toBe(503);
+    expect(error.message).toBe(error.data.problem.detail);
+    expect((error.data as { httpStatus?: number }).httpStatus).toBe(503);
+    // Nothing of the failure itself: not the database's address, no driver code, no SQL.
+    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toContain(String(proxy.port));
+    expect(text).not.toMatch(/ECONN|CONNECTION_|CONNECT_TIMEOUT|select |api_keys/i);
+
+    proxy.acceptConnections();
+    for (let i = 0; i < 50 && (await api('GET', '/me', { token, baseUrl: server.url })).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
+    expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
+  });
+});
