@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '../../server/auth/tokens';
 import { api, type Problem } from '../support/api';
-import { createTestDatabase } from '../support/database';
-import { startPostgresProxy } from '../support/pg-proxy';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerBehindProxy } from '../support/pg-proxy';
+import type { ServerProcess } from '../support/server-process';
 
 /**
  * Postgres unreachable: both transports answer 503 with the envelope's words, and the
@@ -11,24 +10,17 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
  * driver's message — connection errors name hosts and ports, failed queries their SQL.
  */
 const token = generateApiKeyToken('test');
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let proxy: Awaited<ReturnType<typeof startPostgresProxy>>;
+let own: Awaited<ReturnType<typeof startServerBehindProxy>>;
 let server: ServerProcess;
+let proxy: Awaited<ReturnType<typeof startServerBehindProxy>>['proxy'];
 
 beforeAll(async () => {
-  database = await createTestDatabase('dbdown');
-  const direct = new URL(database.url);
-  proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const viaProxy = new URL(database.url);
-  viaProxy.port = String(proxy.port);
-  server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: token, WORKER: 'off' });
+  own = await startServerBehindProxy('dbdown', token);
+  ({ server, proxy } = own);
 });
 
 afterAll(async () => {
-  proxy?.acceptConnections();
-  await server?.stop();
-  await proxy?.close();
-  await database?.drop();
+  await own?.stop();
 });
 
 describe('Postgres unreachable', () => {

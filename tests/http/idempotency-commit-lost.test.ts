@@ -4,38 +4,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DbHandle } from '../../db/client';
 import { generateApiKeyToken } from '../../server/auth/tokens';
 import { api, type Problem } from '../support/api';
-import { createTestDatabase } from '../support/database';
-import { startPostgresProxy } from '../support/pg-proxy';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startServerBehindProxy } from '../support/pg-proxy';
+import type { ServerProcess } from '../support/server-process';
 
 /**
  * The hardest case for an Idempotency-Key: the POST's transaction COMMITs on
  * Postgres, but the acknowledgement never reaches the service (the connection
  * dies in between), so the client is told 503. Its retry with the same key must
  * replay the 201 of the campaign that exists — not create a second one.
+ * No worker runs, so only the request's own transaction COMMITs while the proxy is armed.
  */
 const token = generateApiKeyToken('test');
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let proxy: Awaited<ReturnType<typeof startPostgresProxy>>;
+let own: Awaited<ReturnType<typeof startServerBehindProxy>>;
 let server: ServerProcess;
+let proxy: Awaited<ReturnType<typeof startServerBehindProxy>>['proxy'];
 let db: DbHandle;
 
 beforeAll(async () => {
-  database = await createTestDatabase('commitlost');
-  const direct = new URL(database.url);
-  proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const viaProxy = new URL(database.url);
-  viaProxy.port = String(proxy.port);
-  // No worker: only the request's own transaction COMMITs while the proxy is armed.
-  server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: token, WORKER: 'off' });
-  db = connect(database.url, { max: 1 });
+  own = await startServerBehindProxy('commitlost', token);
+  ({ server, proxy } = own);
+  db = connect(own.database.url, { max: 1 });
 });
 
 afterAll(async () => {
-  await server?.stop();
   await db?.close();
-  await proxy?.close();
-  await database?.drop();
+  await own?.stop();
 });
 
 describe('Idempotency-Key when the COMMIT acknowledgement is lost', () => {

@@ -1,4 +1,6 @@
 import { createConnection, createServer, type Socket } from 'node:net';
+import { createTestDatabase } from './database';
+import { startServerProcess } from './server-process';
 
 /**
  * A TCP proxy in front of Postgres that can lose one acknowledgement, or every
@@ -67,6 +69,30 @@ export async function startPostgresProxy(target: { host: string; port: number })
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A service process of a test file's own (no worker: only requests touch Postgres) on a fresh
+ * database, its every connection through a proxy the test controls. `stop()` undoes it all.
+ */
+export async function startServerBehindProxy(label: string, superUserToken: string) {
+  const database = await createTestDatabase(label);
+  const direct = new URL(database.url);
+  const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const viaProxy = new URL(database.url);
+  viaProxy.port = String(proxy.port);
+  const server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: superUserToken, WORKER: 'off' });
+  return {
+    database,
+    proxy,
+    server,
+    async stop() {
+      proxy.acceptConnections();
+      await server.stop();
+      await proxy.close();
+      await database.drop();
     },
   };
 }
