@@ -9,7 +9,7 @@ import { AppError } from '../errors';
 import { logger } from '../logger';
 import { openApiDocument } from '../openapi';
 import { appRouter } from '../routers';
-import { createContext, requestState, type AppRequest, type Context, type HttpOut } from '../trpc';
+import { createContext, requestState, type AppRequest, type Context, type RequestState } from '../trpc';
 import { MAX_BODY_BYTES, nulRefused, parseJsonBody, readBody, urlContainsNul } from './body';
 import {
   completeIdempotencyKey,
@@ -56,7 +56,8 @@ function envelopeOf(status: number, chunk: unknown): Problem {
  * envelope, and (for an idempotent POST) the final response is stored before
  * the client sees it, so an immediate retry replays instead of colliding.
  */
-function finishResponses(res: ServerResponse, http: HttpOut, beforeSend?: (r: StoredResponse | undefined) => Promise<void>): void {
+function finishResponses(res: ServerResponse, state: RequestState, beforeSend?: (r: StoredResponse | undefined) => Promise<void>): void {
+  const { http } = state;
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
     let body: unknown = chunk;
@@ -71,7 +72,8 @@ function finishResponses(res: ServerResponse, http: HttpOut, beforeSend?: (r: St
       res.setHeader('Content-Length', http.raw.body.length);
       body = http.raw.body;
     }
-    if (!beforeSend) return end(body);
+    // Already stored with the operation, in its transaction (idempotentTransaction in server/trpc.ts).
+    if (!beforeSend || state.idempotency?.stored) return end(body);
     // Binary answers are not remembered: a retry produces them again.
     let stored: StoredResponse | undefined;
     if (!http.raw || res.statusCode >= 400) {
@@ -144,7 +146,7 @@ export function createRestHandler() {
           storeResponse = hook;
         }
       }
-      finishResponses(res, state.http, storeResponse);
+      finishResponses(res, state, storeResponse);
       await handle(req, res);
     } catch (error) {
       const p = problemFromError(error);
@@ -203,8 +205,6 @@ async function claimIdempotency(
   const claim = { apiKeyId, key, stored: false };
   state.idempotency = claim;
   return async (response) => {
-    // Stored with the operation, in its transaction (idempotentTransaction in server/trpc.ts).
-    if (claim.stored) return;
     if (response && isRemembered(response.status)) await completeIdempotencyKey(db, apiKeyId, key, response);
     else await releaseIdempotencyKey(db, apiKeyId, key);
   };
