@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Inputs of the console build: when none changed, the last build is reused. */
@@ -25,15 +25,61 @@ export function sourceHash(root: string): string {
 export function ensureNextBuild(root: string, log: (msg: string) => void = console.log): void {
   const stamp = path.join(root, '.next', 'source-hash');
   const hash = sourceHash(root);
-  if (existsSync(path.join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
-  log('Building the console (next build); later starts reuse it until the sources change…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+  const built = () => existsSync(path.join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
+  if (built()) return;
+  // Processes starting together (several web processes, parallel test runs) build once: the
+  // others wait for the lock and then find the build made.
+  withBuildLock(root, () => {
+    if (built()) return;
+    log('Building the console (next build); later starts reuse it until the sources change…');
+    const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+    writeFileSync(stamp, hash);
   });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
-  writeFileSync(stamp, hash);
+}
+
+/** A directory as a lock (mkdir is atomic), holding the owner's pid so a killed builder's lock is taken over. */
+function withBuildLock(root: string, build: () => void): void {
+  const lock = path.join(root, '.next-build.lock');
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      const owner = lockOwner(lock);
+      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(sleeper, 0, 0, 500);
+    }
+  }
+  try {
+    build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The pid in the lock, or 0 while its owner has not written it yet (or the lock just went). */
+function lockOwner(lock: string): number {
+  try {
+    return Number(readFileSync(path.join(lock, 'pid'), 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureNextBuild(process.cwd());
