@@ -136,16 +136,16 @@ describe('a delivery connects to the vetted addresses only', () => {
   });
 
   it('postPinned under the strict policy: public at check time, loopback afterwards → never reaches loopback', async () => {
-    // 192.0.2.0/24 (TEST-NET-1) is not refused by the policy and routes nowhere here.
-    const resolver = rebindingResolver([{ address: '192.0.2.10', family: 4 }], internal);
+    // A global unicast address passes the policy; this machine has no route to the internet.
+    const resolver = rebindingResolver([{ address: '93.184.216.10', family: 4 }], internal);
     const target = await assertDeliverableUrl(`http://localhost:${port}/hooks`, strict, resolver);
-    expect(target.addresses).toEqual([{ address: '192.0.2.10', family: 4 }]);
+    expect(target.addresses).toEqual([{ address: '93.184.216.10', family: 4 }]);
     const error = await postPinned(target, {}, '{}', { timeoutMs: 500, excerptBytes: 1024 }).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
     expect(error).toBeInstanceOf(Error);
-    expect(error!.message).toMatch(/Timed out after 500 ms|192\.0\.2\.10|ENETUNREACH|EHOSTUNREACH/);
+    expect(error!.message).toMatch(/Timed out after 500 ms|93\.184\.216\.10|ENETUNREACH|EHOSTUNREACH/);
     expect(internalService.hits).toHaveLength(0);
     expect(resolver.calls).toBe(1);
     // …and the strict check itself refuses the rebound answer.

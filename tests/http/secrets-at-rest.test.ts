@@ -45,7 +45,7 @@ describe('secrets at rest', () => {
     // A webhook secret (TEST-NET address: nothing is ever sent there; no event happens in this network).
     const hook = await api<{ id: string; secret: string }>('POST', `/networks/${network.id}/webhooks`, {
       token,
-      body: { url: 'https://203.0.113.10/hooks', events: ['offer.accepted'] },
+      body: { url: 'https://93.184.216.10/hooks', events: ['offer.accepted'] },
     });
     expect(hook.status).toBe(201);
     tokens.push(hook.body.secret);

@@ -25,7 +25,7 @@ interface Webhook {
 }
 
 /** The shared test server runs without WEBHOOK_ALLOW_PRIVATE and has no DNS: a public IP literal (no request is made at creation). */
-const PUBLIC_URL = 'https://203.0.113.10/hooks';
+const PUBLIC_URL = 'https://93.184.216.10/hooks';
 
 async function network() {
   const row = await createNetworkRow();
@@ -202,11 +202,11 @@ describe('updating, disabling and deleting', () => {
     const first = await api<Webhook>('PATCH', path, {
       token: n.admin,
       headers: { 'if-match': '"1"' },
-      body: { url: 'https://203.0.113.11/other', events: ['creative.ready', 'creative.failed'], description: 'New' },
+      body: { url: 'https://93.184.216.11/other', events: ['creative.ready', 'creative.failed'], description: 'New' },
     });
     expect(first.status, first.text).toBe(200);
     expect(first.headers.get('etag')).toBe('"2"');
-    expect(first.body).toMatchObject({ url: 'https://203.0.113.11/other', events: ['creative.ready', 'creative.failed'], description: 'New', version: 2 });
+    expect(first.body).toMatchObject({ url: 'https://93.184.216.11/other', events: ['creative.ready', 'creative.failed'], description: 'New', version: 2 });
     expect(first.text).not.toContain('whsec_');
 
     const stale = await api<Problem>('PATCH', path, { token: n.admin, headers: { 'if-match': '"1"' }, body: { description: 'Lost' } });

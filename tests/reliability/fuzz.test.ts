@@ -169,7 +169,7 @@ function stringArb(s: Schema, property?: string): fc.Arbitrary<unknown> {
   if (property === 'url') {
     // Public IP literals: a real target without a DNS lookup at creation.
     return fc.oneof(
-      fc.constantFrom('https://93.184.215.14/hooks', 'https://198.51.100.7/x', 'http://93.184.215.14:8080/a?b=c'),
+      fc.constantFrom('https://93.184.215.14/hooks', 'https://93.184.216.7/x', 'http://93.184.215.14:8080/a?b=c'),
       fit(fc.webUrl({ withQueryParameters: true })),
     );
   }

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors';
 import { assertDeliverableUrl, isForbiddenAddress, resolveDeliverableUrl } from './ssrf';
@@ -49,7 +51,40 @@ describe('isForbiddenAddress', () => {
     ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
     ['::ffff:a9fe:a9fe', 'IPv4-mapped metadata, hex form'],
     ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+    ['::ffff:0:7f00:1', 'IPv4-translated loopback (RFC 6145)'],
+    ['::ffff:0:127.0.0.1', 'IPv4-translated loopback, dotted form'],
+    ['2002:7f00:1::', '6to4 of loopback'],
+    ['64:ff9b:1::7f00:1', 'local-use NAT64 of loopback (RFC 8215)'],
+    ['::7f00:1', 'IPv4-compatible loopback'],
+    ['::127.0.0.1', 'IPv4-compatible loopback, dotted form'],
+    ['::ffff:93.184.216.34', 'IPv4-mapped public address'],
+    ['::ffff:0:93.184.216.34', 'IPv4-translated public address'],
+    ['::93.184.216.34', 'IPv4-compatible public address'],
+    ['64:ff9b::93.184.216.34', 'NAT64 of a public address'],
+    ['64:ff9b:1::5db8:d822', 'local-use NAT64 of a public address'],
+    ['2002:5db8:d822::1', '6to4 of a public address'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['192.88.99.1', '6to4 relay anycast'],
+    ['192.0.2.10', 'documentation TEST-NET-1'],
+    ['198.51.100.7', 'documentation TEST-NET-2'],
+    ['203.0.113.10', 'documentation TEST-NET-3'],
+    ['2001:db8::1', 'IPv6 documentation 2001:db8::/32'],
+    ['3fff::1', 'IPv6 documentation 3fff::/20 (RFC 9637)'],
+    ['3fff:fff:ffff::1', 'IPv6 documentation 3fff::/20 end'],
+    ['198.18.0.1', 'benchmarking'],
+    ['2001:2::1', 'IPv6 benchmarking'],
+    ['2001:20::1', 'ORCHIDv2'],
+    ['2001:5::1', 'IETF protocol assignments 2001::/23'],
+    ['240.0.0.1', 'reserved 240/4'],
+    ['100::1', 'IPv6 discard prefix'],
+    ['fec0::1', 'deprecated site-local'],
+    ['fbff::1', 'unassigned, outside 2000::/3'],
+    ['fe00::1', 'unassigned, outside 2000::/3'],
+    ['4000::1', 'unassigned, outside 2000::/3'],
+    ['fe80::1%eth0', 'link-local with a zone id'],
     ['[::1]', 'bracketed'],
+    ['[2002:7f00:1::]', 'bracketed 6to4 of loopback'],
+    ['127.0.0.1%eth0', 'an IPv4 address with a zone id is not an address'],
     ['not-an-ip', 'not an address'],
   ])('refuses %s (%s)', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(true);
@@ -67,11 +102,33 @@ describe('isForbiddenAddress', () => {
     ['223.255.255.255'],
     ['2606:2800:220:1:248:1893:25c8:1946'],
     ['2001:4860:4860::8888'],
-    ['::ffff:93.184.216.34'],
-    ['fbff::1'],
-    ['fe00::1'],
+    ['2001:200:dff:fff1:216:3eff:feb1:44d7'], // just past 2001::/23
+    ['3fff:1000::1'], // just past 3fff::/20
+    ['2600::1'],
+    ['[2001:4860:4860::8888]'],
   ])('allows public %s', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(false);
+  });
+});
+
+describe('IPv4 addresses and their IPv6 embeddings', () => {
+  /** The IPv6 forms that carry an IPv4 address: mapped, translated, compatible, NAT64 (well-known and local-use), 6to4. */
+  function embeddings(a: string): string[] {
+    const [high, low] = ipaddr.IPv4.parse(a)
+      .toIPv4MappedAddress()
+      .parts.slice(6)
+      .map((group) => group.toString(16));
+    return [`::ffff:${a}`, `::ffff:0:${a}`, `::${a}`, `64:ff9b::${a}`, `64:ff9b:1::${a}`, `2002:${high}:${low}::`, `2002:${high}:${low}::1`];
+  }
+
+  it('refuses every IPv6 embedding of any IPv4 address, and the IPv4 address exactly when ipaddr.js does not call it unicast', () => {
+    fc.assert(
+      fc.property(fc.ipV4(), (a) => {
+        for (const form of embeddings(a)) expect(isForbiddenAddress(form), form).toBe(true);
+        expect(isForbiddenAddress(a), a).toBe(ipaddr.parse(a).range() !== 'unicast');
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -90,6 +147,10 @@ describe('assertDeliverableUrl', () => {
     'http://[fc00::1]/',
     'http://[fd00:ec2::254]/',
     'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:0:7f00:1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[64:ff9b:1::7f00:1]/',
+    'https://203.0.113.10/hooks',
     'http://[ff02::1]/',
     'http://[::]/',
     'http://0x7f.0.0.1/', // WHATWG URL parsing normalises this to 127.0.0.1
