@@ -23,6 +23,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),
   AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  TRUSTED_PROXIES: z.string().optional(), // reverse proxies whose X-Forwarded-For names the client (server/http/client-address.ts)
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

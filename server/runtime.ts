@@ -6,6 +6,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrateDatabase } from '../db/migrate';
 import { startWorker } from '../jobs/worker';
 import type { Config } from './config';
+import { compileTrustedProxies } from './http/client-address';
 import { configureLimits } from './http/limits';
 import { createAppServer, type PageHandler } from './http/server';
 import { logger } from './logger';
@@ -36,6 +37,7 @@ export async function resolveDatabase(c: Config): Promise<{ url: string; embedde
  * the HTTP server. `pages` serves everything outside the API (Next).
  */
 export async function startService(c: Config, options: { pages?: PageHandler; worker?: boolean } = {}): Promise<RunningService> {
+  compileTrustedProxies(c.TRUSTED_PROXIES); // a bad entry stops the start here, named
   const { url: databaseUrl, embedded } = await resolveDatabase(c);
   await migrateDatabase(databaseUrl);
   const { db } = openDatabase(databaseUrl, { max: c.DATABASE_POOL_MAX });

@@ -1,16 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { initTRPC } from '@trpc/server';
+import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { database, transactionAsDatabase, type Database } from '../db/client';
-import { authenticate, type Principal } from './auth/principal';
+import { database, type Database } from '../db/client';
+import { config, type Config } from './config';
+import { authenticate, bearerToken, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
-import { AppError, badRequest, forbidden } from './errors';
+import { AppError, badRequest, forbidden, unauthorized } from './errors';
 import { containsNul, nulRefused } from './http/body';
-import { completeIdempotencyKey, storedResponseOf, type IdempotencyClaim } from './http/idempotency';
+import { clientAddressOf, compileTrustedProxies, lockoutKeyOf, type TrustedProxies } from './http/client-address';
+import { idempotently, type IdempotencyRequest } from './http/idempotency';
 import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
+import { findInvitationByToken, INVITATION_TOKEN_PATTERN } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
 
 /** What a handler may say about the HTTP response, whatever the transport. */
@@ -29,22 +33,23 @@ export interface Context {
   http: HttpOut;
   /** Filled by the authentication middleware. */
   principal?: Principal;
+  /** Accepting an invitation with its token as the bearer: the invitation authenticated the request. */
+  invitation?: { id: string; token: string };
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
   inputChecked: boolean;
-  /** The Idempotency-Key this request holds (reserved by /v1 before routing). */
-  idempotency?: IdempotencyClaim;
+  /** The Idempotency-Key of a /v1 POST (read by the REST layer; see server/http/idempotency.ts). */
+  idempotency?: IdempotencyRequest;
 }
 
-/** State the HTTP layer keeps on a request (request id, log fields, an already-resolved principal). */
+/** State the HTTP layer keeps on a request (request id, log fields, the Idempotency-Key it read). */
 export interface RequestState {
   requestId: string;
   log: Context['log'];
   http: HttpOut;
-  principal?: Principal;
   inputChecked?: boolean;
-  idempotency?: IdempotencyClaim;
+  idempotency?: IdempotencyRequest;
 }
 
 export type AppRequest = IncomingMessage & { state?: RequestState; body?: unknown };
@@ -54,8 +59,14 @@ export function requestState(req: AppRequest): RequestState {
   return req.state;
 }
 
-export function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
+const trustedByConfig = new WeakMap<Config, TrustedProxies>();
+
+/** TRUSTED_PROXIES, compiled once per configuration (startService checks it at start). */
+function trustedProxies(): TrustedProxies {
+  const c = config();
+  let trust = trustedByConfig.get(c);
+  if (!trust) trustedByConfig.set(c, (trust = compileTrustedProxies(c.TRUSTED_PROXIES)));
+  return trust;
 }
 
 /** The context for one HTTP request, on either transport. */
@@ -64,13 +75,12 @@ export function createContext({ req }: { req: AppRequest }): Context {
   return {
     db: database(),
     requestId: state.requestId,
-    clientAddress: clientAddress(req),
+    clientAddress: clientAddressOf(req, trustedProxies()),
     header: (name) => {
       const value = req.headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
     },
     http: state.http,
-    principal: state.principal,
     log: state.log,
     inputChecked: state.inputChecked === true,
     idempotency: state.idempotency,
@@ -103,63 +113,31 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
   return result;
 });
 
-export const publicProcedure = base;
-
-const ROLLBACK = Symbol('roll back the idempotent transaction');
-
 /**
- * An idempotent POST (/v1 with an Idempotency-Key) runs its operation and stores
- * its answer in ONE transaction, so a retry with the key finds either nothing
- * (rolled back: it runs again) or the answer (committed: it is replayed) — also
- * when the COMMIT reached Postgres but its acknowledgement was lost and the
- * client was told 503. Services' own transactions run inline in it. An error
- * rolls the operation back; the REST layer then remembers or releases the key
- * (server/http/rest.ts). Binary answers (a voice preview) are not remembered.
+ * The one gate every credential passes (API keys, and invitation tokens on
+ * accept): refused while the client's address is locked out after failed
+ * attempts; a refused credential counts against that address; an accepted one
+ * spends a token of its own rate-limit bucket. Nothing — an Idempotency-Key
+ * included — skips it.
  */
-const idempotentTransaction = t.middleware(async ({ ctx, type, next }) => {
-  const claim = ctx.idempotency;
-  if (type !== 'mutation' || !claim) return next();
-  const run: { outcome?: Awaited<ReturnType<typeof next>> } = {};
-  try {
-    await ctx.db.transaction(async (tx) => {
-      const db = transactionAsDatabase(tx);
-      run.outcome = await next({ ctx: { db } });
-      if (!run.outcome.ok) throw ROLLBACK;
-      if (!ctx.http.raw) await completeIdempotencyKey(db, claim.apiKeyId, claim.key, storedResponseOf(ctx.http, run.outcome.data));
+async function admit<T>(ctx: Context, credential: () => Promise<T>, bucket: (caller: T) => string): Promise<T> {
+  const limits = currentLimits();
+  const addressKey = `auth-fail:${lockoutKeyOf(ctx.clientAddress)}`;
+  if (limits?.authFailures.exhausted(addressKey)) {
+    throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
+      headers: { 'Retry-After': String(limits.authFailures.consume(addressKey).retryAfterSeconds) },
     });
+  }
+  let caller: T;
+  try {
+    caller = await credential();
   } catch (error) {
-    // The operation's own error is the answer; anything else (storing the answer,
-    // COMMIT) leaves the outcome unknown to us: a 5xx, after which a retry replays
-    // the answer if the transaction did commit.
-    if (run.outcome && !run.outcome.ok) return run.outcome;
+    // Only a refused credential counts as a failed attempt: a database outage must not lock clients out.
+    if (error instanceof AppError && error.kind === 'unauthorized') limits?.authFailures.consume(addressKey);
     throw error;
   }
-  claim.stored = !ctx.http.raw;
-  return run.outcome!;
-});
-
-/** Any valid API key; applies the per-key rate limit. */
-export const authedProcedure = base.use(async ({ ctx, next }) => {
-  const limits = currentLimits();
-  let principal = ctx.principal;
-  if (!principal) {
-    const addressKey = `auth-fail:${ctx.clientAddress}`;
-    if (limits?.authFailures.exhausted(addressKey)) {
-      throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
-        headers: { 'Retry-After': String(limits.authFailures.consume(addressKey).retryAfterSeconds) },
-      });
-    }
-    try {
-      principal = await authenticate(ctx.header('authorization'));
-    } catch (error) {
-      // Only a refused key counts as a failed attempt: a database outage must not lock clients out.
-      if (error instanceof AppError) limits?.authFailures.consume(addressKey);
-      throw error;
-    }
-  }
-  ctx.log.keyId = principal.keyId;
   if (limits) {
-    const decision = limits.perKey.consume(principal.keyId);
+    const decision = limits.perKey.consume(bucket(caller));
     Object.assign(ctx.http.headers, rateLimitHeaders(decision));
     if (!decision.allowed) {
       throw new AppError('rate-limited', `Rate limit exceeded. Retry after ${decision.retryAfterSeconds} s.`, {
@@ -167,8 +145,32 @@ export const authedProcedure = base.use(async ({ ctx, next }) => {
       });
     }
   }
-  return next({ ctx: { ...ctx, principal } });
-}).use(idempotentTransaction);
+  return caller;
+}
+
+/** Any valid API key, within its rate limit. */
+const authenticated = base.use(async ({ ctx, next }) => {
+  const principal = await admit(ctx, () => authenticate(ctx.header('authorization')), (p) => p.keyId);
+  ctx.log.keyId = principal.keyId;
+  return next({ ctx: { principal } });
+});
+
+/**
+ * An Idempotency-Key's replay or run (server/http/idempotency.ts). Always the
+ * LAST middleware before a procedure's input, so that a replay passes every
+ * check a new request passes: authentication, rate limit, role.
+ */
+const idempotent = t.middleware(({ ctx, type, next }) => {
+  if (type !== 'mutation' || !ctx.idempotency) return next();
+  return idempotently(
+    ctx,
+    (db) => next({ ctx: { db } }),
+    (data) => ({ ok: true as const, data, ctx, marker: middlewareMarker }),
+  );
+});
+
+/** Any valid API key; applies the per-key rate limit. */
+export const authedProcedure = authenticated.use(idempotent);
 
 /**
  * The key must hold at least `role` on the network named by the `networkId`
@@ -177,26 +179,59 @@ export const authedProcedure = base.use(async ({ ctx, next }) => {
  * a super_user asking for a network that does not exist gets 404.
  */
 export function networkProcedure(role: Role) {
-  return authedProcedure.use(async ({ ctx, next, getRawInput }) => {
-    const raw = (await getRawInput()) as { networkId?: unknown } | undefined;
-    const networkId = raw?.networkId;
-    if (typeof networkId !== 'string' || networkId.length === 0) throw badRequest('networkId is required.');
-    const principal = ctx.principal;
-    let effective: Role | undefined = principal.scopes.get(networkId);
-    if (principal.superUser) {
-      if (!(await findNetwork(ctx.db, networkId))) throw new AppError('not-found', 'Network not found.');
-      effective = 'administrator';
-    }
-    if (!effective) throw forbidden('This API key has no access to this network.');
-    if (!roleAtLeast(effective, role)) {
-      throw forbidden(`This operation needs the ${role} role on this network; this API key has ${effective}.`);
-    }
-    return next({ ctx: { ...ctx, network: { id: networkId, role: effective } } });
-  });
+  return authenticated
+    .use(async ({ ctx, next, getRawInput }) => {
+      const raw = (await getRawInput()) as { networkId?: unknown } | undefined;
+      const networkId = raw?.networkId;
+      if (typeof networkId !== 'string' || networkId.length === 0) throw badRequest('networkId is required.');
+      const principal = ctx.principal;
+      let effective: Role | undefined = principal.scopes.get(networkId);
+      if (principal.superUser) {
+        if (!(await findNetwork(ctx.db, networkId))) throw new AppError('not-found', 'Network not found.');
+        effective = 'administrator';
+      }
+      if (!effective) throw forbidden('This API key has no access to this network.');
+      if (!roleAtLeast(effective, role)) {
+        throw forbidden(`This operation needs the ${role} role on this network; this API key has ${effective}.`);
+      }
+      return next({ ctx: { network: { id: networkId, role: effective } } });
+    })
+    .use(idempotent);
 }
 
 /** Only super_user keys. */
-export const superUserProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (!ctx.principal.superUser) throw forbidden('This operation needs a super_user API key.');
-  return next();
-});
+export const superUserProcedure = authenticated
+  .use(({ ctx, next }) => {
+    if (!ctx.principal.superUser) throw forbidden('This operation needs a super_user API key.');
+    return next();
+  })
+  .use(idempotent);
+
+/**
+ * Accepting an invitation: the bearer is either the invitation token itself
+ * (someone new) or one of the accepting person's own API keys (someone who
+ * already has an account proves who they are; the token then comes in the
+ * body). Both pass the same gate as every credential.
+ */
+export const invitationProcedure = base
+  .use(async ({ ctx, next }) => {
+    const authorization = ctx.header('authorization');
+    const token = authorization ? bearerToken(authorization) : undefined;
+    if (!token?.startsWith('inv_')) {
+      const principal = await admit(ctx, () => authenticate(authorization), (p) => p.keyId);
+      ctx.log.keyId = principal.keyId;
+      return next({ ctx: { principal } });
+    }
+    const invitation = await admit(
+      ctx,
+      async () => {
+        if (!INVITATION_TOKEN_PATTERN.test(token)) throw unauthorized('Malformed invitation token.');
+        const found = await findInvitationByToken(ctx.db, token);
+        if (!found) throw unauthorized('Invalid invitation token.');
+        return { id: found.id, token };
+      },
+      (i) => `invitation:${i.id}`,
+    );
+    return next({ ctx: { invitation } });
+  })
+  .use(idempotent);

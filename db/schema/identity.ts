@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, pgTable, pgView, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, lifecycle, roleEnum } from './columns';
 import { networks } from './networks';
 
@@ -74,6 +74,18 @@ export const apiKeyScopes = pgTable(
     index('api_key_scopes_network_idx').on(t.networkId),
   ],
 );
+
+/**
+ * Each scope of each key: the role granted, and the role it acts with now (`role`: the grant
+ * capped by the owner's standing, `owner_role()`; null where the owner has no access). Defined
+ * in migration 0004 with that function — the one definition of a key's access.
+ */
+export const apiKeyAccess = pgView('api_key_access', {
+  keyId: text('key_id').notNull(),
+  networkId: text('network_id').notNull(),
+  grantedRole: roleEnum('granted_role').notNull(),
+  role: roleEnum('role'),
+}).existing();
 
 /**
  * An invitation to join a network. The token (`inv_…`) is returned once at

@@ -368,6 +368,7 @@ async function createPersonKey(url: string, networkIds: string[]): Promise<strin
         name: 'bench reader',
         environment: 'test',
         owner: { userId },
+        creator: 'platform',
         scopes: networkIds.map((networkId) => ({ networkId, role: 'administrator' as const })),
       });
       return token;

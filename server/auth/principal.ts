@@ -27,8 +27,8 @@ interface KeyRow {
 }
 
 /**
- * One indexed query per request: the key by hash, with its scopes already
- * narrowed by the owner's membership (person) or the service account's role.
+ * One indexed query per request: the key by hash, with what each scope does now
+ * (`api_key_access`: the grant capped by the owner's standing, see docs/keys-and-roles.md).
  * Not cached, so revocation, expiry and a removed membership bite on the next request.
  */
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
@@ -38,17 +38,9 @@ async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
       (k.expires_at is not null and k.expires_at <= now()) as expired,
       (k.revoked_at is not null and k.revoked_at <= now()) as revoked,
       coalesce((
-        select json_agg(json_build_object(
-          'network_id', s.network_id,
-          'role', case when s.role = 'administrator' and coalesce(m.role, sa.role) = 'administrator'
-                       then 'administrator' else 'read_only' end)
-          order by s.network_id)
-        from api_key_scopes s
-        left join memberships m
-          on m.user_id = k.user_id and m.network_id = s.network_id and m.status = 'active'
-        left join service_accounts sa
-          on sa.id = k.service_account_id and sa.network_id = s.network_id and sa.deleted_at is null
-        where s.key_id = k.id and (m.id is not null or sa.id is not null)
+        select json_agg(json_build_object('network_id', a.network_id, 'role', a.role) order by a.network_id)
+        from api_key_access a
+        where a.key_id = k.id and a.role is not null
       ), '[]'::json) as scopes
     from api_keys k
     left join service_accounts owner_sa on owner_sa.id = k.service_account_id

@@ -1,12 +1,40 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { postgresClientOf, type Database } from '../../db/client';
-import { idempotencyKeys } from '../../db/schema';
-import { AppError, badRequest, conflict } from '../errors';
+import { and, eq, inArray } from 'drizzle-orm';
+import { postgresClientOf, transactionAsDatabase, type Database } from '../../db/client';
+import { apiKeys, apiKeyScopes, idempotencyKeys } from '../../db/schema';
+import type { Principal } from '../auth/principal';
+import { config } from '../config';
+import { AppError, badRequest, ERROR_KINDS, forbidden, type ErrorKind } from '../errors';
 import { openSecret, sealSecret } from '../secrets';
+import { covers } from '../services/keys/key-access';
+import { problemFromError, type Problem } from './problem';
 
-/** Stored responses may carry a token shown once (a new API key): they rest encrypted. */
-const SEAL_PURPOSE = 'idempotent-response';
+/*
+ * Idempotency-Key on a /v1 POST, the whole mechanism, top to bottom:
+ *
+ * 1. The REST layer (rest.ts) puts the header and the request's fingerprint on the context
+ *    (`IdempotencyRequest`). Nothing is stored yet.
+ * 2. `idempotently` runs as the LAST middleware of every procedure, after authentication,
+ *    the rate limit and the role check: a replay is a request and is authorized like one.
+ * 3. It opens the operation's transaction and takes the key in it (an insert on the key's
+ *    primary key). A concurrent request with the same key waits on that row until the first
+ *    commits (then it finds the answer and replays it) or rolls back (then it runs).
+ * 4. Found a committed answer: a different request → 422; the same request → replayed with
+ *    `Idempotent-Replayed: true`, after re-checking any API key the answer hands out.
+ * 5. Otherwise the operation runs in that transaction and its answer is written before the
+ *    COMMIT: one commit. A crash (kill -9) at any point before it leaves nothing behind, so a
+ *    retry runs the operation; a COMMIT whose acknowledgement was lost replays on retry.
+ * 6. An error rolls everything back. An error from the operation's rules (404, 409…) is then
+ *    remembered on its own, so a retry repeats it; refusals before the operation could run
+ *    (400, 401, 403, 413, 415, 429) and 5xx are not, so a fixed or later retry runs.
+ */
+
+/** What the REST layer read off a POST with an Idempotency-Key. */
+export interface IdempotencyRequest {
+  key: string;
+  /** Method, path with query and the exact body bytes: what makes two requests "the same". */
+  fingerprint: string;
+}
 
 export interface StoredResponse {
   status: number;
@@ -14,18 +42,114 @@ export interface StoredResponse {
   body: unknown;
 }
 
-/** A reserved Idempotency-Key; `stored` once its answer committed with the operation. */
-export interface IdempotencyClaim {
-  apiKeyId: string;
-  key: string;
-  stored: boolean;
+/** What an idempotent run needs of the request's context. */
+export interface IdempotentContext {
+  db: Database;
+  http: { status?: number; headers: Record<string, string>; raw?: unknown };
+  idempotency?: IdempotencyRequest;
+  principal?: Principal;
+  /** Accepting an invitation with its token as the bearer: the invitation is the caller. */
+  invitation?: { id: string };
 }
+
+/** A procedure's outcome as tRPC's middlewares pass it on. */
+type Outcome = { ok: true; data: unknown } | { ok: false; error: unknown };
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** Response headers an idempotent replay repeats. */
 export const REPLAYED_HEADERS = ['etag', 'location'];
 
+/** Stored responses may carry a token shown once (a new API key): they rest encrypted. */
+const SEAL_PURPOSE = 'idempotent-response';
+
+export function requestFingerprint(method: string, url: string, body: Buffer): string {
+  return createHash('sha256').update(`${method} ${url}\n`).update(body).digest('hex');
+}
+
+/**
+ * Run a mutation under its Idempotency-Key (see the steps above). `replayed`
+ * turns a stored success into the procedure's result; a stored error is thrown.
+ */
+export async function idempotently<R extends Outcome>(
+  ctx: IdempotentContext,
+  run: (db: Database) => Promise<R>,
+  replayed: (data: unknown) => R,
+): Promise<R> {
+  const { key, fingerprint } = ctx.idempotency!;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.');
+  const owner = ctx.principal?.keyId ?? `invitation:${ctx.invitation!.id}`;
+
+  let outcome: R | undefined;
+  let answered: StoredResponse | undefined;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const db = transactionAsDatabase(tx);
+      answered = await takeKey(db, owner, key, fingerprint);
+      if (answered) return; // nothing written: the empty transaction commits nothing
+      outcome = await run(db);
+      if (!outcome.ok) throw ROLL_BACK;
+      if (ctx.http.raw) await forgetKey(db, owner, key); // binary answers (audio) are produced again
+      else await storeAnswer(db, owner, key, storedResponseOf(ctx.http, outcome.data));
+    });
+  } catch (error) {
+    if (error !== ROLL_BACK) throw error; // storing or COMMIT failed: the outcome is unknown, a retry finds out
+    const failed = outcome as Extract<Outcome, { ok: false }>;
+    await rememberRefusal(ctx.db, owner, key, fingerprint, failed.error);
+    return outcome!;
+  }
+  if (!answered) return outcome!;
+  await assertReplayable(ctx.db, ctx.principal, answered.body);
+  Object.assign(ctx.http.headers, answered.headers, { 'Idempotent-Replayed': 'true' });
+  if (answered.status >= 400) throw storedError(answered);
+  ctx.http.status = answered.status;
+  return replayed(answered.body);
+}
+
+const ROLL_BACK = Symbol('roll back the idempotent transaction');
+
+/**
+ * Take the key in this transaction, or return the answer a committed request
+ * left under it. An expired key is forgotten and taken anew.
+ */
+async function takeKey(db: Database, owner: string, key: string, fingerprint: string): Promise<StoredResponse | undefined> {
+  const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    // A prepared statement: this runs on every POST that sends a key. It waits while another
+    // transaction holds an uncommitted row for this key.
+    const taken = await postgresClientOf(db)`
+      insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
+      values (${owner}, ${key}, ${fingerprint}, 'running', now() + make_interval(secs => ${ttlSeconds}::float8))
+      on conflict do nothing
+      returning key`;
+    if (taken.length) return undefined;
+
+    const [row] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.apiKeyId, owner), eq(idempotencyKeys.key, key)));
+    if (!row) continue; // pruned between the two statements
+    if (row.expiresAt.getTime() <= Date.now()) {
+      await forgetKey(db, owner, key);
+      continue;
+    }
+    if (row.fingerprint !== fingerprint) {
+      throw new AppError(
+        'idempotency-key-reused',
+        'This Idempotency-Key was already used for a different request. Use a new key for each distinct operation.',
+      );
+    }
+    return {
+      status: row.responseStatus!,
+      headers: row.responseHeaders ?? {},
+      body: JSON.parse(openSecret(SEAL_PURPOSE, row.responseBody as string)) as unknown,
+    };
+  }
+  throw new AppError('conflict', 'A request with this Idempotency-Key is being processed. Retry shortly.');
+}
+
 /** The answer to remember for a procedure's output, as the REST layer sends it. */
-export function storedResponseOf(http: { status?: number; headers: Record<string, string> }, data: unknown): StoredResponse {
+function storedResponseOf(http: IdempotentContext['http'], data: unknown): StoredResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(http.headers)) {
     if (REPLAYED_HEADERS.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
@@ -33,86 +157,77 @@ export function storedResponseOf(http: { status?: number; headers: Record<string
   return { status: http.status ?? 200, headers, body: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as unknown) };
 }
 
-export type Reservation = { kind: 'reserved' } | { kind: 'replay'; response: StoredResponse };
-
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-/** What makes two requests "the same request": method, path with query, and the exact body bytes. */
-export function requestFingerprint(method: string, url: string, body: Buffer): string {
-  return createHash('sha256').update(`${method} ${url}\n`).update(body).digest('hex');
-}
-
-/**
- * Claim an Idempotency-Key for this API key, or find what it already holds:
- * the stored response (replay), a different request (422), or a request still
- * in flight (409). An expired key is forgotten and claimed anew.
- */
-export async function reserveIdempotencyKey(
-  db: Database,
-  input: { apiKeyId: string; key: string; fingerprint: string; ttlHours: number },
-): Promise<Reservation> {
-  if (!IDEMPOTENCY_KEY_PATTERN.test(input.key)) {
-    throw badRequest('Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.');
-  }
-  for (let attempt = 0; attempt < 2; attempt++) {
-    // A prepared statement (one round trip, planned once): this runs on every POST that sends a key.
-    const inserted = await postgresClientOf(db)`
-      insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
-      values (${input.apiKeyId}, ${input.key}, ${input.fingerprint}, 'running', now() + make_interval(secs => ${input.ttlHours * 3600}::float8))
-      on conflict do nothing
-      returning key`;
-    if (inserted.length) return { kind: 'reserved' };
-
-    const [row] = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.apiKeyId, input.apiKeyId), eq(idempotencyKeys.key, input.key)));
-    if (!row) continue; // pruned between the two statements
-    if (row.expiresAt.getTime() <= Date.now()) {
-      await db
-        .delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.apiKeyId, input.apiKeyId), eq(idempotencyKeys.key, input.key), eq(idempotencyKeys.fingerprint, row.fingerprint)));
-      continue;
-    }
-    if (row.fingerprint !== input.fingerprint) {
-      throw new AppError(
-        'idempotency-key-reused',
-        'This Idempotency-Key was already used for a different request. Use a new key for each distinct operation.',
-      );
-    }
-    if (row.state === 'running') {
-      throw conflict('A request with this Idempotency-Key is still being processed. Retry after it completes.');
-    }
-    return {
-      kind: 'replay',
-      response: {
-        status: row.responseStatus!,
-        headers: row.responseHeaders ?? {},
-        body: JSON.parse(openSecret(SEAL_PURPOSE, row.responseBody as string)),
-      },
-    };
-  }
-  throw conflict('A request with this Idempotency-Key is being processed. Retry shortly.');
-}
-
-/** Remember the response of a finished request (any status below 500). */
-export async function completeIdempotencyKey(db: Database, apiKeyId: string, key: string, response: StoredResponse) {
+async function storeAnswer(db: Database, owner: string, key: string, response: StoredResponse): Promise<void> {
   const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(response.body));
   await postgresClientOf(db)`
     update idempotency_keys
        set state = 'done', response_status = ${response.status},
            response_headers = ${JSON.stringify(response.headers)}::jsonb, response_body = ${JSON.stringify(sealed)}::jsonb
-     where api_key_id = ${apiKeyId} and key = ${key}`;
+     where api_key_id = ${owner} and key = ${key}`;
+}
+
+async function forgetKey(db: Database, owner: string, key: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.apiKeyId, owner), eq(idempotencyKeys.key, key)));
+}
+
+/** Statuses of requests refused before the operation could run: a retry (fixed, or later) runs. */
+const NOT_RUN = new Set([400, 401, 403, 413, 415, 429]);
+
+/**
+ * Remember an error from the operation's rules (404, 409…) so that a retry
+ * repeats it. Best effort, in a transaction of its own after the rollback: if
+ * it is lost, a retry runs the operation again, which changed nothing.
+ */
+async function rememberRefusal(db: Database, owner: string, key: string, fingerprint: string, error: unknown): Promise<void> {
+  const problem = problemFromError(error);
+  if (problem.status >= 500 || NOT_RUN.has(problem.status)) return;
+  const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
+  const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(problem));
+  await postgresClientOf(db)`
+    insert into idempotency_keys (api_key_id, key, fingerprint, state, response_status, response_headers, response_body, expires_at)
+    values (${owner}, ${key}, ${fingerprint}, 'done', ${problem.status}, '{}'::jsonb, ${JSON.stringify(sealed)}::jsonb,
+            now() + make_interval(secs => ${ttlSeconds}::float8))
+    on conflict do nothing`.catch(() => undefined);
+}
+
+function storedError(answer: StoredResponse): AppError {
+  const body = answer.body as Problem;
+  const slug = body.type.slice(body.type.lastIndexOf('/') + 1);
+  const kind = (slug in ERROR_KINDS ? slug : 'conflict') as ErrorKind;
+  return new AppError(kind, body.detail, { errors: body.errors, headers: { ...answer.headers, 'Idempotent-Replayed': 'true' } });
 }
 
 /**
- * Forget a claim whose request failed with a 5xx, so a retry runs again — unless
- * it is `done`: the operation committed together with its response (see
- * `idempotentTransaction` in server/trpc.ts) although the client was told it failed;
- * a retry then replays that response instead of running the operation twice.
+ * A replay hands out nothing the caller could not be given now: every API key
+ * token in the stored answer that the caller's key created must still be
+ * covered by the caller's access (rules 6 and 7, as at creation). Keys the
+ * platform created (on accepting an invitation) are the invitation's to give.
  */
-export async function releaseIdempotencyKey(db: Database, apiKeyId: string, key: string) {
-  await db
-    .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, 'running')));
+async function assertReplayable(db: Database, caller: Principal | undefined, body: unknown): Promise<void> {
+  if (!caller) return;
+  const keyIds = issuedKeyIds(body);
+  if (keyIds.length === 0) return;
+  const created = await db
+    .select({ id: apiKeys.id, superUser: apiKeys.superUser })
+    .from(apiKeys)
+    .where(and(inArray(apiKeys.id, keyIds), eq(apiKeys.createdByKeyId, caller.keyId)));
+  if (created.length === 0) return;
+  const scopes = await db.select().from(apiKeyScopes).where(inArray(apiKeyScopes.keyId, created.map((k) => k.id)));
+  for (const key of created) {
+    const granted = scopes.filter((s) => s.keyId === key.id).map((s) => ({ networkId: s.networkId, role: s.role }));
+    if (!covers(caller, { superUser: key.superUser, scopes: granted })) {
+      throw forbidden(
+        'This request created an API key that your key no longer covers, so its answer (with the token) is not repeated. ' +
+          'Your key’s access has changed since.',
+      );
+    }
+  }
+}
+
+/** Ids of the API keys whose tokens an answer carries (a created key, or one nested in it). */
+function issuedKeyIds(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return [];
+  const here = body as { id?: unknown; token?: unknown };
+  const own = typeof here.id === 'string' && typeof here.token === 'string' && here.token.startsWith('sk_') ? [here.id] : [];
+  return [...own, ...Object.values(body).flatMap(issuedKeyIds)];
 }

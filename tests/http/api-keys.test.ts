@@ -218,7 +218,9 @@ describe('network keys: /v1/networks/{n}/apikeys', () => {
     ]);
     const res = await api<Key>('DELETE', `/networks/${a.id}/apikeys/${both.key.id}`, { token: adminA.token });
     expect(res.status).toBe(200);
-    expect(res.body.scopes).toEqual([{ network_id: b.id, role: 'read_only' }]);
+    // Network A's view of the key: no scope there any more, and nothing of network B (invariant 8).
+    expect(res.body.scopes).toEqual([]);
+    expect(res.body.status).toBe('active');
     expect((await api('GET', `/networks/${a.id}`, { token: both.token })).status).toBe(403);
     expect((await api('GET', `/networks/${b.id}`, { token: both.token })).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
 import { newId } from '../../db/ids';
@@ -169,5 +169,88 @@ describe('cross-tenant isolation, for every network-scoped endpoint', () => {
       claim: "every network-scoped operation, called with another network's key: 403 on its paths, 404 for its resources through one's own",
       figures: { 'operations probed (403)': probes.foreignNetwork, 'operations probed (404)': probes.foreignResource, leaks: 0 },
     });
+  });
+});
+
+/** Every operation, from the router, with its path parameters. */
+const allRoutes: Route[] = Object.entries(appRouter._def.procedures).map(([name, procedure]) => {
+  const openapi = (procedure as unknown as { _def: { meta: { openapi: { method: string; path: string } } } })._def.meta.openapi;
+  return { name, method: openapi.method, path: openapi.path, params: [...openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!) };
+});
+
+describe('keys across people and networks, for every route that takes a key id or returns keys', () => {
+  /**
+   * Person P belongs to networks A (read_only) and B (administrator) and holds a key for each.
+   * A's administrator minted the A key (so it is in A's hands too), and the operator has a
+   * super_user key and a key of its own scoped to A. Nothing reached through A may touch or
+   * show anything of B or of the operator.
+   */
+  let a: string;
+  let b: string;
+  let adminOfA: string;
+  let keyOfPinA: { id: string; token: string };
+  let keyOfPinB: { id: string; token: string };
+  let operatorKeys: string[];
+
+  beforeAll(async () => {
+    a = (await createNetworkRow('Keys A')).id;
+    b = (await createNetworkRow('Keys B')).id;
+    adminOfA = (await personKey([{ networkId: a, role: 'administrator' }])).token;
+    const p = await personKey([
+      { networkId: a, role: 'read_only' },
+      { networkId: b, role: 'administrator', keyRole: 'administrator' },
+    ]);
+    const [membershipInA] = await database()
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.userId, p.person.id), eq(memberships.networkId, a)));
+    const inA = await api<{ id: string; token: string }>('POST', `/networks/${a}/members/${membershipInA!.id}/keys`, {
+      token: adminOfA,
+      body: { key_name: 'minted by A' },
+    });
+    expect(inA.status).toBe(201);
+    keyOfPinA = inA.body;
+    const inB = await api<{ id: string; token: string }>('POST', '/apikeys', { token: p.token, body: { key_name: 'B only', scopes: [{ network_id: b, role: 'administrator' }] } });
+    expect(inB.status).toBe(201);
+    keyOfPinB = inB.body;
+    const superKey = await api<{ key_id: string }>('GET', '/me');
+    const operatorScoped = await api<{ id: string }>('POST', '/apikeys', { body: { key_name: 'operator on A', scopes: [{ network_id: a, role: 'administrator' }] } });
+    expect(operatorScoped.status).toBe(201);
+    operatorKeys = [superKey.body.key_id, operatorScoped.body.id];
+  });
+
+  const keyRoutes = () => allRoutes.filter((r) => r.params.includes('keyId'));
+
+  it('answers 404 on every key-id route for a key beyond the caller: another network’s, the operator’s', async () => {
+    expect(keyRoutes().length).toBeGreaterThanOrEqual(5);
+    const failures: string[] = [];
+    for (const route of keyRoutes()) {
+      // Own-key routes are called with P's key from A; network routes by A's administrator, on A.
+      const token = route.params.includes('networkId') ? adminOfA : keyOfPinA.token;
+      for (const target of [keyOfPinB.id, ...operatorKeys]) {
+        const body = route.method === 'POST' ? {} : undefined;
+        const res = await api(route.method, fill(route.path, { networkId: a, keyId: target }), { token, body });
+        if (res.status !== 404) failures.push(`${route.method} ${route.path} on ${target} → ${res.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect((await api('GET', '/me', { token: keyOfPinB.token })).status).toBe(200);
+  });
+
+  it('shows nothing of another network in any answer read through network A', async () => {
+    const leaks: string[] = [];
+    const reads = allRoutes.filter((r) => r.method === 'GET' && r.params.length === 1 && r.params[0] === 'networkId');
+    for (const route of reads) {
+      const res = await api('GET', fill(route.path, { networkId: a }), { token: adminOfA });
+      if (res.status === 200 && res.text.includes(b)) leaks.push(`${route.path} mentions network B`);
+    }
+    for (const res of [await api('GET', '/apikeys', { token: keyOfPinA.token }), await api('GET', `/apikeys/${keyOfPinA.id}`, { token: keyOfPinA.token })]) {
+      expect(res.status).toBe(200);
+      if (res.text.includes(b)) leaks.push(`${res.text.slice(0, 80)}… mentions network B`);
+    }
+    expect(leaks).toEqual([]);
+    const listed = await api<{ items: Array<{ id: string; scopes: Array<{ network_id: string }> }> }>('GET', `/networks/${a}/apikeys`, { token: adminOfA });
+    expect(listed.body.items.map((k) => k.id)).not.toEqual(expect.arrayContaining([operatorKeys[1]]));
+    for (const item of listed.body.items) expect(item.scopes.every((s) => s.network_id === a)).toBe(true);
   });
 });

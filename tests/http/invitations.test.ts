@@ -6,7 +6,7 @@ import { auditLog, invitations, memberships, users } from '../../db/schema';
 import type { Role } from '../../server/auth/roles';
 import { api, type Page, type Problem } from '../support/api';
 import { createTestDatabase } from '../support/database';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { generateApiKeyToken } from '../../server/auth/tokens';
 
@@ -316,26 +316,142 @@ describe('accepting an invitation', () => {
     const rows = await database().select().from(users).where(eq(users.email, invitation.email));
     expect(rows).toHaveLength(1);
   });
+});
 
-  it('reuses an existing person and reactivates a removed membership with the invited role', async () => {
+describe('an invitation for someone who already has an account (invariant 3)', () => {
+  /** A person who was a read_only member of the network and was removed; they keep a key for another network. */
+  async function removedPerson() {
     const network = await createNetworkRow();
+    const elsewhere = await createNetworkRow();
     const admin = await adminOf(network.id);
-    const person = await personKey([{ networkId: network.id, role: 'read_only' }]);
+    const person = await personKey([
+      { networkId: network.id, role: 'read_only' },
+      { networkId: elsewhere.id, role: 'read_only' },
+    ]);
     const [membership] = await database()
       .select()
       .from(memberships)
       .where(and(eq(memberships.networkId, network.id), eq(memberships.userId, person.person.id)));
     expect((await api('DELETE', `/networks/${network.id}/members/${membership!.id}`, { token: admin.token })).status).toBe(200);
-    expect((await api('GET', `/networks/${network.id}`, { token: person.token })).status).toBe(403);
+    return { network, elsewhere, admin, person, membership: membership! };
+  }
 
+  it('refuses the invitation token alone (403) and changes nothing: the token proves an invitation, not who accepts', async () => {
+    const { network, admin, person, membership } = await removedPerson();
     const invitation = await invite(network.id, admin.token, { email: person.person.email, role: 'administrator' });
-    const res = await accept(invitation.token, { name: 'Ignored For Existing People' });
+    const res = await api<Problem>('POST', '/invitations/accept', { token: invitation.token, body: {} });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toMatch(/already exists.*API keys.*invitation_token/);
+    const [after] = await database().select().from(memberships).where(eq(memberships.id, membership.id));
+    expect(after!.status).toBe('removed');
+    const [row] = await database().select().from(invitations).where(eq(invitations.id, invitation.id));
+    expect(row!.status).toBe('pending');
+  });
+
+  it('binds the account when its own key comes with the token: the membership returns with a fresh key, old keys stay out', async () => {
+    const { network, elsewhere, admin, person, membership } = await removedPerson();
+    const invitation = await invite(network.id, admin.token, { email: person.person.email, role: 'administrator' });
+    const res = await api<Accepted>('POST', '/invitations/accept', {
+      token: person.token,
+      body: { invitation_token: invitation.token, key_name: 'back again', name: 'Ignored For Existing People' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.member).toMatchObject({ id: membership!.id, status: 'active', role: 'administrator', version: 3 });
+    expect(res.body.member).toMatchObject({ id: membership.id, status: 'active', role: 'administrator', version: 3 });
     expect(res.body.member.user).toMatchObject({ id: person.person.id, name: person.person.name });
-    // The person's old key (scoped read_only) works again, narrowed to its own scope.
-    const me = await api<{ scopes: unknown }>('GET', '/me', { token: person.token });
-    expect(me.body.scopes).toEqual([{ network_id: network.id, role: 'read_only' }]);
+    expect(res.body.api_key).toMatchObject({ key_name: 'back again', scopes: [{ network_id: network.id, role: 'administrator' }] });
+    const fresh = await api<{ scopes: unknown }>('GET', '/me', { token: res.body.api_key.token });
+    expect(fresh.body.scopes).toEqual([{ network_id: network.id, role: 'administrator' }]);
+    // Removal is final for the old key: it still reaches only the other network (invariant 7).
+    const old = await api<{ scopes: unknown }>('GET', '/me', { token: person.token });
+    expect(old.body.scopes).toEqual([{ network_id: elsewhere.id, role: 'read_only' }]);
+    const audit = await database().select().from(auditLog).where(eq(auditLog.targetId, invitation.id));
+    expect(audit.find((r) => r.action === 'invitation.accepted')!.actorKeyId).toBe(person.key.id);
+  });
+
+  it('refuses a key of somebody else or of a service account (403), and a token sent twice or not at all (400)', async () => {
+    const { network, admin, person } = await removedPerson();
+    const invitation = await invite(network.id, admin.token, { email: person.person.email });
+    const stranger = await personKey([{ networkId: network.id, role: 'administrator' }]);
+    const asStranger = await api<Problem>('POST', '/invitations/accept', { token: stranger.token, body: { invitation_token: invitation.token } });
+    expect(asStranger.status).toBe(403);
+    expect(asStranger.body.detail).toMatch(/belongs to someone else/);
+    const account = await serviceAccountKey(network.id, 'administrator');
+    expect((await api('POST', '/invitations/accept', { token: account.token, body: { invitation_token: invitation.token } })).status).toBe(403);
+    expect((await api('POST', '/invitations/accept', { token: invitation.token, body: { invitation_token: invitation.token } })).status).toBe(400);
+    expect((await api('POST', '/invitations/accept', { token: person.token, body: {} })).status).toBe(400);
+    expect((await api('POST', '/invitations/accept', { token: person.token, body: { invitation_token: 'inv_short' } })).status).toBe(400);
+    const unknown = `inv_${'A'.repeat(40)}`;
+    expect((await api('POST', '/invitations/accept', { token: person.token, body: { invitation_token: unknown } })).status).toBe(401);
+    const [row] = await database().select().from(invitations).where(eq(invitations.id, invitation.id));
+    expect(row!.status).toBe('pending');
+  });
+});
+
+describe('an invitation carries its sender’s authority', () => {
+  it('is revoked when its sender is removed or demoted, and cannot be accepted after (409)', async () => {
+    const network = await createNetworkRow();
+    const owner = await adminOf(network.id);
+    for (const change of ['remove', 'demote'] as const) {
+      const sender = await personKey([{ networkId: network.id, role: 'administrator' }]);
+      const [membership] = await database()
+        .select()
+        .from(memberships)
+        .where(and(eq(memberships.networkId, network.id), eq(memberships.userId, sender.person.id)));
+      const invitation = await invite(network.id, sender.token, { role: 'administrator' });
+      const path = `/networks/${network.id}/members/${membership!.id}`;
+      const res = change === 'remove' ? await api('DELETE', path, { token: owner.token }) : await api('PATCH', path, { token: owner.token, body: { role: 'read_only' } });
+      expect(res.status).toBe(200);
+      const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: owner.token });
+      expect(listed.body.items.map((i) => i.id)).toContain(invitation.id);
+      const accepted = await accept(invitation.token, {});
+      expect(accepted.status).toBe(409);
+    }
+  });
+
+  it('is refused (409) once its sender no longer administers the network, however that came about', async () => {
+    const network = await createNetworkRow();
+    const sender = await adminOf(network.id);
+    const invitation = await invite(network.id, sender.token);
+    // Behind the API's back, so nothing revoked the invitation: acceptance checks the sender itself.
+    await database().update(memberships).set({ role: 'read_only' }).where(eq(memberships.userId, sender.person.id));
+    const res = await accept(invitation.token, {});
+    expect(res.status).toBe(409);
+    expect((res.body as unknown as Problem).detail).toMatch(/no longer administers/);
+  });
+
+  it('is revoked with the service account that sent it', async () => {
+    const network = await createNetworkRow();
+    const owner = await adminOf(network.id);
+    const account = await serviceAccountKey(network.id, 'administrator');
+    const invitation = await invite(network.id, account.token);
+    expect((await api('DELETE', `/networks/${network.id}/service-accounts/${account.serviceAccount.id}`, { token: owner.token })).status).toBe(200);
+    expect((await accept(invitation.token, {})).status).toBe(409);
+  });
+});
+
+describe('Idempotency-Key on accepting an invitation', () => {
+  it('replays a lost answer, with the same key, to the same invitation token or API key', async () => {
+    const network = await createNetworkRow();
+    const admin = await adminOf(network.id);
+    const invitation = await invite(network.id, admin.token);
+    const headers = { 'idempotency-key': `accept-${invitation.id}` };
+    const first = await accept(invitation.token, {}, headers);
+    expect(first.status).toBe(201);
+    const again = await accept(invitation.token, {}, headers);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.api_key.token).toBe(first.body.api_key.token);
+    // Without the key a retry is a second acceptance: 409.
+    expect((await accept(invitation.token, {})).status).toBe(409);
+
+    const person = await personKey([{ networkId: (await createNetworkRow()).id, role: 'read_only' }]);
+    const second = await invite(network.id, admin.token, { email: person.person.email });
+    const body = { invitation_token: second.token };
+    const proved = await api<Accepted>('POST', '/invitations/accept', { token: person.token, body, headers: { 'idempotency-key': 'k1' } });
+    expect(proved.status).toBe(201);
+    const replay = await api<Accepted>('POST', '/invitations/accept', { token: person.token, body, headers: { 'idempotency-key': 'k1' } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.api_key.token).toBe(proved.body.api_key.token);
   });
 });
 

@@ -202,7 +202,7 @@ describe('changing a member’s role', () => {
 });
 
 describe('removing a member', () => {
-  it('marks the member removed (200), audits it, and the person’s key loses the network on the next request', async () => {
+  it('marks the member removed (200), audits it, and the person’s key loses the network at once, for good', async () => {
     const network = await createNetworkRow();
     const admin = await member(network.id, 'administrator');
     const reader = await member(network.id, 'read_only');
@@ -216,6 +216,11 @@ describe('removing a member', () => {
     const me = await api<Me>('GET', '/me', { token: reader.token });
     expect(me.status).toBe(200);
     expect(me.body.scopes).toEqual([]);
+    // The scope itself is gone (not only narrowed), so no later re-invitation brings it back.
+    const own = await api<{ scopes: unknown[] }>('GET', `/apikeys/${reader.key.id}`, { token: reader.token });
+    expect(own.body.scopes).toEqual([]);
+    const keyRows = await database().select().from(auditLog).where(eq(auditLog.targetId, reader.key.id));
+    expect(keyRows.map((r) => [r.action, r.data])).toEqual([['api_key.scope_removed', { reason: 'member_removed' }]]);
 
     const active = await api<Page<Member>>('GET', `/networks/${network.id}/members`, { token: admin.token });
     expect(active.body.items.map((m) => m.id)).toEqual([admin.memberId]);

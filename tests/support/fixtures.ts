@@ -39,6 +39,7 @@ export async function personKey(grants: Array<{ networkId: string; role: Role; k
     name: 'test key',
     environment: 'test',
     owner: { userId: person.id },
+    creator: 'platform',
     scopes: grants.map((g) => ({ networkId: g.networkId, role: g.keyRole ?? g.role })),
     expiresAt: options.expiresAt ?? null,
   });
@@ -54,6 +55,7 @@ export async function serviceAccountKey(networkId: string, role: Role) {
     name: 'sa key',
     environment: 'test',
     owner: { serviceAccountId: sa!.id },
+    creator: 'platform',
     scopes: [{ networkId, role }],
   });
   return { serviceAccount: sa!, key, token };

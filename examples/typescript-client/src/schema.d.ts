@@ -126,7 +126,7 @@ export interface paths {
         };
         /**
          * List the keys of your own owner
-         * @description Every key of the person or service account the calling key belongs to. Tokens are never returned.
+         * @description The keys of the person or service account the calling key belongs to that the calling key’s access covers: a key with a scope beyond it (another network, or administrator where it reads only) or a super_user key (for a key that is not) is not listed. Tokens are never returned.
          */
         get: operations["keys-list"];
         put?: never;
@@ -148,13 +148,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one of your keys */
+        /**
+         * Get one of your keys
+         * @description A key of your own person or service account that your key’s access covers (otherwise 404).
+         */
         get: operations["keys-get"];
         put?: never;
         post?: never;
         /**
          * Revoke one of your keys
-         * @description Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.
+         * @description A key of your own person or service account that your key’s access covers (otherwise 404). Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.
          */
         delete: operations["keys-revoke"];
         options?: never;
@@ -173,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate one of your keys
-         * @description Creates a replacement with the same name, scopes and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
+         * @description A key of your own person or service account that your key’s access covers (otherwise 404). Creates a replacement with the same name, scopes and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
          */
         post: operations["keys-rotate"];
         delete?: never;
@@ -191,7 +194,7 @@ export interface paths {
         };
         /**
          * List every key scoped to the network
-         * @description Keys of members and service accounts with a scope on this network. Tokens are never returned.
+         * @description Keys of the network’s active members and service accounts with a scope on it (never super_user keys or the operator’s), each showing only its scope on this network. Tokens are never returned.
          */
         get: operations["keys-listForNetwork"];
         put?: never;
@@ -233,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a key scoped to the network
-         * @description For a member’s or service account’s key scoped to this network only (a key that also reaches other networks → 403; its owner rotates it). Creates a replacement with the same owner, name, scope and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
+         * @description For a key of the network’s members or service accounts scoped to this network only (a key that also reaches other networks → 403; its owner rotates it; any other key → 404). Creates a replacement with the same owner, name, scope and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
          */
         post: operations["keys-rotateForNetwork"];
         delete?: never;
@@ -275,14 +278,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member
-         * @description Answers 200 with the member, now `status: "removed"`. The person’s keys stop reaching this network on their next request; nothing else is revoked. Removing the last active administrator → 409. Removing a removed member changes nothing. Optionally locked with If-Match.
+         * @description Answers 200 with the member, now `status: "removed"`. Final for this network: every key of the person loses its scope here at once, for good, and the invitations they sent to it are revoked; inviting them again gives a fresh key, never the old ones back. Removing the last active administrator → 409. Removing a removed member changes nothing. Optionally locked with If-Match.
          */
         delete: operations["members-remove"];
         options?: never;
         head?: never;
         /**
          * Change a member’s role
-         * @description Optimistically locked (If-Match or `version`; stale → 409). Demoting the last active administrator → 409. The person’s keys act with the new role from their next request.
+         * @description Optimistically locked (If-Match or `version`; stale → 409). Demoting the last active administrator → 409. The person’s keys act with the new role from their next request. A demotion to read_only also lowers their keys’ scope here for good (a later promotion raises no old key) and revokes the invitations they sent to this network.
          */
         patch: operations["members-update"];
         trace?: never;
@@ -318,7 +321,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description Authenticated by the invitation token itself: `Authorization: Bearer inv_…` (not an API key). Creates your membership (and your user, if the email is new) and answers 201 with `member` and your first `api_key`, token included, once. Unknown or malformed token → 401 (counts against the failed-authentication limit); revoked, already accepted or expired → 409.
+         * @description Someone new accepts with the invitation token itself as the bearer: `Authorization: Bearer inv_…` (body optional). Someone who already has an account must prove it: `Authorization: Bearer sk_…` with one of their own API keys, and the token in `invitation_token` (the token alone answers 403 for an email that has an account). Creates the membership (and the person, when new) and answers 201 with `member` and a fresh first `api_key`, token included, once. Unknown or malformed token → 401 (counts against the failed-authentication limit); revoked, already accepted, expired, or sent by someone who no longer administers the network → 409.
          */
         post: operations["invitations-accept"];
         delete?: never;
@@ -3821,6 +3824,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The invitation token, when you authenticate with one of your own API keys (you already have an account). */
+                    invitation_token?: string;
                     /** @description Your display name (used when you are new to the service). */
                     name?: string;
                     /** @description Name of your first API key (default "first key"). */

@@ -1,14 +1,12 @@
-import { bearerToken } from '../../auth/principal';
 import { config } from '../../config';
-import { AppError } from '../../errors';
-import { currentLimits } from '../../http/limits';
+import { badRequest } from '../../errors';
 import { acceptInvitation as acceptWithToken } from '../../services/invitations/accept-invitation';
-import { publicProcedure } from '../../trpc';
+import { invitationProcedure } from '../../trpc';
 import { presentApiKey } from '../keys/api-key.types';
 import { presentMember } from '../members/member.types';
 import { acceptedInvitationSchema, acceptInvitationInput } from './accept-invitation.types';
 
-export const acceptInvitation = publicProcedure
+export const acceptInvitation = invitationProcedure
   .meta({
     openapi: {
       method: 'POST',
@@ -16,9 +14,11 @@ export const acceptInvitation = publicProcedure
       tags: ['invitations'],
       summary: 'Accept an invitation',
       description:
-        'Authenticated by the invitation token itself: `Authorization: Bearer inv_…` (not an API key). Creates your membership ' +
-        '(and your user, if the email is new) and answers 201 with `member` and your first `api_key`, token included, once. ' +
-        'Unknown or malformed token → 401 (counts against the failed-authentication limit); revoked, already accepted or expired → 409.',
+        'Someone new accepts with the invitation token itself as the bearer: `Authorization: Bearer inv_…` (body optional). ' +
+        'Someone who already has an account must prove it: `Authorization: Bearer sk_…` with one of their own API keys, and the token in ' +
+        '`invitation_token` (the token alone answers 403 for an email that has an account). Creates the membership (and the person, when new) ' +
+        'and answers 201 with `member` and a fresh first `api_key`, token included, once. Unknown or malformed token → 401 (counts against the ' +
+        'failed-authentication limit); revoked, already accepted, expired, or sent by someone who no longer administers the network → 409.',
       protect: true,
       successDescription: 'Created',
     },
@@ -26,28 +26,26 @@ export const acceptInvitation = publicProcedure
   .input(acceptInvitationInput)
   .output(acceptedInvitationSchema)
   .mutation(async ({ ctx, input }) => {
-    const limits = currentLimits();
-    const addressKey = `auth-fail:${ctx.clientAddress}`;
-    if (limits?.authFailures.exhausted(addressKey)) {
-      throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
-        headers: { 'Retry-After': String(limits.authFailures.consume(addressKey).retryAfterSeconds) },
-      });
+    const token = ctx.invitation?.token ?? input.invitation_token;
+    if (ctx.invitation && input.invitation_token) {
+      throw badRequest('Send the invitation token once: as the bearer (someone new), or in invitation_token beside your own API key.', [
+        { path: 'invitation_token', message: 'Not with an invitation token as the bearer.' },
+      ]);
     }
-    const authorization = ctx.header('authorization');
-    let accepted;
-    try {
-      accepted = await ctx.db.transaction((tx) =>
-        acceptWithToken(tx, {
-          token: authorization ? (bearerToken(authorization) ?? '') : undefined,
-          name: input.name,
-          keyName: input.key_name,
-          environment: config().APP_ENV,
-        }),
-      );
-    } catch (error) {
-      if (error instanceof AppError && error.kind === 'unauthorized') limits?.authFailures.consume(addressKey);
-      throw error;
+    if (!token) {
+      throw badRequest('With an API key as the bearer, send the invitation token in invitation_token.', [
+        { path: 'invitation_token', message: 'Required when the bearer is an API key.' },
+      ]);
     }
+    const accepted = await ctx.db.transaction((tx) =>
+      acceptWithToken(tx, {
+        token,
+        acceptor: ctx.principal,
+        name: input.name,
+        keyName: input.key_name,
+        environment: config().APP_ENV,
+      }),
+    );
     ctx.http.status = 201;
     return { member: presentMember(accepted.member), api_key: { ...presentApiKey(accepted.key, accepted.scopes), token: accepted.token } };
   });

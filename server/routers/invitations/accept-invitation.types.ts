@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { INVITATION_TOKEN_PATTERN } from '../../services/invitations/invitation-status';
 import { nameField } from '../shared.types';
 import { createdApiKeySchema, keyFields } from '../keys/api-key.types';
 import { memberSchema } from '../members/member.types';
 
 export const acceptInvitationInput = z.strictObject({
+  invitation_token: z
+    .string()
+    .regex(INVITATION_TOKEN_PATTERN, 'invitation_token must be the inv_… token from the invitation.')
+    .optional()
+    .meta({ description: 'The invitation token, when you authenticate with one of your own API keys (you already have an account).' }),
   name: nameField.optional().meta({ description: 'Your display name (used when you are new to the service).' }),
   key_name: keyFields.key_name.optional().meta({ description: 'Name of your first API key (default "first key").' }),
 });

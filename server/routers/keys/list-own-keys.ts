@@ -12,7 +12,8 @@ export const listOwnKeys = authedProcedure
       path: '/apikeys',
       tags: ['api keys'],
       summary: 'List the keys of your own owner',
-      description: 'Every key of the person or service account the calling key belongs to. Tokens are never returned.',
+      description:
+        'The keys of the person or service account the calling key belongs to that the calling key’s access covers: a key with a scope beyond it (another network, or administrator where it reads only) or a super_user key (for a key that is not) is not listed. Tokens are never returned.',
       protect: true,
     },
   })
@@ -21,5 +22,5 @@ export const listOwnKeys = authedProcedure
   .query(({ ctx, input }) => {
     const owner = ownerOf(ctx.principal);
     const scope = `apikeys:${'userId' in owner ? owner.userId : owner.serviceAccountId}`;
-    return paginate(input, scope, (after, take) => findOwnKeys(ctx.db, owner, after, take), (k) => presentApiKey(k.key, k.scopes));
+    return paginate(input, scope, (after, take) => findOwnKeys(ctx.db, ctx.principal, after, take), (k) => presentApiKey(k.key, k.scopes));
   });

@@ -15,7 +15,8 @@ export const listNetworkKeys = networkProcedure('administrator')
       path: '/networks/{networkId}/apikeys',
       tags: ['api keys'],
       summary: 'List every key scoped to the network',
-      description: 'Keys of members and service accounts with a scope on this network. Tokens are never returned.',
+      description:
+        'Keys of the network’s active members and service accounts with a scope on it (never super_user keys or the operator’s), each showing only its scope on this network. Tokens are never returned.',
       protect: true,
     },
   })

@@ -1,6 +1,5 @@
 import { notFound } from '../../errors';
 import { findOwnKey } from '../../services/keys/find-keys';
-import { ownerOf } from '../../services/keys/owner';
 import { revokeKey } from '../../services/keys/revoke-key';
 import { authedProcedure } from '../../trpc';
 import { apiKeySchema, presentApiKey } from './api-key.types';
@@ -13,7 +12,8 @@ export const revokeOwnKey = authedProcedure
       path: '/apikeys/{keyId}',
       tags: ['api keys'],
       summary: 'Revoke one of your keys',
-      description: 'Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.',
+      description:
+        'A key of your own person or service account that your key’s access covers (otherwise 404). Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.',
       protect: true,
     },
   })
@@ -21,7 +21,7 @@ export const revokeOwnKey = authedProcedure
   .output(apiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const revoked = await ctx.db.transaction(async (tx) => {
-      const found = await findOwnKey(tx, ownerOf(ctx.principal), input.keyId);
+      const found = await findOwnKey(tx, ctx.principal, input.keyId);
       if (!found) throw notFound('API key');
       return revokeKey(tx, ctx.principal.keyId, found);
     });

@@ -13,7 +13,7 @@ export const rotateNetworkKey = networkProcedure('administrator')
       tags: ['api keys'],
       summary: 'Rotate a key scoped to the network',
       description:
-        'For a member’s or service account’s key scoped to this network only (a key that also reaches other networks → 403; its owner rotates it). ' +
+        'For a key of the network’s members or service accounts scoped to this network only (a key that also reaches other networks → 403; its owner rotates it; any other key → 404). ' +
         'Creates a replacement with the same owner, name, scope and expiry and returns its token once. The old token keeps working for ' +
         '`grace_period_seconds` (default 0), then answers 401.',
       protect: true,

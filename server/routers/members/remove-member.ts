@@ -12,8 +12,9 @@ export const removeMember = networkProcedure('administrator')
       tags: ['members'],
       summary: 'Remove a member',
       description:
-        'Answers 200 with the member, now `status: "removed"`. The person’s keys stop reaching this network on their next ' +
-        'request; nothing else is revoked. Removing the last active administrator → 409. Removing a removed member changes nothing. ' +
+        'Answers 200 with the member, now `status: "removed"`. Final for this network: every key of the person loses its scope here at ' +
+        'once, for good, and the invitations they sent to it are revoked; inviting them again gives a fresh key, never the old ones ' +
+        'back. Removing the last active administrator → 409. Removing a removed member changes nothing. ' +
         'Optionally locked with If-Match.',
       protect: true,
     },

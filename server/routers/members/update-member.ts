@@ -13,7 +13,8 @@ export const updateMember = networkProcedure('administrator')
       summary: 'Change a member’s role',
       description:
         'Optimistically locked (If-Match or `version`; stale → 409). Demoting the last active administrator → 409. ' +
-        'The person’s keys act with the new role from their next request.',
+        'The person’s keys act with the new role from their next request. A demotion to read_only also lowers their keys’ scope here ' +
+        'for good (a later promotion raises no old key) and revokes the invitations they sent to this network.',
       protect: true,
     },
   })

@@ -1,21 +1,26 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { newId } from '../../../db/ids';
-import { invitations, memberships, users } from '../../../db/schema';
+import { apiKeys, invitations, memberships, users } from '../../../db/schema';
+import type { Principal } from '../../auth/principal';
+import type { Role } from '../../auth/roles';
 import type { KeyEnvironment } from '../../auth/tokens';
 import { hashToken } from '../../auth/tokens';
-import { conflict, unauthorized } from '../../errors';
+import { conflict, forbidden, unauthorized } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
 import { recordEvent } from '../events/record-event';
 import { mintApiKey } from '../keys/mint-api-key';
 import type { MemberRecord } from '../members/find-members';
-import { invitationStatus } from './find-invitations';
-
-export const INVITATION_TOKEN_PATTERN = /^inv_[0-9A-Za-z]{40}$/;
+import { invitationStatus, type InvitationRow } from './find-invitations';
 
 export interface AcceptInvitationInput {
-  /** The bearer credential: the invitation token itself. */
-  token: string | undefined;
+  /** The invitation token (the bearer, or `invitation_token` beside an API key). */
+  token: string;
+  /**
+   * The key that authenticated the request when it was not the invitation
+   * token: its owner is the one accepting, and must be the invited person.
+   */
+  acceptor?: Principal | undefined;
   /** Display name for a person we do not know yet; an existing person keeps theirs. */
   name?: string | undefined;
   keyName?: string | undefined;
@@ -23,15 +28,19 @@ export interface AcceptInvitationInput {
 }
 
 /**
- * Accept an invitation, all in one transaction: the person (created if no
- * user has the email), the membership (created, or a removed one reactivated
- * with the invited role), the invitation marked accepted, the person's first
- * API key, the `invitation.accepted` event and the audit rows. The invitation
- * row is locked first, so of two concurrent acceptances exactly one wins.
+ * Accept an invitation, all in one transaction: the person (created when no
+ * account has the email), the membership (created, or a removed one made
+ * active with the invited role), the invitation marked accepted, a fresh first
+ * key, the `invitation.accepted` event and the audit rows.
+ *
+ * The token proves that someone was invited, not who is accepting
+ * (invariant 3): it creates a new person, but it binds an account that already
+ * exists only when the request also carries one of that person's own keys.
+ * The invitation row is locked first, so of two concurrent acceptances exactly
+ * one wins, and a removal of its sender either finishes first (and revoked it)
+ * or waits for this acceptance.
  */
 export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
-  if (input.token === undefined) throw unauthorized('Missing invitation token. Send "Authorization: Bearer inv_…" with the token from the invitation.');
-  if (!INVITATION_TOKEN_PATTERN.test(input.token)) throw unauthorized('Malformed invitation token.');
   const [invitation] = await tx
     .select()
     .from(invitations)
@@ -42,59 +51,30 @@ export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
   if (status === 'accepted') throw conflict('This invitation has already been accepted; each invitation can be used once.');
   if (status === 'revoked') throw conflict('This invitation has been revoked. Ask a network administrator for a new one.');
   if (status === 'expired') throw conflict('This invitation has expired. Ask a network administrator for a new one.');
+  await assertSenderStillAdministers(tx, invitation);
 
-  // Concurrent acceptances of different invitations for one email must not collide on the unique email.
-  await tx
-    .insert(users)
-    .values({ id: newId('user'), email: invitation.email, name: input.name ?? invitation.email.split('@')[0]! })
-    .onConflictDoNothing({ target: users.email });
-  const [user] = await tx
-    .select({ id: users.id, email: users.email, name: users.name })
-    .from(users)
-    .where(eq(users.email, invitation.email));
-
-  const [inserted] = await tx
-    .insert(memberships)
-    .values({ id: newId('membership'), networkId: invitation.networkId, userId: user!.id, role: invitation.role })
-    .onConflictDoNothing({ target: [memberships.networkId, memberships.userId] })
-    .returning();
-  let membership = inserted;
-  const reactivated = !inserted;
-  if (!membership) {
-    const [existing] = await tx
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.networkId, invitation.networkId), eq(memberships.userId, user!.id)))
-      .for('update');
-    if (existing!.status === 'active') {
-      throw conflict(`${invitation.email} is already an active member of this network; an administrator can change their role instead.`);
-    }
-    [membership] = await tx
-      .update(memberships)
-      .set({ status: 'active', role: invitation.role, version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
-      .where(eq(memberships.id, existing!.id))
-      .returning();
-  }
-  membership = membership!;
+  const user = input.acceptor ? await invitedAcceptor(tx, invitation, input.acceptor) : await newPerson(tx, invitation, input.name);
+  const { membership, reactivated } = await joinNetwork(tx, invitation, user.id);
 
   const [accepted] = await tx
     .update(invitations)
-    .set({ status: 'accepted', acceptedAt: sql`now()`, acceptedUserId: user!.id, updatedAt: sql`now()` })
+    .set({ status: 'accepted', acceptedAt: sql`now()`, acceptedUserId: user.id, updatedAt: sql`now()` })
     .where(eq(invitations.id, invitation.id))
     .returning();
-  const scopes = [{ networkId: invitation.networkId, role: membership.role }];
-  const { key, token } = await mintApiKey(tx, {
+  const { key, token, scopes } = await mintApiKey(tx, {
     name: input.keyName ?? 'first key',
     environment: input.environment,
-    owner: { userId: user!.id },
-    scopes,
+    owner: { userId: user.id },
+    creator: 'platform', // the invitation grants it; its sender's standing was checked above
+    scopes: [{ networkId: invitation.networkId, role: membership.role }],
   });
 
-  const data = { invitation_id: invitation.id, member_id: membership.id, user_id: user!.id, email: invitation.email, role: membership.role };
+  const actorKeyId = input.acceptor?.keyId ?? null;
+  const data = { invitation_id: invitation.id, member_id: membership.id, user_id: user.id, email: invitation.email, role: membership.role };
   await recordEvent(tx, { networkId: invitation.networkId, type: 'invitation.accepted', data });
   await recordAudit(tx, {
     networkId: invitation.networkId,
-    actorKeyId: null,
+    actorKeyId,
     action: 'invitation.accepted',
     targetType: 'invitation',
     targetId: invitation.id,
@@ -102,12 +82,83 @@ export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
   });
   await recordAudit(tx, {
     networkId: invitation.networkId,
-    actorKeyId: null,
+    actorKeyId,
     action: 'api_key.created',
     targetType: 'api_key',
     targetId: key.id,
-    data: { key_name: key.name, owner: { type: 'person', id: user!.id }, scopes: [{ network_id: invitation.networkId, role: membership.role }] },
+    data: { key_name: key.name, owner: { type: 'person', id: user.id }, scopes: [{ network_id: invitation.networkId, role: membership.role }] },
   });
-  const member: MemberRecord = { membership, user: user! };
+  const member: MemberRecord = { membership, user };
   return { invitation: accepted!, member, key, token, scopes };
+}
+
+/**
+ * An invitation carries its sender's authority, so it is good only while the
+ * sender still administers the network (owner_role(), the same standing that
+ * caps keys): a removed or demoted administrator's, or a deleted service
+ * account's, invitations no longer admit anyone.
+ */
+async function assertSenderStillAdministers(tx: Tx, invitation: InvitationRow): Promise<void> {
+  const [sender] = invitation.createdByKeyId
+    ? await tx
+        .select({ role: sql<Role | null>`owner_role(${apiKeys.userId}, ${apiKeys.serviceAccountId}, ${invitation.networkId})` })
+        .from(apiKeys)
+        .where(eq(apiKeys.id, invitation.createdByKeyId))
+    : [];
+  if (sender?.role !== 'administrator') {
+    throw conflict('Whoever sent this invitation no longer administers the network, so it can no longer be used. Ask a current administrator for a new one.');
+  }
+}
+
+type Person = MemberRecord['user'];
+
+/** Someone new: the token alone creates their person — never binds an account that exists. */
+async function newPerson(tx: Tx, invitation: InvitationRow, name: string | undefined): Promise<Person> {
+  // Concurrent acceptances of different invitations for one email must not collide on the unique email.
+  const [created] = await tx
+    .insert(users)
+    .values({ id: newId('user'), email: invitation.email, name: name ?? invitation.email.split('@')[0]! })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id, email: users.email, name: users.name });
+  if (!created) {
+    throw forbidden(
+      `An account with the email ${invitation.email} already exists, and the invitation token alone does not prove who is accepting. ` +
+        'Accept with one of that account’s API keys: Authorization: Bearer sk_… and the body {"invitation_token": "inv_…"}.',
+    );
+  }
+  return created;
+}
+
+/** Someone who proved who they are with their own key: it must be the invited person. */
+async function invitedAcceptor(tx: Tx, invitation: InvitationRow, acceptor: Principal): Promise<Person> {
+  if (!acceptor.userId) throw forbidden('A service account cannot accept an invitation; invitations are for people.');
+  const [person] = await tx.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, acceptor.userId));
+  if (person?.email !== invitation.email) {
+    throw forbidden(`This invitation is for ${invitation.email}; the API key you sent belongs to someone else.`);
+  }
+  return person;
+}
+
+/** A new membership with the invited role, or a removed one made active again. */
+async function joinNetwork(tx: Tx, invitation: InvitationRow, userId: string) {
+  const [inserted] = await tx
+    .insert(memberships)
+    .values({ id: newId('membership'), networkId: invitation.networkId, userId, role: invitation.role })
+    .onConflictDoNothing({ target: [memberships.networkId, memberships.userId] })
+    .returning();
+  if (inserted) return { membership: inserted, reactivated: false };
+  const [existing] = await tx
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.networkId, invitation.networkId), eq(memberships.userId, userId)))
+    .for('update');
+  if (existing!.status === 'active') {
+    throw conflict(`${invitation.email} is already an active member of this network; an administrator can change their role instead.`);
+  }
+  const [membership] = await tx
+    .update(memberships)
+    .set({ status: 'active', role: invitation.role, version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(memberships.id, existing!.id))
+    .returning();
+  return { membership: membership!, reactivated: true };
 }

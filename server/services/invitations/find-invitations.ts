@@ -1,11 +1,12 @@
 import { and, asc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client';
 import { invitations } from '../../../db/schema';
+import { hashToken } from '../../auth/tokens';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 import type { InvitationStatus } from './invitation-status';
 
-export { invitationStatus, type InvitationStatus } from './invitation-status';
+export { INVITATION_TOKEN_PATTERN, invitationStatus, type InvitationStatus } from './invitation-status';
 
 function statusCondition(status: InvitationStatus): SQL {
   switch (status) {
@@ -16,6 +17,12 @@ function statusCondition(status: InvitationStatus): SQL {
     default:
       return eq(invitations.status, status);
   }
+}
+
+/** The invitation a token opens, whatever its state (the token is the credential: 401 when none). */
+export async function findInvitationByToken(db: Queryable, token: string): Promise<InvitationRow | undefined> {
+  const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, hashToken(token)));
+  return row;
 }
 
 export async function findInvitation(db: Queryable, networkId: string, id: string): Promise<InvitationRow | undefined> {

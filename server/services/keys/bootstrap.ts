@@ -21,7 +21,7 @@ export async function createSuperUserKey(
 ): Promise<string> {
   return db.transaction(async (tx) => {
     const userId = await platformOperator(tx);
-    const { token } = await mintApiKey(tx, { ...input, owner: { userId }, superUser: true });
+    const { token } = await mintApiKey(tx, { ...input, owner: { userId }, creator: 'platform', superUser: true });
     return token;
   });
 }
@@ -53,13 +53,13 @@ export async function bootstrapSuperUser(
       if (existing) return { kind: 'configured-present' } as const;
       const userId = await platformOperator(tx);
       const environment = options.token.startsWith('sk_live_') ? 'live' : 'test';
-      await mintApiKey(tx, { name: 'bootstrap', environment, owner: { userId }, superUser: true, token: options.token });
+      await mintApiKey(tx, { name: 'bootstrap', environment, owner: { userId }, creator: 'platform', superUser: true, token: options.token });
       return { kind: 'configured-created' } as const;
     }
     const [anyKey] = await tx.select({ id: apiKeys.id }).from(apiKeys).limit(1);
     if (anyKey) return { kind: 'nothing' } as const;
     const userId = await platformOperator(tx);
-    const { token } = await mintApiKey(tx, { name: 'first-start', environment: options.environment, owner: { userId }, superUser: true });
+    const { token } = await mintApiKey(tx, { name: 'first-start', environment: options.environment, owner: { userId }, creator: 'platform', superUser: true });
     return { kind: 'first-start', token } as const;
   });
 }

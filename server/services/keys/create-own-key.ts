@@ -5,7 +5,6 @@ import { config } from '../../config';
 import { badRequest } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
 import { mintApiKey } from './mint-api-key';
-import { assertWithinCreatorAccess } from './minting-rules';
 import { ownerOf } from './owner';
 
 export interface NewKey {
@@ -22,32 +21,18 @@ export function checkExpiry(expiresAt: Date | undefined): void {
   }
 }
 
-export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): void {
-  const seen = new Set<string>();
-  for (const s of scopes) {
-    if (seen.has(s.networkId)) {
-      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [
-        { path: 'scopes', message: 'Duplicate network_id.' },
-      ]);
-    }
-    seen.add(s.networkId);
-  }
-}
-
 /** Self-service: a key mints another key for its own owner, within its own access. */
 export async function createOwnKey(tx: Tx, principal: Principal, input: NewKey) {
   const scopes = input.scopes ?? [...principal.scopes].map(([networkId, role]) => ({ networkId, role }));
-  checkDistinctNetworks(scopes);
   checkExpiry(input.expiresAt);
-  assertWithinCreatorAccess(principal, { superUser: input.superUser ?? false, scopes });
   const minted = await mintApiKey(tx, {
     name: input.name,
     environment: config().APP_ENV,
     owner: ownerOf(principal),
+    creator: principal,
     superUser: input.superUser ?? false,
     scopes,
     expiresAt: input.expiresAt ?? null,
-    createdByKeyId: principal.keyId,
   });
   await auditKeyChange(tx, principal.keyId, 'api_key.created', minted.key.id, scopes, { key_name: input.name, super_user: input.superUser ?? false });
   return { ...minted, scopes };

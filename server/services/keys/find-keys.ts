@@ -1,29 +1,47 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client';
-import { apiKeys, apiKeyScopes } from '../../../db/schema';
-import type { Role } from '../../auth/roles';
+import { apiKeyAccess, apiKeys } from '../../../db/schema';
+import type { Principal } from '../../auth/principal';
+import { coveredBy, networkKey, type Scope } from './key-access';
+import { ownerOf } from './owner';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export interface KeyWithScopes {
   id: string;
   key: KeyRow;
-  scopes: Array<{ networkId: string; role: Role }>;
+  /** What the key does now (each grant capped by its owner's standing): what every view shows. */
+  scopes: Scope[];
+  /** What it was granted: what coverage and rotation go by. */
+  granted: Scope[];
 }
 
 export { keyStatus } from './key-status';
 
-async function withScopes(db: Queryable, keys: KeyRow[]): Promise<KeyWithScopes[]> {
+/** The keys with their scopes, each narrowed to network `only` when given (a network's view shows nothing of others). */
+async function withScopes(db: Queryable, keys: KeyRow[], only?: string): Promise<KeyWithScopes[]> {
   if (keys.length === 0) return [];
-  const scopes = await db
+  const rows = await db
     .select()
-    .from(apiKeyScopes)
-    .where(inArray(apiKeyScopes.keyId, keys.map((k) => k.id)))
-    .orderBy(asc(apiKeyScopes.networkId));
-  return keys.map((key) => ({
-    id: key.id,
-    key,
-    scopes: scopes.filter((s) => s.keyId === key.id).map((s) => ({ networkId: s.networkId, role: s.role })),
-  }));
+    .from(apiKeyAccess)
+    .where(
+      and(
+        inArray(
+          apiKeyAccess.keyId,
+          keys.map((k) => k.id),
+        ),
+        only ? eq(apiKeyAccess.networkId, only) : undefined,
+      ),
+    )
+    .orderBy(asc(apiKeyAccess.networkId));
+  return keys.map((key) => {
+    const own = rows.filter((s) => s.keyId === key.id);
+    return {
+      id: key.id,
+      key,
+      scopes: own.flatMap((s) => (s.role ? [{ networkId: s.networkId, role: s.role }] : [])),
+      granted: own.map((s) => ({ networkId: s.networkId, role: s.grantedRole })),
+    };
+  });
 }
 
 export type KeyOwner = { userId: string } | { serviceAccountId: string };
@@ -32,41 +50,48 @@ function ownerCondition(owner: KeyOwner): SQL {
   return 'userId' in owner ? eq(apiKeys.userId, owner.userId) : eq(apiKeys.serviceAccountId, owner.serviceAccountId);
 }
 
-/** One key of an owner, or undefined (also when it belongs to someone else: 404, ids are not leaked). */
-export async function findOwnKey(db: Queryable, owner: KeyOwner, id: string): Promise<KeyWithScopes | undefined> {
-  const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), ownerCondition(owner)));
+/** The caller's own keys it may manage: its owner's, and only those its access covers (invariant 1). */
+function ownKeys(caller: Principal): SQL {
+  return and(ownerCondition(ownerOf(caller)), coveredBy(caller))!;
+}
+
+/** One key of the caller's owner that the caller covers, or undefined (404: ids are not leaked). */
+export async function findOwnKey(db: Queryable, caller: Principal, id: string): Promise<KeyWithScopes | undefined> {
+  const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), ownKeys(caller)));
   return (await withScopes(db, rows))[0];
 }
 
-export async function listOwnKeys(db: Queryable, owner: KeyOwner, afterId: string | undefined, take: number) {
+export async function listOwnKeys(db: Queryable, caller: Principal, afterId: string | undefined, take: number) {
   const rows = await db
     .select()
     .from(apiKeys)
-    .where(and(ownerCondition(owner), afterId ? gt(apiKeys.id, afterId) : undefined))
+    .where(and(ownKeys(caller), afterId ? gt(apiKeys.id, afterId) : undefined))
     .orderBy(asc(apiKeys.id))
     .limit(take);
   return withScopes(db, rows);
 }
 
-/** Keys with a scope on the network (what an administrator of it may see and revoke). */
+/** The keys of the network (invariant 2), each showing only its scope there. */
 export async function listNetworkKeys(db: Queryable, networkId: string, afterId: string | undefined, take: number) {
   const rows = await db
-    .select({ key: apiKeys })
+    .select()
     .from(apiKeys)
-    .innerJoin(apiKeyScopes, and(eq(apiKeyScopes.keyId, apiKeys.id), eq(apiKeyScopes.networkId, networkId)))
-    .where(afterId ? gt(apiKeys.id, afterId) : undefined)
+    .where(and(networkKey(networkId), afterId ? gt(apiKeys.id, afterId) : undefined))
     .orderBy(asc(apiKeys.id))
     .limit(take);
-  return withScopes(db, rows.map((r) => r.key));
+  return withScopes(db, rows, networkId);
 }
 
+/** One key of the network, with all its grants (what rotation and revocation must weigh); views narrow it to the network. */
 export async function findNetworkKey(db: Queryable, networkId: string, id: string): Promise<KeyWithScopes | undefined> {
-  const rows = await db
-    .select({ key: apiKeys })
-    .from(apiKeys)
-    .innerJoin(apiKeyScopes, and(eq(apiKeyScopes.keyId, apiKeys.id), eq(apiKeyScopes.networkId, networkId)))
-    .where(eq(apiKeys.id, id));
-  return (await withScopes(db, rows.map((r) => r.key)))[0];
+  const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), networkKey(networkId)));
+  return (await withScopes(db, rows))[0];
+}
+
+/** A key as its network's view shows it: only the scope on that network. */
+export function inNetwork(found: KeyWithScopes, networkId: string): KeyWithScopes {
+  const here = (s: Scope) => s.networkId === networkId;
+  return { ...found, scopes: found.scopes.filter(here), granted: found.granted.filter(here) };
 }
 
 /** Revoke now (or at `at`, for a rotation's grace period). Already revoked keys keep their time. */

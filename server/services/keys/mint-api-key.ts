@@ -1,26 +1,61 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client';
 import { newId } from '../../../db/ids';
-import { apiKeys, apiKeyScopes } from '../../../db/schema';
-import type { Role } from '../../auth/roles';
+import { apiKeys, apiKeyScopes, memberships, networks, serviceAccounts } from '../../../db/schema';
+import type { Principal } from '../../auth/principal';
+import { roleAtLeast, type Role } from '../../auth/roles';
 import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '../../auth/tokens';
+import { badRequest, conflict } from '../../errors';
+import type { KeyOwner } from './find-keys';
+import { assertWithinCreatorAccess, type Scope } from './key-access';
 
 export interface MintApiKeyInput {
   name: string;
   environment: KeyEnvironment;
-  owner: { userId: string } | { serviceAccountId: string };
+  owner: KeyOwner;
+  /**
+   * Who creates the key: a calling key, whose access must cover it (rules 6 and 7), or the
+   * platform itself — start-up, the CLI, an accepted invitation (whose sender was checked).
+   */
+  creator: Principal | 'platform';
   superUser?: boolean;
-  scopes?: Array<{ networkId: string; role: Role }>;
+  scopes?: Scope[];
   expiresAt?: Date | null;
-  createdByKeyId?: string | null;
   /** Use this token instead of generating one (BOOTSTRAP_SUPERUSER_TOKEN). */
   token?: string;
 }
 
+export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): void {
+  const seen = new Set<string>();
+  for (const s of scopes) {
+    if (seen.has(s.networkId)) {
+      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [
+        { path: 'scopes', message: 'Duplicate network_id.' },
+      ]);
+    }
+    seen.add(s.networkId);
+  }
+}
+
 /**
- * Create a key and its scopes. Returns the token once; only its SHA-256 and a
- * display start are stored. Authorisation (who may mint what) is the caller's.
+ * Every key is created here, whoever asks (own keys, members', service
+ * accounts', invitations, rotation, start-up), so the rules for a new key hold
+ * in one place:
+ *  - rules 6 and 7: its grants are within the creator's access;
+ *  - invariant 4, advertised = working: every scope works for the owner now
+ *    (owner_role(), the definition principal resolution uses). The owner's
+ *    standing is share-locked first, so a removal, demotion, account deletion
+ *    or super_user revocation running at the same time either finishes before
+ *    this check or waits for this key and then narrows it with the rest.
+ * Returns the token once; only its SHA-256 and a display start are stored.
  */
 export async function mintApiKey(tx: Queryable, input: MintApiKeyInput) {
+  const scopes = input.scopes ?? [];
+  const superUser = input.superUser ?? false;
+  checkDistinctNetworks(scopes);
+  if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser, scopes });
+  if (scopes.length) await assertScopesWork(tx, input.owner, scopes);
+
   const token = input.token ?? generateApiKeyToken(input.environment);
   const [key] = await tx
     .insert(apiKeys)
@@ -30,15 +65,49 @@ export async function mintApiKey(tx: Queryable, input: MintApiKeyInput) {
       tokenHash: hashToken(token),
       start: tokenStart(token),
       environment: input.environment,
-      superUser: input.superUser ?? false,
+      superUser,
       userId: 'userId' in input.owner ? input.owner.userId : null,
       serviceAccountId: 'serviceAccountId' in input.owner ? input.owner.serviceAccountId : null,
       expiresAt: input.expiresAt ?? null,
-      createdByKeyId: input.createdByKeyId ?? null,
+      createdByKeyId: input.creator === 'platform' ? null : input.creator.keyId,
     })
     .returning();
-  if (input.scopes?.length) {
-    await tx.insert(apiKeyScopes).values(input.scopes.map((s) => ({ keyId: key!.id, networkId: s.networkId, role: s.role })));
+  if (scopes.length) {
+    await tx.insert(apiKeyScopes).values(scopes.map((s) => ({ keyId: key!.id, networkId: s.networkId, role: s.role })));
   }
-  return { key: key!, token };
+  return { key: key!, token, scopes };
+}
+
+async function assertScopesWork(tx: Queryable, owner: KeyOwner, scopes: Scope[]): Promise<void> {
+  const networkIds = scopes.map((s) => s.networkId);
+  const userId = 'userId' in owner ? owner.userId : null;
+  const serviceAccountId = 'serviceAccountId' in owner ? owner.serviceAccountId : null;
+  if (userId) {
+    await tx
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(and(eq(memberships.userId, userId), inArray(memberships.networkId, networkIds)))
+      .for('share');
+    await tx
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.superUser, true)))
+      .for('share');
+  } else {
+    await tx.select({ id: serviceAccounts.id }).from(serviceAccounts).where(eq(serviceAccounts.id, serviceAccountId!)).for('share');
+  }
+  const standing = await tx
+    .select({ networkId: networks.id, role: sql<Role | null>`owner_role(${userId}, ${serviceAccountId}, ${networks.id})` })
+    .from(networks)
+    .where(inArray(networks.id, networkIds));
+  for (const scope of scopes) {
+    const found = standing.find((s) => s.networkId === scope.networkId);
+    if (!found) throw badRequest(`Network ${scope.networkId} does not exist.`, [{ path: 'scopes', message: `Unknown network_id ${scope.networkId}.` }]);
+    if (found.role === null || !roleAtLeast(found.role, scope.role)) {
+      throw conflict(
+        `This key would not work as asked: its owner ${found.role ? `holds only ${found.role}` : 'has no access'} on network ${scope.networkId}, ` +
+          `so a ${scope.role} scope there is refused.`,
+      );
+    }
+  }
 }

@@ -2,22 +2,20 @@ import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { apiKeyScopes } from '../../../db/schema';
 import type { Principal } from '../../auth/principal';
-import { forbidden } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
-import type { KeyWithScopes } from './find-keys';
+import { inNetwork, type KeyWithScopes } from './find-keys';
 import { revokeKey } from './revoke-key';
 
 /**
  * An administrator takes a key out of their network. A key scoped to this
  * network only is revoked; a key that also reaches other networks loses only
  * this network's scope — one network's administrator cannot cut access to
- * networks they do not administer.
+ * networks they do not administer. Answers with the network's view of the key.
  */
 export async function removeKeyFromNetwork(tx: Tx, principal: Principal, networkId: string, found: KeyWithScopes) {
-  if (found.key.superUser && !principal.superUser) throw forbidden('Only a super_user key can revoke a super_user key.');
-  const others = found.scopes.filter((s) => s.networkId !== networkId);
-  if (others.length === 0) return revokeKey(tx, principal.keyId, found);
+  const others = found.granted.filter((s) => s.networkId !== networkId);
+  if (others.length === 0) return inNetwork(await revokeKey(tx, principal.keyId, found), networkId);
   await tx.delete(apiKeyScopes).where(and(eq(apiKeyScopes.keyId, found.key.id), eq(apiKeyScopes.networkId, networkId)));
   await recordAudit(tx, { networkId, actorKeyId: principal.keyId, action: 'api_key.scope_removed', targetType: 'api_key', targetId: found.key.id });
-  return { id: found.key.id, key: found.key, scopes: others };
+  return { ...found, scopes: [], granted: [] };
 }

@@ -11,6 +11,6 @@ import { revokeKeys, type KeyWithScopes } from './find-keys';
 export async function revokeKey(tx: Tx, actorKeyId: string, found: KeyWithScopes): Promise<KeyWithScopes> {
   const [revoked] = await revokeKeys(tx, eq(apiKeys.id, found.key.id));
   if (!revoked) return found;
-  await auditKeyChange(tx, actorKeyId, 'api_key.revoked', revoked.id, found.scopes);
-  return { id: revoked.id, key: revoked, scopes: found.scopes };
+  await auditKeyChange(tx, actorKeyId, 'api_key.revoked', revoked.id, found.granted);
+  return { ...found, key: revoked };
 }

@@ -1,16 +1,19 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { apiKeys } from '../../../db/schema';
+import type { Principal } from '../../auth/principal';
 import { conflict } from '../../errors';
 import { auditKeyChange } from './create-own-key';
 import { keyStatus, type KeyWithScopes } from './find-keys';
 import { mintApiKey } from './mint-api-key';
 
 /**
- * Replace a key with a new one (same owner, name, scopes, expiry). The old
+ * Replace a key with a new one (same owner, name, grants, expiry). The old
  * token keeps working for `graceSeconds` (0 = stops now), then answers 401.
+ * The caller was found to cover the old key (its query did that); the new key
+ * is minted like any other, so rules 6 and 7 and advertised = working hold.
  */
-export async function rotateKey(tx: Tx, actorKeyId: string, found: KeyWithScopes, graceSeconds: number) {
+export async function rotateKey(tx: Tx, caller: Principal, found: KeyWithScopes, graceSeconds: number) {
   const old = found.key;
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
     throw conflict(`Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`);
@@ -19,10 +22,10 @@ export async function rotateKey(tx: Tx, actorKeyId: string, found: KeyWithScopes
     name: old.name,
     environment: old.environment,
     owner: old.userId ? { userId: old.userId } : { serviceAccountId: old.serviceAccountId! },
+    creator: caller,
     superUser: old.superUser,
-    scopes: found.scopes,
+    scopes: found.granted,
     expiresAt: old.expiresAt,
-    createdByKeyId: actorKeyId,
   });
   const [updated] = await tx
     .update(apiKeys)
@@ -30,7 +33,7 @@ export async function rotateKey(tx: Tx, actorKeyId: string, found: KeyWithScopes
     .where(and(eq(apiKeys.id, old.id), sql`${apiKeys.replacedByKeyId} is null`))
     .returning();
   if (!updated) throw conflict('This key was rotated concurrently. Re-fetch it.');
-  await auditKeyChange(tx, actorKeyId, 'api_key.rotated', old.id, found.scopes, { replaced_by_key_id: minted.key.id, grace_seconds: graceSeconds });
-  await auditKeyChange(tx, actorKeyId, 'api_key.created', minted.key.id, found.scopes, { rotated_from_key_id: old.id });
-  return { ...minted, scopes: found.scopes };
+  await auditKeyChange(tx, caller.keyId, 'api_key.rotated', old.id, found.granted, { replaced_by_key_id: minted.key.id, grace_seconds: graceSeconds });
+  await auditKeyChange(tx, caller.keyId, 'api_key.created', minted.key.id, found.granted, { rotated_from_key_id: old.id });
+  return minted;
 }

@@ -6,17 +6,15 @@ import { rotateKey } from './rotate-key';
 
 /**
  * An administrator rotates a key of their network (a member's or a service
- * account's). The replacement copies the key's scopes, so only a key whose
- * scopes are all on this network may be rotated here: one network's
- * administrator must not mint access to networks they do not administer
- * (rule 6). A super_user key needs a super_user caller (rule 7).
+ * account's). The replacement copies the key's grants, so only a key whose
+ * every scope is on this network may be rotated here: one network's
+ * administrator must not mint access to networks they do not administer.
  */
 export async function rotateNetworkKey(tx: Tx, principal: Principal, networkId: string, found: KeyWithScopes, graceSeconds: number) {
-  if (found.key.superUser && !principal.superUser) throw forbidden('Only a super_user key can rotate a super_user key.');
-  if (!principal.superUser && found.scopes.some((s) => s.networkId !== networkId)) {
+  if (found.granted.some((s) => s.networkId !== networkId)) {
     throw forbidden(
-      `Rule 6: this key also reaches other networks, so rotating it would mint access beyond network ${networkId}. Its owner can rotate it with POST /v1/apikeys/{keyId}/rotate.`,
+      `This key also reaches other networks, so rotating it would mint access beyond network ${networkId} (rule 6). Its owner can rotate it with POST /v1/apikeys/{keyId}/rotate.`,
     );
   }
-  return rotateKey(tx, principal.keyId, found, graceSeconds);
+  return rotateKey(tx, principal, found, graceSeconds);
 }

@@ -4,6 +4,7 @@ import { memberships } from '../../../db/schema';
 import type { Role } from '../../auth/roles';
 import { conflict, notFound } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
+import { lowerKeysInNetwork, revokeInvitationsSentBy } from '../keys/withdraw-access';
 import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
 import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
@@ -20,7 +21,9 @@ export interface ChangeMemberRoleInput {
 /**
  * Change a member's role, optimistically locked. Demoting the last active
  * administrator is refused (409), safely under concurrency: the network's
- * administrator rows are locked before they are counted.
+ * administrator rows are locked before they are counted. A demotion also
+ * lowers the person's keys here to read_only and revokes the invitations they
+ * sent to this network, in the same transaction; a promotion raises no old key.
  */
 export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Promise<MemberRecord> {
   const administratorIds = await lockActiveAdministrators(tx, input.networkId);
@@ -48,5 +51,10 @@ export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Pr
     targetId: membership.id,
     data: { user_id: current.user.id, from: membership.role, to: input.role },
   });
+  if (input.role === 'read_only') {
+    const withdrawal = { owner: { userId: current.user.id }, networkId: input.networkId, actorKeyId: input.actorKeyId, reason: 'member_demoted' } as const;
+    await lowerKeysInNetwork(tx, withdrawal);
+    await revokeInvitationsSentBy(tx, withdrawal);
+  }
   return { membership: updated, user: current.user };
 }

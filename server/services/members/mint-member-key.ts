@@ -4,7 +4,6 @@ import { roleAtLeast, type Role } from '../../auth/roles';
 import { badRequest, conflict, notFound } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
 import { mintApiKey } from '../keys/mint-api-key';
-import { assertWithinCreatorAccess } from '../keys/minting-rules';
 import type { KeyEnvironment } from '../../auth/tokens';
 import { findMember } from './find-members';
 
@@ -39,14 +38,13 @@ export async function mintMemberKey(tx: Tx, creator: Principal, input: MintMembe
     throw badRequest('expires_at must be in the future.', [{ path: 'expires_at', message: 'expires_at must be in the future.' }]);
   }
   const scopes = [{ networkId: input.networkId, role }];
-  assertWithinCreatorAccess(creator, { superUser: false, scopes });
   const { key, token } = await mintApiKey(tx, {
     name: input.name,
     environment: input.environment,
     owner: { userId: member.user.id },
+    creator,
     scopes,
     expiresAt: input.expiresAt ?? null,
-    createdByKeyId: creator.keyId,
   });
   await recordAudit(tx, {
     networkId: input.networkId,

@@ -3,6 +3,7 @@ import type { Tx } from '../../../db/client';
 import { memberships } from '../../../db/schema';
 import { notFound } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
+import { cutKeysFromNetwork, revokeInvitationsSentBy } from '../keys/withdraw-access';
 import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
 import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
@@ -15,10 +16,12 @@ export interface RemoveMemberInput {
 }
 
 /**
- * Mark a membership removed. Nothing else is revoked: the person's keys lose
- * this network on their next request, because principal resolution narrows
- * every scope by the person's active membership. Removing an already removed
- * member changes nothing and answers it as it is (DELETE is idempotent).
+ * Mark a membership removed, and make it final for this network in the same
+ * transaction: every key of the person loses its scope here (a key left with
+ * none is revoked) and their pending invitations to it are revoked. A
+ * re-invitation later brings a fresh key, never these back. Removing an
+ * already removed member changes nothing and answers it as it is (DELETE is
+ * idempotent).
  */
 export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<MemberRecord> {
   const administratorIds = await lockActiveAdministrators(tx, input.networkId);
@@ -43,5 +46,8 @@ export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<Me
     targetId: membership.id,
     data: { user_id: current.user.id, role: membership.role },
   });
+  const withdrawal = { owner: { userId: current.user.id }, networkId: input.networkId, actorKeyId: input.actorKeyId, reason: 'member_removed' } as const;
+  await cutKeysFromNetwork(tx, withdrawal);
+  await revokeInvitationsSentBy(tx, withdrawal);
   return { membership: updated, user: current.user };
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../../auth/principal';
 import { conflict, notFound } from '../../errors';
 import { recordAudit } from '../audit/record-audit';
 import { revokeKeys } from '../keys/find-keys';
+import { revokeInvitationsSentBy } from '../keys/withdraw-access';
 import { findServiceAccount } from './find-service-account';
 
 /**
@@ -41,5 +42,6 @@ export async function deleteServiceAccount(tx: Tx, principal: Principal, network
       data: { reason: 'service_account_deleted', service_account_id: account.id },
     });
   }
+  await revokeInvitationsSentBy(tx, { owner: { serviceAccountId: account.id }, networkId, actorKeyId: principal.keyId, reason: 'service_account_deleted' });
   return { account, revokedKeyIds: revoked.map((k) => k.id) };
 }

@@ -5,7 +5,6 @@ import { config } from '../../config';
 import { conflict, forbidden, notFound } from '../../errors';
 import { auditKeyChange, checkExpiry } from '../keys/create-own-key';
 import { mintApiKey } from '../keys/mint-api-key';
-import { assertWithinCreatorAccess } from '../keys/minting-rules';
 import { lockServiceAccount, type ServiceAccountRow } from './find-service-account';
 
 export interface NewServiceAccountKey {
@@ -27,14 +26,13 @@ export async function mintServiceAccountKey(tx: Tx, principal: Principal, accoun
   }
   checkExpiry(input.expiresAt);
   const scopes = [{ networkId: account.networkId, role }];
-  assertWithinCreatorAccess(principal, { superUser: false, scopes });
   const minted = await mintApiKey(tx, {
     name: input.name,
     environment: config().APP_ENV,
     owner: { serviceAccountId: account.id },
+    creator: principal,
     scopes,
     expiresAt: input.expiresAt ?? null,
-    createdByKeyId: principal.keyId,
   });
   await auditKeyChange(tx, principal.keyId, 'api_key.created', minted.key.id, scopes, {
     key_name: input.name,

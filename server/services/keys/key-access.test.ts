@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../auth/principal';
-import { assertWithinCreatorAccess } from './minting-rules';
+import { assertWithinCreatorAccess } from './key-access';
 
 const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superUser = false): Principal => ({
   keyId: 'key_x',
@@ -11,7 +11,7 @@ const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superU
   scopes: new Map(Object.entries(scopes)),
 });
 
-describe('minting rules', () => {
+describe('key access rules', () => {
   it('allows equal or lower roles on networks the creator holds', () => {
     const creator = principal({ net_a: 'administrator', net_b: 'read_only' });
     expect(() =>

@@ -1,0 +1,90 @@
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Tx } from '../../../db/client';
+import { apiKeys, apiKeyScopes, invitations } from '../../../db/schema';
+import { recordAudit } from '../audit/record-audit';
+import type { KeyOwner } from './find-keys';
+
+interface Withdrawal {
+  owner: KeyOwner;
+  networkId: string;
+  actorKeyId: string;
+  reason: 'member_removed' | 'member_demoted' | 'service_account_deleted';
+}
+
+/** `column in (the owner's keys)`. */
+function ofOwnerKeys(column: SQLWrapper, owner: KeyOwner): SQL {
+  const byOwner = 'userId' in owner ? eq(apiKeys.userId, owner.userId) : eq(apiKeys.serviceAccountId, owner.serviceAccountId);
+  return sql`${column} in (select ${apiKeys.id} from ${apiKeys} where ${byOwner})`;
+}
+
+/**
+ * Removal is final for the network (invariant 7): every key of the owner loses
+ * its scope there for good, so a re-invitation later brings a fresh key, never
+ * these back. Keys keep working elsewhere; a key left with no scope still
+ * identifies its owner (how a removed person proves who they are when invited
+ * again). Audited per key, in the network.
+ */
+export async function cutKeysFromNetwork(tx: Tx, w: Withdrawal): Promise<void> {
+  const cut = await tx
+    .delete(apiKeyScopes)
+    .where(and(eq(apiKeyScopes.networkId, w.networkId), ofOwnerKeys(apiKeyScopes.keyId, w.owner)))
+    .returning({ keyId: apiKeyScopes.keyId });
+  for (const { keyId } of cut.sort((a, b) => a.keyId.localeCompare(b.keyId))) {
+    await recordAudit(tx, {
+      networkId: w.networkId,
+      actorKeyId: w.actorKeyId,
+      action: 'api_key.scope_removed',
+      targetType: 'api_key',
+      targetId: keyId,
+      data: { reason: w.reason },
+    });
+  }
+}
+
+/** A demotion narrows the owner's keys on the network to read_only for good (promotion does not raise old keys). */
+export async function lowerKeysInNetwork(tx: Tx, w: Withdrawal): Promise<void> {
+  const lowered = await tx
+    .update(apiKeyScopes)
+    .set({ role: 'read_only' })
+    .where(and(eq(apiKeyScopes.networkId, w.networkId), eq(apiKeyScopes.role, 'administrator'), ofOwnerKeys(apiKeyScopes.keyId, w.owner)))
+    .returning({ keyId: apiKeyScopes.keyId });
+  for (const { keyId } of lowered.sort((a, b) => a.keyId.localeCompare(b.keyId))) {
+    await recordAudit(tx, {
+      networkId: w.networkId,
+      actorKeyId: w.actorKeyId,
+      action: 'api_key.scope_lowered',
+      targetType: 'api_key',
+      targetId: keyId,
+      data: { reason: w.reason, role: 'read_only' },
+    });
+  }
+}
+
+/**
+ * Invitations outlive no one: the pending invitations to the network that the
+ * owner's keys sent are revoked once the owner no longer administers it.
+ * (Acceptance checks the sender's standing too; this makes it visible.)
+ */
+export async function revokeInvitationsSentBy(tx: Tx, w: Withdrawal): Promise<void> {
+  const revoked = await tx
+    .update(invitations)
+    .set({ status: 'revoked', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(invitations.networkId, w.networkId),
+        eq(invitations.status, 'pending'),
+        ofOwnerKeys(invitations.createdByKeyId, w.owner),
+      ),
+    )
+    .returning();
+  for (const invitation of revoked.sort((a, b) => a.id.localeCompare(b.id))) {
+    await recordAudit(tx, {
+      networkId: w.networkId,
+      actorKeyId: w.actorKeyId,
+      action: 'invitation.revoked',
+      targetType: 'invitation',
+      targetId: invitation.id,
+      data: { email: invitation.email, role: invitation.role, reason: w.reason },
+    });
+  }
+}
