@@ -34,7 +34,10 @@ export default async function setup(project: TestProject) {
       AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
     },
     serverLogFile,
-  );
+  ).catch(async (error: unknown) => {
+    await db.drop(); // no teardown runs when setup fails: leave no database behind
+    throw error;
+  });
   project.provide('baseUrl', server.url);
   project.provide('superToken', superToken);
   project.provide('databaseUrl', db.url);
