@@ -98,7 +98,10 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<S
  */
 export async function startOwnServer(label: string, env: Record<string, string>) {
   const db = await createTestDatabase(label);
-  const server = await startServerProcess({ DATABASE_URL: db.url, ...env });
+  const server = await startServerProcess({ DATABASE_URL: db.url, ...env }).catch(async (error: unknown) => {
+    await db.drop();
+    throw error;
+  });
   return {
     server,
     databaseUrl: db.url,
