@@ -16,9 +16,10 @@ import { problemFromError, type Problem } from './problem';
  *    (`IdempotencyRequest`). Nothing is stored yet.
  * 2. `idempotently` runs as the LAST middleware of every procedure, after authentication,
  *    the rate limit and the role check: a replay is a request and is authorized like one.
- * 3. It opens the operation's transaction and takes the key in it (an insert on the key's
- *    primary key). A concurrent request with the same key waits on that row until the first
- *    commits (then it finds the answer and replays it) or rolls back (then it runs).
+ * 3. It opens the operation's transaction and takes the key in it: a transaction-scoped advisory
+ *    lock on the key, then its row. A concurrent request with the same key finds the lock taken
+ *    and gets 409 at once (it never waits, holding a connection, behind a slow operation); the
+ *    lock goes with the transaction — also when the process holding it is killed.
  * 4. Found a committed answer: a different request → 422; the same request → replayed with
  *    `Idempotent-Replayed: true`, after re-checking any API key the answer hands out.
  * 5. Otherwise the operation runs in that transaction and its answer is written before the
@@ -115,14 +116,19 @@ const ROLL_BACK = Symbol('roll back the idempotent transaction');
 async function takeKey(db: Database, owner: string, key: string, fingerprint: string): Promise<StoredResponse | undefined> {
   const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
   for (let attempt = 0; attempt < 2; attempt++) {
-    // A prepared statement: this runs on every POST that sends a key. It waits while another
-    // transaction holds an uncommitted row for this key.
-    const taken = await postgresClientOf(db)`
-      insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
-      values (${owner}, ${key}, ${fingerprint}, 'running', now() + make_interval(secs => ${ttlSeconds}::float8))
-      on conflict do nothing
-      returning key`;
-    if (taken.length) return undefined;
+    // One prepared statement (this runs on every POST that sends a key): the advisory lock, and
+    // the row only when the lock was ours — so the insert never waits on another transaction.
+    const [taken] = await postgresClientOf(db)<Array<{ locked: boolean; inserted: boolean }>>`
+      with lock as (select pg_try_advisory_xact_lock(${IDEMPOTENCY_LOCK_CLASS}::int, hashtext(${owner} || ' ' || ${key})) as locked),
+      claim as (
+        insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
+        select ${owner}, ${key}, ${fingerprint}, 'running', now() + make_interval(secs => ${ttlSeconds}::float8)
+          from lock where locked
+        on conflict do nothing
+        returning key)
+      select (select locked from lock) as locked, exists (select 1 from claim) as inserted`;
+    if (!taken!.locked) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry after it completes.');
+    if (taken!.inserted) return undefined;
 
     const [row] = await db
       .select()
@@ -147,6 +153,9 @@ async function takeKey(db: Database, owner: string, key: string, fingerprint: st
   }
   throw new AppError('conflict', 'A request with this Idempotency-Key is being processed. Retry shortly.');
 }
+
+/** The first key of the two-key advisory lock space: idempotency keys' own (hashtext of owner and key is the second). */
+const IDEMPOTENCY_LOCK_CLASS = 7_242_031;
 
 /** The answer to remember for a procedure's output, as the REST layer sends it. */
 function storedResponseOf(http: IdempotentContext['http'], data: unknown): StoredResponse {
