@@ -40,6 +40,12 @@ export const apiKeys = pgTable(
     userId: text('user_id').references(() => users.id),
     serviceAccountId: text('service_account_id').references(() => serviceAccounts.id),
     createdByKeyId: text('created_by_key_id'),
+    /**
+     * The owner got this key themselves (on accepting an invitation, at start-up, or from one of
+     * their own such keys), so it proves who they are; a key an administrator minted or rotated
+     * for them does not (it may accept no invitation for them).
+     */
+    identifiesOwner: boolean('identifies_owner').notNull().default(false),
     /** Set on a rotated key: the key that replaced it (the old one keeps working until revoked_at). */
     replacedByKeyId: text('replaced_by_key_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),

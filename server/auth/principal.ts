@@ -10,6 +10,8 @@ export interface Principal {
   superUser: boolean;
   userId: string | null;
   serviceAccountId: string | null;
+  /** The owner got this key themselves, so it proves who they are (see `api_keys.identifies_owner`). */
+  identifiesOwner: boolean;
   /** Effective role per network: min(scope role, the owner's current role there). */
   scopes: ReadonlyMap<string, Role>;
 }
@@ -20,6 +22,7 @@ interface KeyRow {
   super_user: boolean;
   user_id: string | null;
   service_account_id: string | null;
+  identifies_owner: boolean;
   expired: boolean;
   revoked: boolean;
   last_used_stale: boolean;
@@ -33,7 +36,7 @@ interface KeyRow {
  */
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
   const rows = await sqlClient()<KeyRow[]>`
-    select k.id, k.name, k.super_user, k.user_id, k.service_account_id,
+    select k.id, k.name, k.super_user, k.user_id, k.service_account_id, k.identifies_owner,
       (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
       (k.expires_at is not null and k.expires_at <= now()) as expired,
       (k.revoked_at is not null and k.revoked_at <= now()) as revoked,
@@ -71,6 +74,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
     superUser: row.super_user,
     userId: row.user_id,
     serviceAccountId: row.service_account_id,
+    identifiesOwner: row.identifies_owner,
     scopes: new Map(row.scopes.map((s) => [s.network_id, s.role])),
   };
 }

@@ -387,6 +387,33 @@ describe('an invitation for someone who already has an account (invariant 3)', (
   });
 });
 
+describe('a key an administrator made for someone does not prove who they are (invariant 3)', () => {
+  it('an administrator of A and C cannot accept C’s invitation for a person with the key A minted for them', async () => {
+    const a = await createNetworkRow();
+    const c = await createNetworkRow();
+    const admin = await personKey([
+      { networkId: a.id, role: 'administrator' },
+      { networkId: c.id, role: 'administrator' },
+    ]);
+    const person = await personKey([{ networkId: a.id, role: 'read_only' }]);
+    const [membership] = await database()
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.networkId, a.id), eq(memberships.userId, person.person.id)));
+    const minted = await api<{ token: string }>('POST', `/networks/${a.id}/members/${membership!.id}/keys`, { token: admin.token, body: { key_name: 'for P' } });
+    expect(minted.status).toBe(201);
+    // Removed again: the minted key keeps no scope but still authenticates.
+    expect((await api('DELETE', `/networks/${a.id}/members/${membership!.id}`, { token: admin.token })).status).toBe(200);
+    const invitation = await invite(c.id, admin.token, { email: person.person.email, role: 'administrator' });
+    const res = await api<Problem>('POST', '/invitations/accept', { token: minted.body.token, body: { invitation_token: invitation.token } });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toMatch(/does not prove who you are/);
+    // A key the person made themselves does.
+    const own = await api<{ token: string }>('POST', '/apikeys', { token: person.token, body: { key_name: 'mine', scopes: [] } });
+    expect((await api('POST', '/invitations/accept', { token: own.body.token, body: { invitation_token: invitation.token } })).status).toBe(201);
+  });
+});
+
 describe('an invitation carries its sender’s authority', () => {
   it('is revoked when its sender is removed or demoted, and cannot be accepted after (409)', async () => {
     const network = await createNetworkRow();

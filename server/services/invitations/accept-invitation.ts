@@ -136,6 +136,12 @@ async function invitedAcceptor(tx: Tx, invitation: InvitationRow, acceptor: Prin
   if (person?.email !== invitation.email) {
     throw forbidden(`This invitation is for ${invitation.email}; the API key you sent belongs to someone else.`);
   }
+  if (!acceptor.identifiesOwner) {
+    throw forbidden(
+      'This key was minted or rotated for you by an administrator, so it does not prove who you are. ' +
+        'Accept with a key you received on accepting an invitation or made yourself under /v1/apikeys.',
+    );
+  }
   return person;
 }
 

@@ -70,12 +70,25 @@ export async function mintApiKey(tx: Queryable, input: MintApiKeyInput) {
       serviceAccountId: 'serviceAccountId' in input.owner ? input.owner.serviceAccountId : null,
       expiresAt: input.expiresAt ?? null,
       createdByKeyId: input.creator === 'platform' ? null : input.creator.keyId,
+      identifiesOwner: identifiesOwner(input.creator, input.owner),
     })
     .returning();
   if (scopes.length) {
     await tx.insert(apiKeyScopes).values(scopes.map((s) => ({ keyId: key!.id, networkId: s.networkId, role: s.role })));
   }
   return { key: key!, token, scopes };
+}
+
+/**
+ * Whether the new key proves who its owner is: when the platform issues it (start-up, the CLI,
+ * an accepted invitation), or when one of the owner's own such keys makes it. A key made by
+ * anyone else — an administrator minting or rotating for a member — proves only that
+ * administrator's act (invariant 3), so it can accept no invitation for the owner.
+ */
+function identifiesOwner(creator: Principal | 'platform', owner: KeyOwner): boolean {
+  if (creator === 'platform') return true;
+  const sameOwner = 'userId' in owner ? creator.userId === owner.userId : creator.serviceAccountId === owner.serviceAccountId;
+  return sameOwner && creator.identifiesOwner;
 }
 
 async function assertScopesWork(tx: Queryable, owner: KeyOwner, scopes: Scope[]): Promise<void> {
