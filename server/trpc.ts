@@ -214,24 +214,34 @@ export const superUserProcedure = authenticated
  * body). Both pass the same gate as every credential.
  */
 export const invitationProcedure = base
-  .use(async ({ ctx, next }) => {
+  .use(async ({ ctx, next, getRawInput }) => {
     const authorization = ctx.header('authorization');
     const token = authorization ? bearerToken(authorization) : undefined;
+    /** An invitation token is a credential wherever it comes: an unknown one counts as a failed attempt. */
+    const openInvitation = async (candidate: string) => {
+      if (!INVITATION_TOKEN_PATTERN.test(candidate)) throw unauthorized('Malformed invitation token.');
+      const found = await findInvitationByToken(ctx.db, candidate);
+      if (!found) throw unauthorized('Invalid invitation token.');
+      return { id: found.id, token: candidate };
+    };
     if (!token?.startsWith('inv_')) {
-      const principal = await admit(ctx, () => authenticate(authorization), (p) => p.keyId);
+      const raw = (await getRawInput()) as { invitation_token?: unknown } | undefined;
+      const principal = await admit(
+        ctx,
+        async () => {
+          const caller = await authenticate(authorization);
+          // A malformed one is the input's problem (400, from its schema); an unknown one is a failed credential.
+          if (typeof raw?.invitation_token === 'string' && INVITATION_TOKEN_PATTERN.test(raw.invitation_token)) {
+            await openInvitation(raw.invitation_token);
+          }
+          return caller;
+        },
+        (p) => p.keyId,
+      );
       ctx.log.keyId = principal.keyId;
       return next({ ctx: { principal } });
     }
-    const invitation = await admit(
-      ctx,
-      async () => {
-        if (!INVITATION_TOKEN_PATTERN.test(token)) throw unauthorized('Malformed invitation token.');
-        const found = await findInvitationByToken(ctx.db, token);
-        if (!found) throw unauthorized('Invalid invitation token.');
-        return { id: found.id, token };
-      },
-      (i) => `invitation:${i.id}`,
-    );
+    const invitation = await admit(ctx, () => openInvitation(token), (i) => `invitation:${i.id}`);
     return next({ ctx: { invitation } });
   })
   .use(idempotent);

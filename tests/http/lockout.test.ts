@@ -28,9 +28,9 @@ afterAll(async () => {
   await own?.stop();
 });
 
-/** A POST to /v1/networks from `from`, with the given headers; resolves to the status. */
-function post(from: string, headers: Record<string, string>): Promise<number> {
-  const url = new URL(`${own.server.url}/v1/networks`);
+/** A POST (to /v1/networks unless told) from `from`, with the given headers; resolves to the status. */
+function post(from: string, headers: Record<string, string>, path = '/v1/networks', body: unknown = { name: 'Lockout probe' }): Promise<number> {
+  const url = new URL(`${own.server.url}${path}`);
   return new Promise((resolve, reject) => {
     const req = request(
       { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', ...headers } },
@@ -40,7 +40,7 @@ function post(from: string, headers: Record<string, string>): Promise<number> {
       },
     );
     req.on('error', reject);
-    req.end(JSON.stringify({ name: 'Lockout probe' }));
+    req.end(JSON.stringify(body));
   });
 }
 
@@ -68,6 +68,15 @@ describe('failed-authentication lockout', () => {
     const client = { 'x-forwarded-for': '198.51.100.30' };
     const statuses = [];
     for (let i = 0; i < LIMIT + 1; i++) statuses.push(await post(PROXY, { ...badKey(), 'idempotency-key': `k-${i}`, ...client }));
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429]);
+  });
+
+  it('counts an unknown invitation token sent beside a valid API key as a failed attempt', async () => {
+    const client = { 'x-forwarded-for': '198.51.100.40', authorization: `Bearer ${superToken}` };
+    const statuses = [];
+    for (let i = 0; i < LIMIT + 1; i++) {
+      statuses.push(await post(PROXY, client, '/v1/invitations/accept', { invitation_token: `inv_${String(i).repeat(40)}` }));
+    }
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429]);
   });
 });
