@@ -40,6 +40,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.APP_ENV === 'live' && !c.APP_SECRET_KEY) {
     throw new Error('APP_SECRET_KEY is required when APP_ENV=live (at least 32 characters).');
   }
+  // Read where webhooks are checked (server/services/webhooks/ssrf.ts); refused here for live.
+  if (c.APP_ENV === 'live' && env.WEBHOOK_ALLOW_PRIVATE === '1') {
+    throw new Error('WEBHOOK_ALLOW_PRIVATE=1 is for tests and local development; it is refused with APP_ENV=live.');
+  }
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   return { ...c, publicUrl, errorBaseUrl: (c.ERROR_BASE_URL ?? `${publicUrl}/docs`).replace(/\/$/, '') };
 }
