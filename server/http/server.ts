@@ -32,6 +32,9 @@ export function createAppServer(pages?: PageHandler): Server {
     const api = startsWithSegment(url, REST_PREFIX) || startsWithSegment(url, CONSOLE_PREFIX);
 
     if (api) {
+      // Answers carry tokens and tenant data: never cached unless a handler says so (audio does).
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
       res.on('finish', () => {
         logger.info(
           {
