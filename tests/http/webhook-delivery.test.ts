@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -168,6 +170,35 @@ describe('webhook delivery', () => {
     expect(resumed.headers['x-service-delivery']).toBe(deliveryId);
     expect(resumed.raw.equals(first.raw)).toBe(true);
     await until(async () => ((await delivery()).body.status === 'succeeded' ? true : undefined));
+  });
+
+  it('records the attempt of a receiver that answers with NUL bytes and an absurd Retry-After, and schedules the retry', async () => {
+    const odd = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(503, { 'Retry-After': '8640000000000' }).end(Buffer.from('busy\0\0 try later')));
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    try {
+      const n = (await call<{ id: string }>('POST', '/networks', { name: 'Odd receiver' })).body.id;
+      const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}/hooks`;
+      const hook = await call<{ id: string }>('POST', `/networks/${n}/webhooks`, { url, events: ['optin.completed'] });
+      const pod = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
+      await call('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`);
+      type Detail = { status: string; next_attempt_at: string | null; attempts: Array<{ status_code: number | null; response_body: string | null }> };
+      const detail = await until(async () => {
+        const list = await call<{ items: Array<{ id: string }> }>('GET', `/networks/${n}/webhooks/${hook.body.id}/deliveries`);
+        const id = list.body.items[0]?.id;
+        if (!id) return undefined;
+        const d = await call<Detail>('GET', `/networks/${n}/webhooks/${hook.body.id}/deliveries/${id}`);
+        return d.body.attempts.length > 0 ? d.body : undefined;
+      });
+      expect(detail.attempts[0]).toMatchObject({ status_code: 503, response_body: 'busy\uFFFD\uFFFD try later' });
+      expect(detail.status).toBe('pending');
+      const next = new Date(detail.next_attempt_at!).getTime();
+      expect(next - Date.now()).toBeLessThanOrEqual(24 * 3600 * 1000 + 5000);
+    } finally {
+      odd.close();
+    }
   });
 
   it('after a secret rotation signs with both secrets for 24 h, new first', async () => {

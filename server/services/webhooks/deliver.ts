@@ -239,7 +239,8 @@ export async function attemptDelivery(db: Database, deliveryId: string, checkUrl
         },
       },
     );
-    responseBody = bytes.toString('utf8');
+    // Postgres text cannot hold NUL: a receiver answering with one must not stop the attempt being recorded.
+    responseBody = bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
   } catch (error) {
     outcome.error = error instanceof Error ? error.message : String(error);
   }

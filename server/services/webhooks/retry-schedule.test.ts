@@ -14,6 +14,7 @@ describe('webhook retry schedule', () => {
 
   it('honours a longer Retry-After, and can be replaced for tests', () => {
     expect(nextRetryDelayMs(1, 30, [0, 5])).toBe(30_000);
+    expect(nextRetryDelayMs(1, 8.64e12, [0, 5])).toBe(24 * 3600 * 1000);
     expect(retrySchedule({ WEBHOOK_RETRY_SCHEDULE: '0, 0.2' })).toEqual([0, 0.2]);
     expect(() => retrySchedule({ WEBHOOK_RETRY_SCHEDULE: 'soon' })).toThrow();
   });

@@ -19,9 +19,14 @@ export function retrySchedule(env: Readonly<Record<string, string | undefined>> 
  * waits before attempts 2, 3, …; up to 10 % jitter spreads retries out, and a
  * `Retry-After` from the receiver is honoured when it asks for longer.
  */
+const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
+
 export function nextRetryDelayMs(attempt: number, retryAfterSeconds?: number, schedule = retrySchedule()): number | undefined {
   const base = schedule[attempt - 1];
   if (base === undefined) return undefined;
   const jitter = base * 1000 * 0.1 * Math.random();
-  return Math.max(base * 1000 + jitter, (retryAfterSeconds ?? 0) * 1000);
+  // A receiver's Retry-After is honoured up to a day: an absurd one must not push the next
+  // attempt past any date the schedule (and JavaScript's Date) can hold.
+  const asked = Math.min(retryAfterSeconds ?? 0, MAX_RETRY_AFTER_SECONDS);
+  return Math.max(base * 1000 + jitter, asked * 1000);
 }
