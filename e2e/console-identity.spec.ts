@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
-import { createNetwork, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /** Invite through the dialog; returns the link shown once (and checks it is gone after closing). */
 async function invite(page: Page, email: string, role: 'administrator' | 'read_only'): Promise<string> {
@@ -19,6 +19,33 @@ async function invite(page: Page, email: string, role: 'administrator' | 'read_o
   await expect(page.locator('[data-secret]')).toHaveCount(0);
   return link;
 }
+
+/** Invite `email` through /v1 with the e2e super_user; returns the invitation token (shown once). */
+async function inviteThroughApi(request: APIRequestContext, networkId: string, email: string, role: 'administrator' | 'read_only'): Promise<string> {
+  const response = await request.post(`/v1/networks/${networkId}/invitations`, {
+    headers: { Authorization: `Bearer ${e2eToken()}` },
+    data: { email, role },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()).token;
+}
+
+/** A person with an account: invited to `networkId` and accepting with the token alone (they are new). Returns their key. */
+async function personWithAccount(request: APIRequestContext, networkId: string, email: string, name: string): Promise<string> {
+  const invitation = await inviteThroughApi(request, networkId, email, 'read_only');
+  const accepted = await request.post('/v1/invitations/accept', { headers: { Authorization: `Bearer ${invitation}` }, data: { name } });
+  expect(accepted.status()).toBe(201);
+  return (await accepted.json()).api_key.token;
+}
+
+/** The networks and roles a key reaches, from /v1/me. */
+async function scopesOf(request: APIRequestContext, apiKey: string): Promise<{ network_id: string; role: string }[]> {
+  const me = await request.get('/v1/me', { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(me.status()).toBe(200);
+  return (await me.json()).scopes;
+}
+
+const acceptLink = (invitationToken: string) => `/console/invitations/accept#token=${invitationToken}`;
 
 test.describe('console identity', () => {
   test('members: invite and accept in a second browser, change a role, the last administrator, revoke an invitation', async ({
@@ -198,5 +225,101 @@ test.describe('console identity', () => {
     await page.getByRole('alertdialog', { name: 'Delete Billing export?' }).getByRole('button', { name: 'Delete service account' }).click();
     await expect(page.getByText('No service accounts yet')).toBeVisible();
     expect((await request.get('/v1/me', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+  });
+
+  test('an invitee who already has an account proves it with their own key; a key of someone else or of a service account is refused', async ({
+    browser,
+    request,
+  }, testInfo) => {
+    const suffix = randomUUID().slice(0, 8);
+    const home = await createNetwork(request, `Home ${suffix}`);
+    const second = await createNetwork(request, `Second ${suffix}`);
+    const third = await createNetwork(request, `Third ${suffix}`);
+    const danaEmail = `dana-${suffix}@example.test`;
+    const danaKey = await personWithAccount(request, home.id, danaEmail, 'Dana Existing');
+    const erinKey = await personWithAccount(request, home.id, `erin-${suffix}@example.test`, 'Erin Other');
+
+    // Dana, not signed in, opens her invitation to a second network: the link alone is not enough.
+    const context = await browser.newContext();
+    const dana = await context.newPage();
+    await dana.goto(acceptLink(await inviteThroughApi(request, second.id, danaEmail, 'read_only')));
+    await expect(dana.getByText('Invitation token found in your link.')).toBeVisible();
+    await dana.getByRole('button', { name: 'Accept invitation' }).click();
+    const explanation = dana.getByRole('heading', { level: 2, name: `You already have an account with ${danaEmail}.` });
+    await expect(explanation).toBeFocused();
+    await expect(dana.getByText('Prove it’s you with one of your API keys.', { exact: false })).toBeVisible();
+    await expect(dana.getByLabel('Your name')).toHaveCount(0); // an existing account keeps its name
+    await expect(dana.getByRole('radio')).toHaveCount(0); // not signed in: pasting is the only way
+
+    // Somebody else's key is refused, on the field, and not kept.
+    const keyField = dana.getByLabel('Your API key');
+    await keyField.fill(erinKey);
+    await dana.getByRole('button', { name: 'Accept with this key' }).click();
+    const someoneElse = `That key belongs to someone else, not to ${danaEmail}. Paste one of your own API keys.`;
+    await expect(dana.getByText(someoneElse)).toBeVisible();
+    await expect(keyField).toHaveAccessibleDescription(/^That key belongs to someone else/); // the error first, then the hint
+    await expect(keyField).toHaveAttribute('aria-invalid', 'true');
+    await expect(keyField).toBeFocused();
+    await expect(keyField).toHaveValue('');
+    await expectNoSeriousA11yViolations(dana, testInfo, 'accept-prove-refused');
+    await screenshot(dana, testInfo, 'console-accept-prove-refused-1280');
+
+    // Her own key, with the keyboard: a fresh key for the second network, shown once, and she is signed in with it.
+    await keyField.fill(danaKey);
+    await dana.getByLabel('Name of your new key').fill('laptop');
+    await keyField.press('Enter');
+    const welcome = dana.getByRole('dialog', { name: 'Welcome! Here is your API key' });
+    await expect(welcome.getByText('Key “laptop”', { exact: false })).toBeVisible();
+    const secondKey = await welcome.getByLabel('API key').inputValue();
+    expect(secondKey).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
+    expect(secondKey).not.toBe(danaKey);
+    expect(dana.url()).not.toContain(danaKey);
+    expect(await dana.content()).not.toContain(danaKey);
+    await welcome.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(dana).toHaveURL(new RegExp(`/console/n/${second.id}$`));
+    await expect(dana.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    expect(await dana.evaluate(() => sessionStorage.getItem('ans.console.apiKey'))).toBe(secondKey);
+    expect(await scopesOf(request, secondKey)).toEqual([{ network_id: second.id, role: 'read_only' }]);
+    expect(await scopesOf(request, danaKey)).toEqual([{ network_id: home.id, role: 'read_only' }]); // old keys never get the network
+
+    // Invited to a third network, in the same tab, signed in: one click with the key of this tab.
+    const service = await request.post(`/v1/networks/${home.id}/service-accounts`, {
+      headers: { Authorization: `Bearer ${e2eToken()}` },
+      data: { name: `Robot ${suffix}`, role: 'read_only' },
+    });
+    expect(service.status()).toBe(201);
+    const serviceKey: string = (await service.json()).api_key.token;
+    await dana.goto(acceptLink(await inviteThroughApi(request, third.id, danaEmail, 'administrator')));
+    await dana.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(explanation).toBeFocused();
+    const signedIn = dana.getByRole('radio', { name: 'The key this tab is signed in with' });
+    await expect(signedIn).toBeChecked();
+    await expect(signedIn).toHaveAccessibleDescription(`${secondKey.slice(0, 12)}…`);
+    await expect(dana.getByLabel('Your API key')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(dana, testInfo, 'accept-prove-signed-in');
+    await screenshot(dana, testInfo, 'console-accept-prove-1280');
+    await dana.setViewportSize({ width: 390, height: 844 });
+    await expect(explanation).toBeVisible();
+    await expectNoSeriousA11yViolations(dana, testInfo, 'accept-prove-signed-in-390');
+    await screenshot(dana, testInfo, 'console-accept-prove-390');
+
+    // Pasting another key instead: a service account's key is refused.
+    await dana.getByRole('radio', { name: 'Paste another key' }).check();
+    await dana.getByLabel('Your API key').fill(serviceKey);
+    await dana.getByRole('button', { name: 'Accept with this key' }).click();
+    await expect(dana.getByLabel('Your API key')).toHaveAccessibleDescription(/^That key belongs to a service account, and invitations are for people\./);
+    await expectNoSeriousA11yViolations(dana, testInfo, 'accept-prove-service-account-390');
+    await screenshot(dana, testInfo, 'console-accept-prove-refused-390');
+
+    await signedIn.check();
+    await dana.getByRole('button', { name: 'Accept with the signed-in key' }).click();
+    const thirdKey = await welcome.getByLabel('API key').inputValue();
+    expect(thirdKey).toMatch(/^sk_test_/);
+    await welcome.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(dana).toHaveURL(new RegExp(`/console/n/${third.id}$`));
+    await expect(dana.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    expect(await dana.evaluate(() => sessionStorage.getItem('ans.console.apiKey'))).toBe(thirdKey);
+    expect(await scopesOf(request, thirdKey)).toEqual([{ network_id: third.id, role: 'administrator' }]);
+    await context.close();
   });
 });

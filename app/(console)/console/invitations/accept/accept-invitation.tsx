@@ -14,6 +14,7 @@ import { networkPath } from '../../../_lib/network';
 import { problemOf } from '../../../_lib/problem';
 import { signIn } from '../../../_lib/session';
 import { createOneOffClient } from '../../../_lib/trpc';
+import { existingAccountEmail, ProveItsYou, type AcceptedInvitation } from './prove-its-you';
 
 /** The invitation token from the link: the fragment (#token=…, never sent to servers) or ?token=…. */
 function tokenFromLocation(search: URLSearchParams): string {
@@ -29,10 +30,19 @@ export function AcceptInvitation() {
   const queryClient = useQueryClient();
   const [token, setToken] = useState('');
   const [tokenError, setTokenError] = useState<string | null>(null);
-  const [accepted, setAccepted] = useState<{ token: string; networkId: string; keyName: string } | null>(null);
-  const form = useZodForm(acceptInvitationInput, { defaultValues: { name: '', key_name: '' } });
+  const [accepted, setAccepted] = useState<AcceptedInvitation | null>(null);
+  // Set when the token alone was refused because the invited email already has an account.
+  const [existingAccount, setExistingAccount] = useState<{ email: string | null } | null>(null);
+  const form = useZodForm(acceptInvitationInput.omit({ invitation_token: true }), { defaultValues: { name: '', key_name: '' } });
 
   useEffect(() => setToken(tokenFromLocation(search)), [search]);
+
+  function welcome(result: AcceptedInvitation) {
+    setAccepted(result);
+    // The invitation is used up: drop it from the address bar.
+    window.history.replaceState(null, '', window.location.pathname);
+    setToken('');
+  }
 
   return (
     <div className="w-full max-w-md">
@@ -44,70 +54,81 @@ export function AcceptInvitation() {
         <CardContent className="px-6 py-6">
           <h1 className="text-xl font-semibold text-slate-900">Accept your invitation</h1>
           <p className="mt-1 text-sm text-slate-600">
-            You will join the network with the role you were invited with and receive your first API key. It is shown only once.
+            {existingAccount
+              ? 'You will join the network with the role you were invited with and receive a new API key for it. It is shown only once.'
+              : 'You will join the network with the role you were invited with and receive your first API key. It is shown only once.'}
           </p>
-          <Form
-            form={form}
-            className="mt-5"
-            onSubmit={async (values) => {
-              setTokenError(null);
-              const invitation = token.trim();
-              if (!INVITATION_SHAPE.test(invitation)) {
-                setTokenError('Paste the invitation token from your link (it starts with inv_).');
-                return;
-              }
-              try {
-                const result = await createOneOffClient(invitation).invitations.accept.mutate({
-                  ...(values.name ? { name: values.name } : {}),
-                  ...(values.key_name ? { key_name: values.key_name } : {}),
-                });
-                setAccepted({ token: result.api_key.token, networkId: result.member.network_id, keyName: result.api_key.key_name });
-                // The invitation is used up: drop it from the address bar.
-                window.history.replaceState(null, '', window.location.pathname);
-                setToken('');
-              } catch (error) {
-                const problem = problemOf(error);
-                if (problem.status === 401) throw new Error('This invitation link is not valid. Check that you copied the whole link.');
-                if (problem.status === 409) throw new Error(`This invitation can no longer be used: ${problem.detail}`);
-                throw error;
-              }
-            }}
-          >
-            {!INVITATION_SHAPE.test(token) || tokenError ? (
-              <div className="space-y-1.5">
-                <label htmlFor="invitation-token" className="text-sm font-medium text-slate-800">
-                  Invitation token
-                </label>
-                <Input
-                  id="invitation-token"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={token}
-                  onChange={(event) => setToken(event.target.value)}
-                  placeholder="inv_…"
-                  aria-invalid={tokenError ? true : undefined}
-                  aria-describedby={tokenError ? 'invitation-token-error' : undefined}
-                />
-                {tokenError && (
-                  <p id="invitation-token-error" className="text-xs font-medium text-red-700">
-                    {tokenError}
-                  </p>
-                )}
-              </div>
-            ) : (
-              <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700">Invitation token found in your link.</p>
-            )}
-            <FormField form={form} name="name" label="Your name" description="Shown to the network’s administrators. Optional.">
-              {(field) => <Input autoComplete="name" {...field} />}
-            </FormField>
-            <FormField form={form} name="key_name" label="Name of your first key" description="Optional; for example the computer you use.">
-              {(field) => <Input autoComplete="off" placeholder="first key" {...field} />}
-            </FormField>
-            <FormError form={form} />
-            <Button type="submit" className="w-full" loading={form.formState.isSubmitting} disabled={accepted !== null}>
-              Accept invitation
-            </Button>
-          </Form>
+          {existingAccount ? (
+            <ProveItsYou
+              invitationToken={token.trim()}
+              invitedEmail={existingAccount.email}
+              keyName={form.getValues('key_name') ?? ''}
+              onAccepted={welcome}
+              done={accepted !== null}
+            />
+          ) : (
+            <Form
+              form={form}
+              className="mt-5"
+              onSubmit={async (values) => {
+                setTokenError(null);
+                const invitation = token.trim();
+                if (!INVITATION_SHAPE.test(invitation)) {
+                  setTokenError('Paste the invitation token from your link (it starts with inv_).');
+                  return;
+                }
+                try {
+                  const result = await createOneOffClient(invitation).invitations.accept.mutate({
+                    ...(values.name ? { name: values.name } : {}),
+                    ...(values.key_name ? { key_name: values.key_name } : {}),
+                  });
+                  welcome({ token: result.api_key.token, networkId: result.member.network_id, keyName: result.api_key.key_name });
+                } catch (error) {
+                  const problem = problemOf(error);
+                  // The only 403 here: the email has an account, and the token alone does not prove who is accepting.
+                  if (problem.status === 403) return setExistingAccount({ email: existingAccountEmail(problem.detail) });
+                  if (problem.status === 401) throw new Error('This invitation link is not valid. Check that you copied the whole link.');
+                  if (problem.status === 409) throw new Error(`This invitation can no longer be used: ${problem.detail}`);
+                  throw error;
+                }
+              }}
+            >
+              {!INVITATION_SHAPE.test(token) || tokenError ? (
+                <div className="space-y-1.5">
+                  <label htmlFor="invitation-token" className="text-sm font-medium text-slate-800">
+                    Invitation token
+                  </label>
+                  <Input
+                    id="invitation-token"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={token}
+                    onChange={(event) => setToken(event.target.value)}
+                    placeholder="inv_…"
+                    aria-invalid={tokenError ? true : undefined}
+                    aria-describedby={tokenError ? 'invitation-token-error' : undefined}
+                  />
+                  {tokenError && (
+                    <p id="invitation-token-error" className="text-xs font-medium text-red-700">
+                      {tokenError}
+                    </p>
+                  )}
+                </div>
+              ) : (
+                <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700">Invitation token found in your link.</p>
+              )}
+              <FormField form={form} name="name" label="Your name" description="Shown to the network’s administrators. Optional.">
+                {(field) => <Input autoComplete="name" {...field} />}
+              </FormField>
+              <FormField form={form} name="key_name" label="Name of your first key" description="Optional; for example the computer you use.">
+                {(field) => <Input autoComplete="off" placeholder="first key" {...field} />}
+              </FormField>
+              <FormError form={form} />
+              <Button type="submit" className="w-full" loading={form.formState.isSubmitting} disabled={accepted !== null}>
+                Accept invitation
+              </Button>
+            </Form>
+          )}
         </CardContent>
       </Card>
       <SecretReveal
