@@ -254,3 +254,27 @@ describe('keys across people and networks, for every route that takes a key id o
     for (const item of listed.body.items) expect(item.scopes.every((s) => s.network_id === a)).toBe(true);
   });
 });
+
+describe('roles within a network, for every operation that writes', () => {
+  /** Writes a read_only key may make, each with the reason; every other write needs administrator. */
+  const readOnlyWrites: Record<string, string> = {
+    'POST /networks/{networkId}/campaigns/{campaignId}/preview': 'a preview changes nothing',
+  };
+
+  it('a read_only key of the network gets 403 on every write it may not make, before validation', async () => {
+    const n = (await createNetworkRow('Roles')).id;
+    const reader = (await personKey([{ networkId: n, role: 'read_only' }])).token;
+    const ids: Record<string, string> = { networkId: n };
+    const writes = networkRoutes.filter((r) => r.method !== 'GET');
+    for (const param of new Set(writes.flatMap((r) => r.params).filter((p) => p !== 'networkId'))) ids[param] = await fixtures[param]!(n);
+    const failures: string[] = [];
+    for (const route of writes) {
+      const key = `${route.method} ${route.path}`;
+      const res = await api(route.method, fill(route.path, ids), { token: reader, body: route.method === 'DELETE' ? undefined : {} });
+      const allowed = key in readOnlyWrites;
+      if (allowed ? res.status === 403 : res.status !== 403) failures.push(`${key} → ${res.status}`);
+    }
+    expect(writes.length).toBeGreaterThan(20);
+    expect(failures).toEqual([]);
+  });
+});
