@@ -160,7 +160,7 @@ const authenticated = base.use(async ({ ctx, next }) => {
  * LAST middleware before a procedure's input, so that a replay passes every
  * check a new request passes: authentication, rate limit, role.
  */
-const idempotent = t.middleware(({ ctx, type, next }) => {
+export const idempotent = t.middleware(({ ctx, type, next }) => {
   if (type !== 'mutation' || !ctx.idempotency) return next();
   return idempotently(
     ctx,
