@@ -217,14 +217,14 @@ async function assertReplayable(db: Database, caller: Principal | undefined, bod
   const keyIds = issuedKeyIds(body);
   if (keyIds.length === 0) return;
   const created = await db
-    .select({ id: apiKeys.id, superUser: apiKeys.superUser })
+    .select({ id: apiKeys.id, superUser: apiKeys.superUser, identifiesOwner: apiKeys.identifiesOwner })
     .from(apiKeys)
     .where(and(inArray(apiKeys.id, keyIds), eq(apiKeys.createdByKeyId, caller.keyId)));
   if (created.length === 0) return;
   const scopes = await db.select().from(apiKeyScopes).where(inArray(apiKeyScopes.keyId, created.map((k) => k.id)));
   for (const key of created) {
     const granted = scopes.filter((s) => s.keyId === key.id).map((s) => ({ networkId: s.networkId, role: s.role }));
-    if (!covers(caller, { superUser: key.superUser, scopes: granted })) {
+    if (!covers(caller, { superUser: key.superUser, identifiesOwner: key.identifiesOwner, scopes: granted })) {
       throw forbidden(
         'This request created an API key that your key no longer covers, so its answer (with the token) is not repeated. ' +
           'Your key’s access has changed since.',

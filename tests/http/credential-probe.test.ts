@@ -82,6 +82,21 @@ describe('2. an administrator of A never reaches a person’s access in B', () =
     expect((await api<Me>('GET', '/me', { token: person.token })).body.scopes).toEqual([{ network_id: b.id, role: 'administrator' }]);
   });
 
+  it('a key minted for the person in A cannot see or revoke the keys they sign in with, not even ones with no scope', async () => {
+    const a = await createNetworkRow();
+    const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
+    const person = await personKey([{ networkId: a.id, role: 'read_only' }]);
+    const own = await api<Key>('POST', '/apikeys', { token: person.token, body: { key_name: 'mine, no scope', scopes: [] } });
+    expect(own.status).toBe(201);
+    const minted = await api<Key>('POST', `/networks/${a.id}/members/${await memberId(a.id, person.person.id)}/keys`, { token: adminA.token, body: { key_name: 'for P' } });
+    const token = minted.body.token;
+    const listed = await api<{ items: Array<{ id: string }> }>('GET', '/apikeys', { token });
+    expect(listed.body.items.map((k) => k.id)).toEqual([minted.body.id]);
+    expect((await api('DELETE', `/apikeys/${own.body.id}`, { token })).status).toBe(404);
+    expect((await api('POST', `/apikeys/${own.body.id}/rotate`, { token, body: {} })).status).toBe(404);
+    expect((await api('GET', '/me', { token: own.body.token })).status).toBe(200);
+  });
+
   it('an invitation of an existing person’s email accepted with its token alone answers 403', async () => {
     const a = await createNetworkRow();
     const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../auth/principal';
-import { assertWithinCreatorAccess } from './key-access';
+import { assertWithinCreatorAccess, covers } from './key-access';
 
-const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superUser = false): Principal => ({
+const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superUser = false, identifiesOwner = true): Principal => ({
   keyId: 'key_x',
   keyName: 'x',
   superUser,
   userId: 'usr_x',
   serviceAccountId: null,
-  identifiesOwner: true,
+  identifiesOwner,
   scopes: new Map(Object.entries(scopes)),
 });
 
@@ -38,5 +38,17 @@ describe('key access rules', () => {
   it('lets only a super_user mint a super_user key (rule 7)', () => {
     expect(() => assertWithinCreatorAccess(principal({ net_a: 'administrator' }), { superUser: true, scopes: [] })).toThrow(/rule 7/);
     expect(() => assertWithinCreatorAccess(principal({}, true), { superUser: true, scopes: [{ networkId: 'net_z', role: 'administrator' }] })).not.toThrow();
+  });
+
+  it('a key covers another only within its own access, and one that proves its owner only if it does too', () => {
+    const admin = principal({ net_a: 'administrator' });
+    expect(covers(admin, { superUser: false, scopes: [{ networkId: 'net_a', role: 'administrator' }] })).toBe(true);
+    expect(covers(admin, { superUser: false, scopes: [{ networkId: 'net_b', role: 'read_only' }] })).toBe(false);
+    expect(covers(principal({ net_a: 'read_only' }), { superUser: false, scopes: [{ networkId: 'net_a', role: 'administrator' }] })).toBe(false);
+    expect(covers(admin, { superUser: true, scopes: [] })).toBe(false);
+    const minted = principal({ net_a: 'administrator' }, false, false);
+    expect(covers(minted, { superUser: false, scopes: [], identifiesOwner: true })).toBe(false);
+    expect(covers(minted, { superUser: false, scopes: [], identifiesOwner: false })).toBe(true);
+    expect(covers(principal({}, true, false), { superUser: true, scopes: [], identifiesOwner: true })).toBe(true);
   });
 });

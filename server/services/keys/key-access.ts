@@ -13,6 +13,8 @@ export interface Scope {
 export interface Grants {
   superUser: boolean;
   scopes: Scope[];
+  /** It proves who its owner is (`api_keys.identifies_owner`). */
+  identifiesOwner?: boolean;
 }
 
 /**
@@ -41,13 +43,16 @@ export function assertWithinCreatorAccess(creator: Principal, requested: Grants)
 /**
  * Invariant 1 as a query predicate on `api_keys`: the keys whose grants the
  * caller's access covers now — every key for a super_user; otherwise keys that
- * are not super_user and hold no scope beyond the caller's (a network the
- * caller lacks, or administrator where the caller reads only). Every query
- * that lists, reads, rotates or revokes a key by its owner goes through it,
- * so owning a key grants nothing by itself.
+ * are not super_user, hold no scope beyond the caller's (a network the caller
+ * lacks, or administrator where the caller reads only) and prove their owner's
+ * identity only if the caller does too (an administrator's key minted for a
+ * person must not revoke the keys the person signs in with). Every query that
+ * lists, reads, rotates or revokes a key by its owner goes through it, so
+ * owning a key grants nothing by itself.
  */
 export function coveredBy(caller: Principal): SQL | undefined {
   if (caller.superUser) return undefined;
+  const identity = caller.identifiesOwner ? undefined : eq(apiKeys.identifiesOwner, false);
   const administered: string[] = [];
   const read: string[] = [];
   for (const [networkId, role] of caller.scopes) (role === 'administrator' ? administered : read).push(networkId);
@@ -56,13 +61,13 @@ export function coveredBy(caller: Principal): SQL | undefined {
     read.length ? and(inArray(apiKeyScopes.networkId, read), eq(apiKeyScopes.role, 'read_only')) : sql`false`,
   )!;
   const beyond = sql`exists (select 1 from ${apiKeyScopes} where ${apiKeyScopes.keyId} = ${apiKeys.id} and not (${withinAccess}))`;
-  return and(eq(apiKeys.superUser, false), sql`not ${beyond}`);
+  return and(eq(apiKeys.superUser, false), identity, sql`not ${beyond}`);
 }
 
 /** The same rule for one key already loaded (its granted scopes). */
 export function covers(caller: Principal, target: Grants): boolean {
   if (caller.superUser) return true;
-  if (target.superUser) return false;
+  if (target.superUser || (target.identifiesOwner && !caller.identifiesOwner)) return false;
   return target.scopes.every((s) => {
     const held = caller.scopes.get(s.networkId);
     return held !== undefined && roleAtLeast(held, s.role);
