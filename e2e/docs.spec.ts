@@ -151,6 +151,9 @@ test.describe('error type pages', () => {
 test.describe('accessibility', () => {
   for (const path of ['/', '/docs', '/docs/errors/not-found']) {
     test(`axe finds no serious or critical violations on ${path}`, async ({ page }) => {
+      // axe walks every node of the whole API reference: over a minute on 2 busy cores. A
+      // correctness check, not a timed one.
+      if (path === '/docs') test.setTimeout(240_000);
       if (path === '/docs') await openDocs(page);
       else await page.goto(path);
       const results = await new AxeBuilder({ page }).analyze();
