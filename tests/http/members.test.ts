@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../db/client';
-import { auditLog, memberships } from '../../db/schema';
+import { apiKeyScopes, auditLog, memberships } from '../../db/schema';
 import type { Role } from '../../server/auth/roles';
 import { api, type Page, type Problem } from '../support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
@@ -276,6 +276,34 @@ describe('removing a member', () => {
         .where(and(eq(memberships.networkId, network.id), eq(memberships.status, 'active'), eq(memberships.role, 'administrator')));
       expect(admins).toHaveLength(1);
     }
+  });
+});
+
+describe('removal racing key creation', () => {
+  it('a key minted for a member, or by them, while they are removed never keeps the network', async () => {
+    const network = await createNetworkRow();
+    const admin = await member(network.id, 'administrator');
+    let minted = 0;
+    for (let i = 0; i < 8; i++) {
+      const person = await member(network.id, 'read_only');
+      const [byAdmin, byThemself] = await Promise.all([
+        api<{ id: string }>('POST', `/networks/${network.id}/members/${person.memberId}/keys`, { token: admin.token, body: { key_name: 'race' } }),
+        api<{ id: string }>('POST', '/apikeys', { token: person.token, body: { key_name: 'race', scopes: [{ network_id: network.id, role: 'read_only' }] } }),
+        api('DELETE', `/networks/${network.id}/members/${person.memberId}`, { token: admin.token }),
+      ]);
+      for (const res of [byAdmin, byThemself]) {
+        // Either it lost the race (409, or 403 once the removal narrowed the caller) or it was cut with the rest.
+        expect([201, 403, 409]).toContain(res.status);
+        if (res.status !== 201) continue;
+        minted++;
+        const left = await database()
+          .select()
+          .from(apiKeyScopes)
+          .where(and(eq(apiKeyScopes.keyId, res.body.id), eq(apiKeyScopes.networkId, network.id)));
+        expect(left).toEqual([]);
+      }
+    }
+    expect(minted).toBeGreaterThan(0);
   });
 });
 

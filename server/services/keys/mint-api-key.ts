@@ -44,9 +44,9 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
  *  - rules 6 and 7: its grants are within the creator's access;
  *  - invariant 4, advertised = working: every scope works for the owner now
  *    (owner_role(), the definition principal resolution uses). The owner's
- *    standing is share-locked first, so a removal, demotion, account deletion
- *    or super_user revocation running at the same time either finishes before
- *    this check or waits for this key and then narrows it with the rest.
+ *    memberships (or service account) are share-locked first, so a removal,
+ *    demotion or account deletion running at the same time either finishes
+ *    before this check or waits for this key and then narrows it with the rest.
  * Returns the token once; only its SHA-256 and a display start are stored.
  */
 export async function mintApiKey(tx: Queryable, input: MintApiKeyInput) {
@@ -95,16 +95,14 @@ async function assertScopesWork(tx: Queryable, owner: KeyOwner, scopes: Scope[])
   const networkIds = scopes.map((s) => s.networkId);
   const userId = 'userId' in owner ? owner.userId : null;
   const serviceAccountId = 'serviceAccountId' in owner ? owner.serviceAccountId : null;
+  // The operator's super_user keys are not locked: two rotations of its keys would deadlock on
+  // them, and a super_user key revoked a moment after this check ends the new key's access just as
+  // it would a moment later.
   if (userId) {
     await tx
       .select({ id: memberships.id })
       .from(memberships)
       .where(and(eq(memberships.userId, userId), inArray(memberships.networkId, networkIds)))
-      .for('share');
-    await tx
-      .select({ id: apiKeys.id })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.superUser, true)))
       .for('share');
   } else {
     await tx.select({ id: serviceAccounts.id }).from(serviceAccounts).where(eq(serviceAccounts.id, serviceAccountId!)).for('share');
