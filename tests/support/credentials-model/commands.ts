@@ -533,7 +533,9 @@ const acceptWithToken = command(2, {
 
 const acceptWithKey = command(3, {
   name: 'acceptWithKey',
-  params: fc.record({ invitation: invitationPick, inviteesKey: usually(4), actor: actorPick }),
+  // unproven: one of the invitee's keys that does not prove who they are (an administrator
+  // minted or rotated it), when they have one: the administrator holding it is the adversary.
+  params: fc.record({ invitation: invitationPick, inviteesKey: usually(4), actor: actorPick, unproven: sometimes(3) }),
   applicable: (model, p) => hasInvitation(model, p),
   perform(ctx, p) {
     const { model } = ctx;
@@ -541,7 +543,8 @@ const acceptWithKey = command(3, {
     const invitee = personByEmail(model, invitation.email);
     const theirs = invitee ? model.keys.filter((k) => k.owner.kind === 'person' && k.owner.label === invitee.label) : [];
     const live = theirs.filter((k) => isLive(model, k));
-    const pool = p.actor.anyKey ? theirs : live;
+    const unproven = live.filter((k) => !k.provesIdentity);
+    const pool = p.unproven && unproven.length ? unproven : p.actor.anyKey ? theirs : live;
     const via = p.inviteesKey && pool.length ? newest(pool, p.actor.key) : pickActor(model, p.actor);
     return accept(ctx, 'acceptWithKey', invitation, via);
   },
@@ -598,11 +601,14 @@ function answerIdOf(kind: PostRecord['kind'], body: unknown): string | undefined
 
 const replay = command(3, {
   name: 'replay',
-  params: fc.record({ post: recentPick }),
+  // refused: among the POSTs whose caller may no longer make them (when there are any): what a
+  // replay must not hand out is found sooner than by waiting for a random replay to hit one.
+  params: fc.record({ post: recentPick, refused: sometimes(2) }),
   applicable: (model) => model.posts.length > 0,
   async perform(ctx, p) {
     const { model } = ctx;
-    const record = newest(model.posts, p.post);
+    const refused = model.posts.filter((r) => expectReplay(model, r).outcome === 'refused');
+    const record = newest(p.refused && refused.length ? refused : model.posts, p.post);
     const actor = record.actorKeyId ? keyById(model, record.actorKeyId) : undefined;
     ctx.say(`${actor ? describeKey(model, actor) : 'the invitation token'} replays «${record.description}» (same Idempotency-Key)`);
     const expectation = expectReplay(model, record);

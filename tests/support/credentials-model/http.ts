@@ -30,6 +30,16 @@ export function emptyStats(): Stats {
   return { runs: 0, commands: 0, checks: 0, requests: 0, outcomes: {}, ms: { world: 0, commands: 0, checks: 0 } };
 }
 
+/** Add one suite's figures to the total. */
+export function addStats(total: Stats, more: Stats): void {
+  total.runs += more.runs;
+  total.commands += more.commands;
+  total.checks += more.checks;
+  total.requests += more.requests;
+  for (const [name, n] of Object.entries(more.outcomes)) total.outcomes[name] = (total.outcomes[name] ?? 0) + n;
+  for (const part of ['world', 'commands', 'checks'] as const) total.ms[part] += more.ms[part];
+}
+
 export interface ScopeView {
   network_id: string;
   role: 'read_only' | 'administrator';
