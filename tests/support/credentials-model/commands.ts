@@ -535,7 +535,7 @@ const acceptWithKey = command(3, {
   name: 'acceptWithKey',
   // unproven: one of the invitee's keys that does not prove who they are (an administrator
   // minted or rotated it), when they have one: the administrator holding it is the adversary.
-  params: fc.record({ invitation: invitationPick, inviteesKey: usually(4), actor: actorPick, unproven: sometimes(3) }),
+  params: fc.record({ invitation: invitationPick, inviteesKey: usually(4), actor: actorPick, unproven: sometimes(2) }),
   applicable: (model, p) => hasInvitation(model, p),
   perform(ctx, p) {
     const { model } = ctx;
@@ -601,13 +601,17 @@ function answerIdOf(kind: PostRecord['kind'], body: unknown): string | undefined
 
 const replay = command(3, {
   name: 'replay',
-  // refused: among the POSTs whose caller may no longer make them (when there are any): what a
-  // replay must not hand out is found sooner than by waiting for a random replay to hit one.
+  // refused: among the POSTs whose caller still authenticates but may no longer make them (when
+  // there are any): what a replay must not hand out is found sooner than by waiting for a random
+  // replay to hit one. (A revoked caller's replay is refused before any replay logic runs.)
   params: fc.record({ post: recentPick, refused: sometimes(2) }),
   applicable: (model) => model.posts.length > 0,
   async perform(ctx, p) {
     const { model } = ctx;
-    const refused = model.posts.filter((r) => expectReplay(model, r).outcome === 'refused');
+    const refused = model.posts.filter((r) => {
+      const actor = r.actorKeyId ? keyById(model, r.actorKeyId) : undefined;
+      return actor !== undefined && isLive(model, actor) && expectReplay(model, r).outcome === 'refused';
+    });
     const record = newest(p.refused && refused.length ? refused : model.posts, p.post);
     const actor = record.actorKeyId ? keyById(model, record.actorKeyId) : undefined;
     ctx.say(`${actor ? describeKey(model, actor) : 'the invitation token'} replays «${record.description}» (same Idempotency-Key)`);
