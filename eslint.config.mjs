@@ -9,4 +9,15 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  {
+    // One import alias (docs/ARCHITECTURE.md): code outside the file's own folder is `@/…` from
+    // the repository root, `./…` within a folder, never `../` (`npx tsx scripts/alias-imports.ts <dir>` fixes them).
+    files: ['server/**', 'db/**', 'jobs/**', 'scripts/**', 'tests/**', 'app/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./', message: "Import with the '@/' alias (npx tsx scripts/alias-imports.ts <dir> rewrites it)." }] },
+      ],
+    },
+  },
 );

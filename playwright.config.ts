@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
-import { databaseUrl, newDatabaseName } from './e2e/database';
+import { chooseChromium } from './e2e/browser';
+import { newDatabaseName } from './e2e/database';
 
 /**
- * End-to-end tests in Debian's Chromium against the service started as users
- * start it, on a database of its own (see e2e/serve.ts).
+ * End-to-end tests in Chromium (e2e/browser.ts says which) against the service
+ * started as users start it, on a database of its own (see e2e/serve.ts).
  *
  * Playwright evaluates this module in the runner and again in each worker.
  * Values chosen here go into process.env, which the workers inherit, so the
@@ -16,6 +17,12 @@ const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[ran
 process.env.E2E_PORT ??= '3210';
 process.env.E2E_DATABASE ??= newDatabaseName();
 process.env.E2E_TOKEN ??= `sk_test_${randomBase62(40)}`;
+
+const browser = chooseChromium();
+if ('missing' in browser) {
+  process.stderr.write(`${browser.missing}\n`);
+  process.exit(1);
+}
 
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -34,8 +41,7 @@ export default defineConfig({
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
     launchOptions: {
-      // Debian's Chromium; `npx playwright install` cannot download browsers on these machines.
-      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+      executablePath: browser.executablePath,
       args: [
         '--no-sandbox',
         '--disable-gpu',
@@ -52,7 +58,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'npx tsx e2e/serve.ts',
+    // On the Node that runs Playwright (the project's, through npm), as is the service it starts.
+    command: `"${process.execPath}" --import tsx e2e/serve.ts`,
     url: `${baseURL}/v1/openapi.json`,
     reuseExistingServer: false,
     // The first start may run `next build` (60–90 s on these machines) before migrating.
@@ -62,7 +69,6 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       E2E_DATABASE: process.env.E2E_DATABASE,
-      DATABASE_URL: databaseUrl(process.env.E2E_DATABASE),
       PORT: String(port),
       BOOTSTRAP_SUPERUSER_TOKEN: process.env.E2E_TOKEN,
       LOG_LEVEL: 'warn',

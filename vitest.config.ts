@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/** `@/x` is `<repo>/x`, as tsconfig.json's `paths` says (tsx and Next read that file; vite does not). */
+export const resolve = { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./', import.meta.url)) }] };
+
 export default defineConfig({
+  resolve,
   test: {
     include: ['tests/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'jobs/**/*.test.ts'],
     // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts).

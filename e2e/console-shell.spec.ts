@@ -49,6 +49,8 @@ test.describe('console shell', () => {
 
     // Switching keeps the section.
     await nav.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    // The switcher keeps the section the page is on: switch once the navigation has happened.
+    await expect(page).toHaveURL(new RegExp(`/console/n/${first.id}/webhooks$`));
     await switcher.selectOption(second.id);
     await expect(page).toHaveURL(new RegExp(`/console/n/${second.id}/webhooks$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();

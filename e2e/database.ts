@@ -1,11 +1,12 @@
 /**
- * The throw-away database of an e2e run, on the local Postgres server
- * (127.0.0.1:5432 unless E2E_DATABASE_ADMIN_URL says otherwise).
+ * The throw-away database of an e2e run, on E2E_DATABASE_ADMIN_URL's server, else the
+ * run's (TEST_DATABASE_ADMIN_URL: `npm test`'s, or the one e2e/serve.ts chose).
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { LOCAL_ADMIN_URL } from '@/tests/support/test-postgres';
 
-export const ADMIN_URL = process.env.E2E_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const adminUrl = () => process.env.E2E_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? LOCAL_ADMIN_URL;
 
 const NAME = /^e2e_(\d{10})_[0-9a-f]{8}$/;
 
@@ -15,13 +16,13 @@ export function newDatabaseName(): string {
 }
 
 export function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }
 
 async function withAdmin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
-  const sql = postgres(ADMIN_URL, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  const sql = postgres(adminUrl(), { max: 1, onnotice: () => {}, connect_timeout: 10 });
   try {
     return await fn(sql);
   } finally {

@@ -1,77 +1,132 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ERROR_KINDS } from '../server/errors';
+import { ERROR_KINDS } from '@/server/errors';
 
 const SLUGS = Object.keys(ERROR_KINDS) as (keyof typeof ERROR_KINDS)[];
 
-/** /docs with its operations rendered (they come from /v1/openapi.json after load). */
+/**
+ * /docs with the reference loaded: Scalar mounts when the reader comes near the operations (or
+ * follows a link into them) and renders them from /v1/openapi.json.
+ */
 async function openDocs(page: Page, hash = '') {
   await page.goto(`/docs${hash}`);
   await expect(page.getByTestId('api-reference')).toBeVisible();
+  if (!hash.startsWith('#tag/')) await page.locator('#operations').scrollIntoViewIfNeeded();
+  await expect(page.locator('.api-reference').getByRole('heading', { level: 1, name: 'Ad Network Service API' })).toBeVisible();
 }
 
-function operation(page: Page, name: string) {
-  return page.locator('article.operation').filter({ has: page.getByRole('heading', { level: 4, name, exact: true }) });
+/** Scalar renders operations as they come near the viewport: scroll to each one still waiting until none is left. */
+async function renderEveryOperation(page: Page) {
+  for (let step = 0; step < 1000; step++) {
+    const waiting = await page.evaluate(() => {
+      const placeholder = document.querySelector('.api-reference [data-placeholder="true"]');
+      placeholder?.scrollIntoView();
+      return placeholder !== null;
+    });
+    if (!waiting) return;
+    await page.waitForTimeout(20);
+  }
+  throw new Error('The reference did not finish rendering its operations.');
 }
+
+/** An operation of the reference by its tag and operationId (its anchor is #tag/<tag>/<operationId>). */
+function operation(page: Page, tag: string, operationId: string) {
+  return page.locator(`.api-reference [id$="/tag/${tag}/${operationId}"]`);
+}
+
+const tagSlug = (tag: string) => tag.toLowerCase().replace(/\s+/g, '-');
 
 test.describe('API reference at /docs', () => {
   test('shows every operation of the OpenAPI document, grouped by tag', async ({ page, request }) => {
     const doc = await (await request.get('/v1/openapi.json')).json();
     const expected: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
-      for (const method of Object.keys(item)) expected.push(`${method.toUpperCase()} ${path}`);
+    for (const item of Object.values(doc.paths as Record<string, Record<string, { operationId: string; tags: string[] }>>)) {
+      for (const op of Object.values(item)) expected.push(`${tagSlug(op.tags[0]!)}/${op.operationId}`);
     }
 
     await openDocs(page);
     await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
-    for (const name of ['GET /me', 'GET /networks', 'POST /networks']) {
-      await expect(page.getByRole('heading', { level: 4, name, exact: true })).toBeVisible();
+    await renderEveryOperation(page);
+    const rendered = await page.evaluate(() =>
+      [...document.querySelectorAll('.api-reference [id*="/tag/"]')].map((e) => e.id.split('/')).filter((id) => id.length === 4 && !id[3]!.includes('.')).map((id) => `${id[2]}/${id[3]}`),
+    );
+    expect([...new Set(rendered)].sort()).toEqual(expected.sort());
+    const reference = page.locator('.api-reference');
+    for (const tag of ['Me', 'Networks', 'Api keys', 'Webhooks']) {
+      await expect(reference.getByRole('heading', { level: 2, name: tag, exact: true })).toBeVisible();
     }
-    const rendered = await page.locator('article.operation h4').allTextContents();
-    expect(rendered.map((t) => t.replace(/\s+/g, ' ').trim()).sort()).toEqual(expected.sort());
-    await expect(page.getByRole('heading', { level: 3, name: 'Networks', exact: true })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 3, name: 'Me', exact: true })).toBeVisible();
+    const me = operation(page, 'me', 'me-get');
+    await expect(me).toContainText(/\bget\b/i);
+    await expect(me).toContainText('/me');
   });
 
-  test('describes parameters, body fields, responses and a curl example', async ({ page }) => {
-    await openDocs(page);
-
-    const create = operation(page, 'POST /networks');
-    const body = create.getByRole('table', { name: /Request body fields/ });
-    await expect(body.getByRole('row', { name: /name/ })).toContainText('required');
-    await expect(create.getByRole('table', { name: /Parameters/ })).toContainText('Idempotency-Key');
-    const responses = create.getByRole('table', { name: /Responses/ });
+  test('describes parameters, body fields, responses with examples, and a curl example', async ({ page }) => {
+    await openDocs(page, '#tag/networks/networks-create');
+    const create = operation(page, 'networks', 'networks-create');
+    await expect(create.getByRole('heading', { name: 'Create a network (super_user)' })).toBeVisible();
+    await expect(create).toContainText('Idempotency-Key');
+    await expect(create.getByText('name', { exact: true }).first()).toBeVisible();
+    await expect(create).toContainText('required');
     for (const status of ['201', '400', '401', '409', '422', '429']) {
-      await expect(responses.getByRole('rowheader', { name: status, exact: true })).toBeVisible();
+      await expect(create.getByText(status, { exact: true }).first()).toBeVisible();
     }
-    await expect(responses.getByRole('link', { name: '422' })).toHaveAttribute('href', '/docs/errors/idempotency-key-reused');
-    const curl = create.locator('pre');
-    await expect(curl).toContainText('curl -X POST "http://');
-    await expect(curl).toContainText('/v1/networks"');
-    await expect(curl).toContainText('-H "Authorization: Bearer $API_KEY"');
-    await expect(curl).toContainText(`-d '{"name":`);
+    // Each error response names its type and links to its page.
+    await expect(create.getByRole('link', { name: 'Idempotency key reused' })).toHaveAttribute('href', /\/docs\/errors\/idempotency-key-reused$/);
+    // An example of the 201 body, from the document's examples.
+    await expect(create).toContainText('"id": "net_01jd8x6v2c9q7r5t3w1y0zabcd"');
+    const curl = create.locator('pre').filter({ hasText: 'curl' });
+    await expect(curl).toContainText('curl http://');
+    await expect(curl).toContainText('/v1/networks');
+    await expect(curl).toContainText('--request POST');
+    await expect(curl).toContainText("--header 'Authorization: Bearer");
+    await expect(curl).toContainText('"name":');
 
-    const list = operation(page, 'GET /networks');
-    const params = list.getByRole('table', { name: /Parameters/ });
-    await expect(params.getByRole('row', { name: /limit/ })).toContainText('From 1 to 200');
-    await expect(params.getByRole('row', { name: /limit/ })).toContainText('Default 50');
-    await expect(params.getByRole('row', { name: /cursor/ })).toBeVisible();
-
-    const get = operation(page, 'GET /networks/{networkId}');
-    await expect(get.locator('pre')).toContainText('/v1/networks/$NETWORK_ID"');
+    await openDocs(page, '#tag/networks/networks-list');
+    const list = operation(page, 'networks', 'networks-list');
+    await expect(list).toContainText('limit');
+    await expect(list).toContainText(/min:\s*1/);
+    await expect(list).toContainText(/max:\s*200/);
+    await expect(list).toContainText('Default');
+    await expect(list.locator('pre').filter({ hasText: 'curl' })).toContainText('/v1/networks?limit=50');
+    await expect(list).toContainText('cursor');
   });
 
   test('the copy button puts the curl example on the clipboard', async ({ page, context, baseURL }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
-    await openDocs(page);
-    const me = operation(page, 'GET /me');
-    const button = me.getByRole('button', { name: 'Copy curl example for GET /me' });
-    await button.focus();
-    await page.keyboard.press('Enter');
-    await expect(me.getByRole('status')).toHaveText('Copied');
+    await openDocs(page, '#tag/me/me-get');
+    const me = operation(page, 'me', 'me-get');
+    const example = me.locator('pre').filter({ hasText: 'curl' });
+    await expect(example).toBeVisible();
+    await example.hover();
+    await me.getByRole('button', { name: /cURL/ }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied).toBe(await me.locator('pre').textContent());
-    expect(copied).toMatch(/^curl ".*\/v1\/me" \\\n {2}-H "Authorization: Bearer \$API_KEY"$/);
+    expect(copied).toMatch(/^curl http:\/\/.*\/v1\/me \\\n {2}--header 'Authorization: Bearer /);
+  });
+
+  test('lists the event types a webhook subscribes to', async ({ page, request }) => {
+    const doc = await (await request.get('/v1/openapi.json')).json();
+    const events: string[] = doc.components.schemas.WebhookEventType.enum;
+    expect(events).toContain('offer.accepted');
+    await openDocs(page, '#tag/webhooks/webhooks-create');
+    const create = operation(page, 'webhooks', 'webhooks-create');
+    await expect(create.getByRole('heading', { name: 'Create a webhook subscription' })).toBeVisible();
+    await create.getByRole('button', { name: 'events', exact: true }).click();
+    for (const event of events) await expect(create.getByText(event, { exact: true }).first()).toBeVisible();
+    await expect(create).toContainText('A campaign offer is accepted.');
+  });
+
+  test('search finds an operation and goes to it', async ({ page }) => {
+    // From the top of the page: the button brings the reference and opens its search.
+    await page.goto('/docs');
+    await page.getByRole('button', { name: 'Search operations and models' }).click();
+    const query = page.getByRole('combobox', { name: 'Enter search query' });
+    await expect(query).toBeFocused();
+    await page.keyboard.type('accept an offer');
+    const hit = page.getByRole('option', { name: /Accept an offer/ }).first();
+    await expect(hit).toBeVisible();
+    await hit.click();
+    await expect(page).toHaveURL(/#tag\/offers\/offers-accept$/);
+    await expect(operation(page, 'offers', 'offers-accept').getByRole('heading', { name: 'Accept an offer' })).toBeInViewport();
   });
 
   test('has the guides and an Errors section listing every error type', async ({ page }) => {
@@ -96,13 +151,14 @@ test.describe('API reference at /docs', () => {
       if (url.protocol.startsWith('http') && url.origin !== new URL(baseURL!).origin) foreign.push(req.url());
     });
     await openDocs(page);
+    await renderEveryOperation(page);
     await page.goto('/docs/errors/conflict');
     expect(foreign).toEqual([]);
   });
 
   test('a deep link to an operation scrolls to it once the reference has loaded', async ({ page }) => {
-    await openDocs(page, '#op-networks-create');
-    await expect(page.locator('#op-networks-create')).toBeInViewport();
+    await openDocs(page, '#tag/networks/networks-create');
+    await expect(operation(page, 'networks', 'networks-create').getByRole('heading', { name: 'Create a network (super_user)' })).toBeInViewport();
   });
 
   test('the skip link is the first stop of the keyboard and leads to the content', async ({ page }) => {
@@ -111,7 +167,7 @@ test.describe('API reference at /docs', () => {
     const skip = page.getByRole('link', { name: 'Skip to content' });
     await expect(skip).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page.locator('main')).toBeFocused();
+    await expect(page.locator('main#main')).toBeFocused();
   });
 });
 
@@ -154,8 +210,10 @@ test.describe('accessibility', () => {
       // axe walks every node of the whole API reference: over a minute on 2 busy cores. A
       // correctness check, not a timed one.
       if (path === '/docs') test.setTimeout(240_000);
-      if (path === '/docs') await openDocs(page);
-      else await page.goto(path);
+      if (path === '/docs') {
+        await openDocs(page);
+        await renderEveryOperation(page);
+      } else await page.goto(path);
       const results = await new AxeBuilder({ page }).analyze();
       const blocking = results.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')

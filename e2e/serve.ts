@@ -1,8 +1,9 @@
 /**
  * The web server of the e2e run (playwright.config.ts `webServer`): creates a
- * fresh database, starts the service exactly as a user does
- * (`npx tsx scripts/start.ts`) with DATABASE_URL pointing at it, and drops the
- * database once the service has stopped.
+ * fresh database — on the run's Postgres server, or on an embedded one it starts
+ * when the run has none (tests/support/test-postgres.ts) — starts the service as
+ * `npm start` does (scripts/start.ts, on this same Node) with DATABASE_URL
+ * pointing at it, and drops the database once the service has stopped.
  *
  * Voice synthesis goes to a fake vendor (a real HTTP server, here: the outside
  * world) that takes E2E_VOICE_DELAY_MS (8000) per request — longer than the ads
@@ -16,23 +17,25 @@
  * and one dropped in globalTeardown would vanish under a running service.
  */
 import { spawn } from 'node:child_process';
-import { startFakeVoiceVendor } from '../tests/support/fake-voice-vendor';
-import { createDatabase, dropDatabase, dropStaleDatabases, waitUntilUnused } from './database';
+import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
+import { provideTestPostgres } from '@/tests/support/test-postgres';
+import { createDatabase, databaseUrl, dropDatabase, dropStaleDatabases, waitUntilUnused } from './database';
 
 const name = process.env.E2E_DATABASE;
-if (!name || !process.env.DATABASE_URL) {
-  process.stderr.write('e2e/serve.ts: E2E_DATABASE and DATABASE_URL must be set (playwright.config.ts sets them).\n');
+if (!name) {
+  process.stderr.write('e2e/serve.ts: E2E_DATABASE must be set (playwright.config.ts sets it).\n');
   process.exit(2);
 }
+const pg = process.env.E2E_DATABASE_ADMIN_URL ? undefined : await provideTestPostgres();
 
 const stale = await dropStaleDatabases();
 if (stale.length) process.stderr.write(`e2e: dropped ${stale.length} database(s) left by interrupted runs\n`);
 await createDatabase(name);
 
 const vendor = await startFakeVoiceVendor({ delayMs: Number(process.env.E2E_VOICE_DELAY_MS ?? 8000) });
-const service = spawn('npx', ['tsx', 'scripts/start.ts'], {
+const service = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'e2e' },
+  env: { ...process.env, DATABASE_URL: databaseUrl(name), SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'e2e' },
 });
 const exited = new Promise<number>((resolve) => {
   service.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
@@ -57,11 +60,11 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
 const code = await exited;
 await vendor.close();
 try {
-  // `npx` may exit before the service it started has finished shutting down:
-  // wait for the service's connections to close rather than cut them.
+  // Wait for the service's connections to close rather than cut them.
   if (!(await waitUntilUnused(name, 15_000))) process.stderr.write(`e2e: sessions still open on ${name}; dropping anyway\n`);
   await dropDatabase(name);
 } catch (error) {
   process.stderr.write(`e2e: could not drop database ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
 }
+await pg?.stop();
 process.exit(stopping ? 0 : code || 1);

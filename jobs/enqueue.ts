@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client';
+import type { Queryable } from '@/db/client';
 import type { TaskName, TaskPayloads } from './tasks';
 
 export interface EnqueueOptions {

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import postgres from 'postgres';
-import { connect } from '../db/client';
-import { logger } from '../server/logger';
-import { releaseStaleDeliveryJobs, staleDeliverySeconds } from '../server/services/webhooks/release-stale';
-import { crontab as defaultCrontab, taskList as defaultTaskList } from './tasks';
+import { connect } from '@/db/client';
+import { logger } from '@/server/logger';
+import { releaseStaleDeliveryJobs, staleDeliverySeconds } from '@/server/services/webhooks/release-stale';
+import { ffmpegBinary } from './synth/ffmpeg';
+import { crontab, taskList } from './tasks';
 
 export interface WorkerOptions {
   connectionString: string;
@@ -24,15 +25,88 @@ const workerLogger = new WorkerLogger((scope) => (level, message, meta) => {
   else logger.debug(fields, message);
 });
 
+/** The worker as its owners see it: `promise` settles once `stop()` has stopped it. */
+export interface WorkerHandle {
+  promise: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Start graphile-worker (in the web process, or alone with `npm run worker`).
- * `stop()` also unlocks any job this process still holds: graphile-worker can
- * exit with a cancelled job locked, and a locked job is only reclaimed after
- * four hours — a restarted worker must pick it up at once instead. A worker
- * killed outright cannot do that, so every worker also sweeps for delivery
- * jobs left locked by a dead one (see release-stale.ts).
+ * Start graphile-worker (in the web process, or alone with `npm run worker`), and keep it running.
+ *
+ * graphile-worker stops its runner for good when it cannot record finished jobs (a batch of
+ * completions failing on a connection that Postgres closed while restarting, 57P01, is not an
+ * error it retries): it expects a process supervisor to start it again. In the web process nothing
+ * else would, and webhooks would stop until the next deploy. So a runner that stops without
+ * `stop()` is replaced: its jobs are unlocked and a new one starts, retrying while Postgres is away.
+ * With the production tasks it first checks for ffmpeg (jobs/synth/ffmpeg.ts) and fails the start,
+ * naming what to install, when there is none.
  */
-export async function startWorker(options: WorkerOptions): Promise<Runner> {
+export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
+  if (!options.taskList) {
+    // synthesize-creative masters audio with ffmpeg: refuse to start without it (the Error says what to install).
+    const ffmpeg = await ffmpegBinary();
+    logger.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version: ffmpeg.version }, 'ffmpeg found for mastering creatives');
+  }
+  let stopping = false;
+  let current = await startRunner(options);
+  let finished!: () => void;
+  const promise = new Promise<void>((resolve) => (finished = resolve));
+
+  const replace = async (stopped: RunningWorker, error: unknown) => {
+    if (stopping || stopped !== current) return;
+    logger.error({ err: error }, 'the worker stopped on its own; starting a new one');
+    await stopped.close();
+    for (let attempt = 0; !stopping; attempt++) {
+      try {
+        const next = await startRunner(options);
+        if (stopping) return void (await next.close());
+        current = next;
+        supervise(next);
+        logger.warn('the worker runs again');
+        return;
+      } catch (startError) {
+        logger.warn({ err: startError }, 'could not start the worker yet; retrying');
+        await sleep(Math.min(10_000, 500 * 2 ** attempt));
+      }
+    }
+  };
+  const supervise = (running: RunningWorker) => {
+    running.runner.promise.then(
+      () => replace(running, undefined),
+      (error: unknown) => replace(running, error),
+    );
+  };
+  supervise(current);
+
+  return {
+    promise,
+    async stop() {
+      stopping = true;
+      try {
+        await current.close();
+      } finally {
+        finished();
+      }
+    },
+  };
+}
+
+interface RunningWorker {
+  runner: Runner;
+  /** Stop what still runs (sweeper, runner) and unlock the jobs its pools hold. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * One graphile-worker runner and its sweeper. Closing it also unlocks any job it still holds:
+ * graphile-worker can exit with a cancelled job locked, and a locked job is only reclaimed after
+ * four hours — a new worker must pick it up at once instead. A worker killed outright cannot do
+ * that, so every worker also sweeps for delivery jobs left locked by a dead one (release-stale.ts).
+ */
+async function startRunner(options: WorkerOptions): Promise<RunningWorker> {
   const events = new EventEmitter() as WorkerEvents;
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
@@ -53,25 +127,39 @@ export async function startWorker(options: WorkerOptions): Promise<Runner> {
         completeJobBatchDelay: 5,
       },
     },
-    taskList: options.taskList ?? defaultTaskList,
-    crontab: options.crontab ?? defaultCrontab,
+    taskList: options.taskList ?? taskList,
+    crontab: options.crontab ?? crontab,
     pollInterval: options.pollInterval ?? 2000,
     noHandleSignals: true,
     logger: workerLogger,
     events,
   });
   const sweeper = startStaleDeliverySweeper(options.connectionString);
-  const stop = runner.stop.bind(runner);
-  return Object.assign(runner, {
-    async stop(reason?: string) {
-      try {
-        await sweeper.stop();
-        await stop(reason);
-      } finally {
-        await unlockJobsOf(options.connectionString, poolIds);
-      }
-    },
-  });
+  let ended = false;
+  runner.promise.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    runner,
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          await sweeper.stop();
+          if (!ended) {
+            try {
+              await runner.stop();
+            } catch (error) {
+              // It was stopping itself at this very moment (its promise not settled yet).
+              if (!/already stopped/.test(String(error))) throw error;
+            }
+          }
+        } finally {
+          await unlockJobsOf(options.connectionString, poolIds);
+        }
+      })()),
+  };
 }
 
 /**
@@ -85,7 +173,7 @@ function startStaleDeliverySweeper(connectionString: string) {
   const staleSeconds = staleDeliverySeconds();
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    running = releaseStaleDeliveryJobs(db, staleSeconds)
+    running = releaseStaleDeliveryJobs({ db, staleSeconds })
       .then((released) => released > 0 && logger.warn({ released }, 'released delivery jobs left locked by a stopped worker'))
       .catch((error: unknown) => logger.warn({ err: error }, 'could not release stale delivery jobs'));
   };

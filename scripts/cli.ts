@@ -3,11 +3,12 @@
  *   create-key --super-user --name NAME   print a new super_user token (alone on stdout)
  */
 import { parseArgs } from 'node:util';
-import { closeDatabase, openDatabase } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
-import { loadConfig, setConfig } from '../server/config';
-import { resolveDatabase } from '../server/runtime';
-import { createSuperUserKey } from '../server/services/keys/bootstrap';
+import { closeDatabase, openDatabase } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { loadConfig, setConfig } from '@/server/config';
+import { logger } from '@/server/logger';
+import { resolveDatabase } from '@/server/runtime';
+import { createSuperUserKey } from '@/server/services/keys/bootstrap';
 
 const USAGE = 'Usage: npm run cli -- create-key --super-user --name NAME';
 
@@ -31,11 +32,13 @@ async function main(): Promise<number> {
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
   setConfig(config);
-  const { url, embedded } = await resolveDatabase(config);
+  logger.level = config.LOG_LEVEL; // stdout carries the token alone
+  // Beside a running `npm start`, its embedded Postgres is shared rather than started a second time.
+  const { url, embedded } = await resolveDatabase(config, { shareRunning: true });
   try {
     await migrateDatabase(url);
     const { db } = openDatabase(url, { max: 1 });
-    const token = await createSuperUserKey(db, { name, environment: config.APP_ENV });
+    const token = await createSuperUserKey({ db, name, environment: config.APP_ENV });
     process.stdout.write(`${token}\n`);
     return 0;
   } finally {

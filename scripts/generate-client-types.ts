@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { openApiDocument } from '../server/openapi';
+import { openApiDocument } from '@/server/openapi';
 
 export const CLIENT_SCHEMA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples/typescript-client/src/schema.d.ts');
 

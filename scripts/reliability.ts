@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
+import { provideTestPostgres } from '@/tests/support/test-postgres';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'test-results', 'reliability');
@@ -27,8 +28,8 @@ interface Result {
   at: string;
 }
 
-async function postgresVersion(): Promise<string> {
-  const sql = postgres(process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
+async function postgresVersion(adminUrl: string): Promise<string> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<{ server_version: string }[]>`show server_version`;
     return row!.server_version;
@@ -66,6 +67,16 @@ function render(results: Result[], seconds: number, pg: string): string {
 
 async function main(): Promise<void> {
   rmSync(resultsDir, { recursive: true, force: true });
+  // One Postgres server for the whole run (an embedded one when the machine has none).
+  const pg = await provideTestPostgres();
+  try {
+    await runAndReport(pg.adminUrl);
+  } finally {
+    await pg.stop();
+  }
+}
+
+async function runAndReport(adminUrl: string): Promise<void> {
   const started = Date.now();
   const run = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), ['run', '--config', 'vitest.reliability.config.ts', ...process.argv.slice(2)], {
     cwd: root,
@@ -75,14 +86,15 @@ async function main(): Promise<void> {
   for (const r of results) process.stdout.write(`${r.id}: ${r.claim} — ${JSON.stringify(r.figures)}\n`);
   if (run.status !== 0) {
     process.stderr.write('Reliability tests failed: docs/RELIABILITY.md left as it was.\n');
-    process.exit(run.status ?? 1);
+    process.exitCode = run.status ?? 1;
+    return;
   }
   if (process.argv.length > 2) {
     process.stdout.write('A subset was run: docs/RELIABILITY.md left as it was.\n');
     return;
   }
   const kept = existsSync(reportPath) ? (readFileSync(reportPath, 'utf8').split(REPORT_MARKER)[1] ?? '') : '\n';
-  writeFileSync(reportPath, render(results, (Date.now() - started) / 1000, await postgresVersion()) + kept);
+  writeFileSync(reportPath, render(results, (Date.now() - started) / 1000, await postgresVersion(adminUrl)) + kept);
   process.stdout.write(`Wrote ${path.relative(root, reportPath)}\n`);
 }
 

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
-import { loadConfig, setConfig } from '../server/config';
-import { logger } from '../server/logger';
-import { startService } from '../server/runtime';
+import { loadConfig, setConfig } from '@/server/config';
+import { logger } from '@/server/logger';
+import { startService } from '@/server/runtime';
 import { ensureNextBuild } from './next-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   (process.env as Record<string, string | undefined>).NODE_ENV ??= 'production';
   const config = loadConfig();
   setConfig(config);
+  logger.info({ node: process.version, pid: process.pid }, `starting on Node ${process.version}`);
   const dev = config.NODE_ENV === 'development';
   if (!dev) ensureNextBuild(root, (msg) => logger.info(msg));
   const nextApp = next({ dev, dir: root, quiet: !dev });
@@ -26,23 +27,34 @@ async function main(): Promise<void> {
   const handlePage = nextApp.getRequestHandler();
 
   const service = await startService(config, { pages: (req, res) => handlePage(req, res) });
-  process.stdout.write(`Ad network service ready on ${service.url} (API: ${service.url}/v1, docs: ${service.url}/docs)\n`);
+  process.stdout.write(
+    `Ad network service ready on ${service.url} (API: ${service.url}/v1, docs: ${service.url}/docs; Node ${process.version})\n`,
+  );
 
-  const shutdown = (signal: string) => {
+  // The signal may come to npm (a process manager signals the process it started; npm passes it
+  // on, since the npm script `exec`s node) or to this process, or both at once (Ctrl-C signals the
+  // terminal's whole foreground group): stop once, whatever arrives how often. The embedded
+  // Postgres runs in its own process group, so it is stopped last, by service.stop().
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     service
       .stop()
       .then(() => nextApp.close())
-      .then(() => process.exit(0))
+      .then(() => {
+        process.stdout.write(`Ad network service stopped (${signal})\n`);
+        process.exit(0);
+      })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       });
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
 }
 
 main().catch((error: unknown) => {

@@ -1,30 +1,35 @@
 /** `npm run worker`: the background worker alone (scale-out), against DATABASE_URL or the embedded database. */
-import { closeDatabase, openDatabase } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
-import { startWorker } from '../jobs/worker';
-import { loadConfig, setConfig } from '../server/config';
-import { logger } from '../server/logger';
-import { resolveDatabase } from '../server/runtime';
-import { loadAppSecret } from '../server/secrets';
+import { closeDatabase, openDatabase } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { startWorker } from '@/jobs/worker';
+import { loadConfig, setConfig } from '@/server/config';
+import { logger } from '@/server/logger';
+import { resolveDatabase } from '@/server/runtime';
+import { loadAppSecret } from '@/server/secrets';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   setConfig(config);
+  logger.info({ node: process.version, pid: process.pid }, `starting on Node ${process.version}`);
   const { url, embedded } = await resolveDatabase(config);
-  await migrateDatabase(url);
-  const { db } = openDatabase(url, { max: config.DATABASE_POOL_MAX });
+  await migrateDatabase(config.DATABASE_DIRECT_URL ?? url);
+  const { db } = openDatabase(url, { max: config.DATABASE_POOL_MAX, prepare: config.DATABASE_PREPARED_STATEMENTS === 'on' });
   await loadAppSecret(db);
   const runner = await startWorker({ connectionString: url, concurrency: config.WORKER_CONCURRENCY });
   logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker running');
-  const shutdown = async () => {
+  // Once, however often the signal arrives (npm passes it on, and Ctrl-C signals the whole group).
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
     await runner.stop();
     await closeDatabase();
     await embedded?.stop();
+    logger.info({ signal }, 'worker stopped');
     logger.flush();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (s) => void shutdown(s));
   await runner.promise;
 }
 

@@ -11,6 +11,10 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  // Off behind a transaction-pooling PgBouncer older than 1.21 (db/client.ts connect()).
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
+  // A connection that keeps its session (direct, or a session-mode pooler), for migrations' session lock. Default: DATABASE_URL.
+  DATABASE_DIRECT_URL: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   APP_ENV: z.enum(['test', 'live']).default('test'),

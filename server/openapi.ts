@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { config } from './config';
 import { ERROR_KINDS, type ErrorKind } from './errors';
 import { appRouter } from './routers';
+import type { Gate, RouteMeta } from './trpc';
 
 type Json = Record<string, unknown>;
 
@@ -26,18 +27,19 @@ const PROBLEM_SCHEMA: Json = {
   },
 };
 
-const STATUS_KIND: Record<number, ErrorKind> = Object.fromEntries(
-  Object.entries(ERROR_KINDS).map(([kind, { status }]) => [status, kind as ErrorKind]),
-);
-
-function problemResponse(status: number): Json {
-  const kind = STATUS_KIND[status];
-  const headers: Json =
-    status === 429 ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } : {};
+/**
+ * An error response: the envelope, when this kind occurs on the operation, and an example body of
+ * this kind (from ERROR_KINDS, as the API answers it).
+ */
+function problemResponse(kind: ErrorKind, reasons: string[]): Json {
+  const { status, title } = ERROR_KINDS[kind];
+  const headers: Json = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
+  // The example names an example host: the document reads the same wherever it is served.
+  const example = { type: `https://ads.example.com/docs/errors/${kind}`, title, status, detail: 'What went wrong with this request, in a sentence.' };
   return {
-    description: kind ? ERROR_KINDS[kind].title : 'Error',
+    description: `${title}: ${reasons.join(' Or: ')}`,
     ...(status === 429 ? { headers } : {}),
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example } },
   };
 }
 
@@ -47,15 +49,53 @@ const RATE_LIMIT_HEADERS: Json = {
   'RateLimit-Reset': { description: 'Seconds until the burst allowance is full again.', schema: { type: 'integer' } },
 };
 
-function errorStatusesFor(method: string, path: string, secured: boolean): number[] {
-  const statuses = [400];
-  if (secured) statuses.push(401, 403, 429);
-  if (path.includes('{')) statuses.push(404);
-  if (method === 'post') statuses.push(409, 413, 415, 422);
-  if (method === 'patch') statuses.push(409, 413, 415);
-  if (method === 'delete') statuses.push(409);
-  statuses.push(500);
-  return statuses;
+/** What the gate before the handler can answer, whatever the procedure (server/trpc.ts). */
+const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
+  authenticated: {
+    unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
+    'rate-limited': 'The key spent its rate limit, or its address failed to authenticate too often.',
+  },
+  network: {
+    unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
+    forbidden: 'The key has no access to this network, or a role below the one this operation needs.',
+    'not-found': 'The network does not exist (told only to super_user keys; others get 403).',
+    'rate-limited': 'The key spent its rate limit, or its address failed to authenticate too often.',
+  },
+  'super-user': {
+    unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
+    forbidden: 'This operation needs a super_user key.',
+    'rate-limited': 'The key spent its rate limit, or its address failed to authenticate too often.',
+  },
+  invitation: {
+    unauthorized: 'The credential is missing or malformed.',
+    'rate-limited': 'The credential spent its rate limit, or its address failed to authenticate too often.',
+  },
+};
+
+/** What reading the request can answer, by method (server/http/rest.ts reads bodies of POST and PATCH). */
+function transportErrors(method: string): Partial<Record<ErrorKind, string>> {
+  const body = { 'payload-too-large': 'The body is over 1 MiB.', 'unsupported-media-type': 'The body is not JSON.' };
+  if (method === 'patch') return body;
+  if (method !== 'post') return {};
+  return {
+    ...body,
+    conflict: 'A request with the same Idempotency-Key is still running.',
+    'idempotency-key-reused': 'The Idempotency-Key was used for a different request.',
+  };
+}
+
+/** Every error an operation can answer, each with when it occurs: the procedure's declarations first. */
+export function errorKindsOf(method: string, meta: RouteMeta): Map<ErrorKind, string[]> {
+  const kinds = new Map<ErrorKind, string[]>();
+  const add = (errors: Partial<Record<ErrorKind, string>> | undefined) => {
+    for (const [kind, reason] of Object.entries(errors ?? {}) as Array<[ErrorKind, string]>) kinds.set(kind, [...(kinds.get(kind) ?? []), reason]);
+  };
+  add({ 'bad-request': 'The input is invalid; `errors` lists the fields at fault.' });
+  add(meta.errors);
+  add(meta.gate ? GATE_ERRORS[meta.gate] : undefined);
+  add(transportErrors(method));
+  add({ internal: 'An unexpected failure; safe to retry.' });
+  return new Map([...kinds].sort(([a], [b]) => ERROR_KINDS[a].status - ERROR_KINDS[b].status));
 }
 
 /** Whether an operation answers with a resource that carries a `version` (so If-Match applies). */
@@ -97,14 +137,25 @@ export function openApiDocument(): OpenAPIObject {
   doc.security = [{ bearerAuth: [] }];
   doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
   doc.servers = [{ url: `${config().publicUrl}/v1` }];
+  // The tags in the order of the router, named for people ("api keys" reads "Api keys").
+  const tagNames = new Set(Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, Json>).flatMap((op) => (op?.tags as string[]) ?? [])));
+  doc.tags = [...tagNames].map((name) => ({ name, 'x-displayName': name[0]!.toUpperCase() + name.slice(1) }));
 
+  const metaOf = new Map(
+    Object.values(appRouter._def.procedures).map((procedure) => {
+      const meta = (procedure as unknown as { _def: { meta?: RouteMeta } })._def.meta ?? {};
+      return [`${meta.openapi?.method} ${meta.openapi?.path}`, meta];
+    }),
+  );
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
       if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
       const secured = !(Array.isArray(operation.security) && operation.security.length === 0);
       const responses = operation.responses as Record<string, Json>;
       for (const code of Object.keys(responses)) if (code === 'default' || Number(code) >= 400) delete responses[code];
-      for (const status of errorStatusesFor(method, path, secured)) responses[String(status)] = problemResponse(status);
+      const meta = metaOf.get(`${method.toUpperCase()} ${path}`) ?? {};
+      const errorKinds = errorKindsOf(method, meta);
+      for (const [kind, reasons] of errorKinds) responses[String(ERROR_KINDS[kind].status)] = problemResponse(kind, reasons);
       const parameters = ((operation.parameters as Json[] | undefined) ??= []);
       if (method === 'post') {
         parameters.push({
@@ -135,14 +186,12 @@ export function openApiDocument(): OpenAPIObject {
         responses['200'] = { ...responses['200'], content: { 'audio/wav': binary, 'audio/mpeg': binary } };
         if (method === 'get') {
           responses['206'] = { description: 'Partial content (a Range request)', content: { 'audio/wav': binary, 'audio/mpeg': binary } };
-          responses['416'] = problemResponse(416);
-          // The audio of a creative that is not ready (generating, failed) answers 409.
-          responses['409'] = problemResponse(409);
-        } else {
-          // Audio made on request (the preview): a failing voice service answers 502.
-          responses['502'] = problemResponse(502);
         }
       }
+      // Each error answer links to its page under /docs/errors (what it means, what to do), on the
+      // site that serves this document (relative, so the document is the same whatever its host).
+      const links = [...errorKinds.keys()].map((kind) => `[${ERROR_KINDS[kind].status} ${ERROR_KINDS[kind].title}](/docs/errors/${kind})`);
+      operation.description = [operation.description, `Errors: ${links.join(' · ')}.`].filter(Boolean).join('\n\n');
       // A created resource answers 201, and work scheduled for later 202, not 200.
       const success = String((responses['200'] as Json | undefined)?.description);
       if (method === 'post' && responses['200'] && /^(Created|Accepted)/.test(success)) {

@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Runner } from 'graphile-worker';
-import { closeDatabase, openDatabase } from '../db/client';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
-import { migrateDatabase } from '../db/migrate';
-import { startWorker } from '../jobs/worker';
+import { closeDatabase, openDatabase } from '@/db/client';
+import { connectToRunningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { startWorker, type WorkerHandle } from '@/jobs/worker';
 import type { Config } from './config';
 import { compileTrustedProxies } from './http/client-address';
 import { configureLimits } from './http/limits';
@@ -19,9 +18,19 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL, or an embedded Postgres under DATA_DIR when it is unset. */
-export async function resolveDatabase(c: Config): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
+/**
+ * DATABASE_URL, or an embedded Postgres under DATA_DIR when it is unset. With `shareRunning`, the
+ * embedded server of a service already running on DATA_DIR is used as it is (the operator CLI).
+ */
+export async function resolveDatabase(c: Config, options: { shareRunning?: boolean } = {}): Promise<{ url: string; embedded?: EmbeddedPostgres }> {
   if (c.DATABASE_URL) return { url: c.DATABASE_URL };
+  if (options.shareRunning) {
+    const running = await connectToRunningEmbeddedPostgres({ dataDir: path.resolve(c.DATA_DIR) });
+    if (running) {
+      logger.info({ dataDir: c.DATA_DIR }, 'using the embedded Postgres of the running service');
+      return { url: running.url, embedded: running };
+    }
+  }
   const embedded = await startEmbeddedPostgres({
     dataDir: path.resolve(c.DATA_DIR),
     port: c.EMBEDDED_PG_PORT,
@@ -39,11 +48,11 @@ export async function resolveDatabase(c: Config): Promise<{ url: string; embedde
 export async function startService(c: Config, options: { pages?: PageHandler; worker?: boolean } = {}): Promise<RunningService> {
   compileTrustedProxies(c.TRUSTED_PROXIES); // a bad entry stops the start here, named
   const { url: databaseUrl, embedded } = await resolveDatabase(c);
-  await migrateDatabase(databaseUrl);
-  const { db } = openDatabase(databaseUrl, { max: c.DATABASE_POOL_MAX });
+  await migrateDatabase(c.DATABASE_DIRECT_URL ?? databaseUrl);
+  const { db } = openDatabase(databaseUrl, { max: c.DATABASE_POOL_MAX, prepare: c.DATABASE_PREPARED_STATEMENTS === 'on' });
   await loadAppSecret(db);
 
-  const bootstrap = await bootstrapSuperUser(db, { token: c.BOOTSTRAP_SUPERUSER_TOKEN, environment: c.APP_ENV });
+  const bootstrap = await bootstrapSuperUser({ db, token: c.BOOTSTRAP_SUPERUSER_TOKEN, environment: c.APP_ENV });
   if (bootstrap.kind === 'first-start') {
     // Printed once, on the first start of an empty database, for the operator to copy.
     process.stdout.write(
@@ -55,7 +64,7 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
   }
 
   const limits = configureLimits(db, c);
-  let worker: Runner | undefined;
+  let worker: WorkerHandle | undefined;
   if (options.worker ?? c.WORKER === 'on') {
     worker = await startWorker({ connectionString: databaseUrl, concurrency: c.WORKER_CONCURRENCY });
   }

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Queryable } from '../db/client';
-import { instanceSecrets } from '../db/schema';
+import type { Queryable } from '@/db/client';
+import { instanceSecrets } from '@/db/schema';
 import { config } from './config';
 
 let rootSecret: string | undefined;

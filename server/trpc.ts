@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { initTRPC } from '@trpc/server';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { database, type Database } from '../db/client';
+import { database, type Database } from '@/db/client';
 import { config, type Config } from './config';
 import { authenticate, bearerToken, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
-import { AppError, badRequest, forbidden, unauthorized } from './errors';
+import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from './errors';
 import { containsNul, nulRefused } from './http/body';
 import { clientAddressOf, compileTrustedProxies, lockoutKeyOf, type TrustedProxies } from './http/client-address';
 import { idempotently, type IdempotencyRequest } from './http/idempotency';
@@ -89,9 +89,23 @@ export function createContext({ req }: { req: AppRequest }): Context {
 
 export type ErrorShapeData = { problem: Problem };
 
+/** The gate a procedure passes before its handler; each brings its own error responses (server/openapi.ts). */
+export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation';
+
+/**
+ * A procedure's meta: its OpenAPI operation, the gate (set by the procedure builders below, never
+ * by hand) and `errors`, when each error its handler and services can throw occurs. The document
+ * lists exactly these, the gate's and the transport's; tests/declared-errors.test.ts keeps
+ * `errors` equal to what the code can throw.
+ */
+export interface RouteMeta extends OpenApiMeta {
+  gate?: Gate;
+  errors?: Partial<Record<ErrorKind, string>>;
+}
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<RouteMeta>()
   .create({
     errorFormatter({ shape, error }) {
       const problem = problemFromError(error);
@@ -122,10 +136,11 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
  */
 async function admit<T>(ctx: Context, credential: () => Promise<T>, bucket: (caller: T) => string): Promise<T> {
   const limits = currentLimits();
-  const addressKey = `auth-fail:${lockoutKeyOf(ctx.clientAddress)}`;
+  const addressKey = failedAuthenticationKey(ctx);
   if (limits?.authFailures.exhausted(addressKey)) {
+    const decision = limits.authFailures.consume(addressKey);
     throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
-      headers: { 'Retry-After': String(limits.authFailures.consume(addressKey).retryAfterSeconds) },
+      headers: { 'Retry-After': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) },
     });
   }
   let caller: T;
@@ -133,7 +148,10 @@ async function admit<T>(ctx: Context, credential: () => Promise<T>, bucket: (cal
     caller = await credential();
   } catch (error) {
     // Only a refused credential counts as a failed attempt: a database outage must not lock clients out.
-    if (error instanceof AppError && error.kind === 'unauthorized') limits?.authFailures.consume(addressKey);
+    // The 401 reports that budget: how many more failures this address has before the lockout.
+    if (limits && error instanceof AppError && error.kind === 'unauthorized') {
+      Object.assign(ctx.http.headers, rateLimitHeaders(limits.authFailures.consume(addressKey)));
+    }
     throw error;
   }
   if (limits) {
@@ -146,6 +164,23 @@ async function admit<T>(ctx: Context, credential: () => Promise<T>, bucket: (cal
     }
   }
   return caller;
+}
+
+const failedAuthenticationKey = (ctx: Context) => `auth-fail:${lockoutKeyOf(ctx.clientAddress)}`;
+
+/**
+ * The gate for a request that names no operation (an unknown /v1 path), so that its 404 carries
+ * RateLimit-* like every answer and a credential is judged as everywhere: a presented credential
+ * passes `admit` (refused → 401, counted against the address; accepted → one token of its key's
+ * bucket), and a request without one reports its address's failed-authentication budget.
+ */
+export async function admitWithoutOperation(ctx: Context): Promise<void> {
+  const limits = currentLimits();
+  if (!ctx.header('authorization')) {
+    if (limits) Object.assign(ctx.http.headers, rateLimitHeaders(limits.authFailures.peek(failedAuthenticationKey(ctx))));
+    return;
+  }
+  await admit(ctx, () => authenticate(ctx.header('authorization')), (p) => p.keyId);
 }
 
 /** Any valid API key, within its rate limit. */
@@ -170,7 +205,7 @@ export const idempotent = t.middleware(({ ctx, type, next }) => {
 });
 
 /** Any valid API key; applies the per-key rate limit. */
-export const authedProcedure = authenticated.use(idempotent);
+export const authedProcedure = authenticated.meta({ gate: 'authenticated' }).use(idempotent);
 
 /**
  * The key must hold at least `role` on the network named by the `networkId`
@@ -180,6 +215,7 @@ export const authedProcedure = authenticated.use(idempotent);
  */
 export function networkProcedure(role: Role) {
   return authenticated
+    .meta({ gate: 'network' })
     .use(async ({ ctx, next, getRawInput }) => {
       const raw = (await getRawInput()) as { networkId?: unknown } | undefined;
       const networkId = raw?.networkId;
@@ -187,7 +223,7 @@ export function networkProcedure(role: Role) {
       const principal = ctx.principal;
       let effective: Role | undefined = principal.scopes.get(networkId);
       if (principal.superUser) {
-        if (!(await findNetwork(ctx.db, networkId))) throw new AppError('not-found', 'Network not found.');
+        if (!(await findNetwork({ db: ctx.db, id: networkId }))) throw new AppError('not-found', 'Network not found.');
         effective = 'administrator';
       }
       if (!effective) throw forbidden('This API key has no access to this network.');
@@ -201,6 +237,7 @@ export function networkProcedure(role: Role) {
 
 /** Only super_user keys. */
 export const superUserProcedure = authenticated
+  .meta({ gate: 'super-user' })
   .use(({ ctx, next }) => {
     if (!ctx.principal.superUser) throw forbidden('This operation needs a super_user API key.');
     return next();
@@ -214,13 +251,14 @@ export const superUserProcedure = authenticated
  * body). Both pass the same gate as every credential.
  */
 export const invitationProcedure = base
+  .meta({ gate: 'invitation' })
   .use(async ({ ctx, next, getRawInput }) => {
     const authorization = ctx.header('authorization');
     const token = authorization ? bearerToken(authorization) : undefined;
     /** An invitation token is a credential wherever it comes: an unknown one counts as a failed attempt. */
     const openInvitation = async (candidate: string) => {
       if (!INVITATION_TOKEN_PATTERN.test(candidate)) throw unauthorized('Malformed invitation token.');
-      const found = await findInvitationByToken(ctx.db, candidate);
+      const found = await findInvitationByToken({ db: ctx.db, token: candidate });
       if (!found) throw unauthorized('Invalid invitation token.');
       return { id: found.id, token: candidate };
     };

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PATTERN, generateApiKeyToken } from '../server/auth/tokens';
+import { API_KEY_PATTERN, generateApiKeyToken } from '@/server/auth/tokens';
 import { api } from './support/api';
 import { createTestDatabase } from './support/database';
 import { ROOT, startServerProcess } from './support/server-process';

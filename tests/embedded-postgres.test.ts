@@ -14,7 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

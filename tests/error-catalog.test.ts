@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TYPES } from '../app/docs/error-catalog';
-import { ERROR_KINDS } from '../server/errors';
+import { ERROR_TYPES } from '@/app/docs/error-catalog';
+import { ERROR_KINDS } from '@/server/errors';
 
 describe('the error pages under /docs/errors', () => {
   it('cover every error kind the API answers with, with its status and title', () => {

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { migrateDatabase } from '../db/migrate';
+import { migrateDatabase } from '@/db/migrate';
 import { createTestDatabase } from './support/database';
 
 describe('migrations', () => {
@@ -11,7 +11,7 @@ describe('migrations', () => {
       const sql = postgres(db.url, { max: 1 });
       try {
         const applied = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
-        const journal = (await import('../db/migrations/meta/_journal.json', { with: { type: 'json' } })).default;
+        const journal = (await import('@/db/migrations/meta/_journal.json', { with: { type: 'json' } })).default;
         expect(applied[0]!.n).toBe(journal.entries.length);
         const tables = await sql`select table_name from information_schema.tables where table_schema = 'public'`;
         expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['networks', 'api_keys', 'events']));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api } from './support/api';
-import { appRouter } from '../server/routers';
+import { appRouter } from '@/server/routers';
 
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../db/client';
-import { newId } from '../db/ids';
-import { auditLog, events, webhookDeliveries, webhooks } from '../db/schema';
-import { autoDisableFailingWebhooks } from '../server/services/webhooks/auto-disable';
+import { database } from '@/db/client';
+import { newId } from '@/db/ids';
+import { auditLog, events, webhookDeliveries, webhooks } from '@/db/schema';
+import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
 import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -44,7 +44,7 @@ describe('auto-disable of failing subscriptions', () => {
     const failing = await hookWithDelivery('failed', 6);
     const recent = await hookWithDelivery('failed', 2);
     const recovered = await hookWithDelivery('failed', 6, { status: 'succeeded', daysAgo: 1 });
-    const disabled = await autoDisableFailingWebhooks(database(), 5);
+    const disabled = await autoDisableFailingWebhooks({ db: database(), days: 5 });
     expect(disabled).toContain(failing.id);
     expect(disabled).not.toContain(recent.id);
     expect(disabled).not.toContain(recovered.id);
@@ -56,6 +56,6 @@ describe('auto-disable of failing subscriptions', () => {
       .from(auditLog)
       .where(and(eq(auditLog.targetId, failing.id), eq(auditLog.action, 'webhook.auto_disabled')));
     expect(audit).toHaveLength(1);
-    expect(await autoDisableFailingWebhooks(database(), 5)).not.toContain(failing.id);
+    expect(await autoDisableFailingWebhooks({ db: database(), days: 5 })).not.toContain(failing.id);
   });
 });

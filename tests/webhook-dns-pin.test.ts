@@ -13,13 +13,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../db/client';
-import { newId } from '../db/ids';
-import { events, webhookAttempts, webhookDeliveries, webhooks } from '../db/schema';
-import { sealSecret } from '../server/secrets';
-import { attemptDelivery, pinnedLookup, postPinned } from '../server/services/webhooks/deliver';
-import { sign } from '../server/services/webhooks/signature';
-import { assertDeliverableUrl, type HostResolver, type VettedAddress } from '../server/services/webhooks/ssrf';
+import { database } from '@/db/client';
+import { newId } from '@/db/ids';
+import { events, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import { sealSecret } from '@/server/secrets';
+import { attemptDelivery, pinnedLookup, postPinned } from '@/server/services/webhooks/deliver';
+import { sign } from '@/server/services/webhooks/signature';
+import { assertDeliverableUrl, type HostResolver, type VettedAddress } from '@/server/services/webhooks/ssrf';
 import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
 
 interface Listener {
@@ -176,7 +176,7 @@ describe('a delivery connects to the vetted addresses only', () => {
 
     const resolver = rebindingResolver([{ address: '127.0.0.2', family: 4 }], internal);
     const before = legit.hits.length;
-    const result = await attemptDelivery(database(), deliveryId, (url) => assertDeliverableUrl(url, permissive, resolver));
+    const result = await attemptDelivery({ db: database(), networkId: network.id, deliveryId, checkUrl: (url) => assertDeliverableUrl(url, permissive, resolver) });
     expect(result).toBe('succeeded');
     expect(resolver.calls).toBe(1);
     expect(internalService.hits).toHaveLength(0);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../db/client';
-import { addJob } from '../jobs/enqueue';
-import { releaseStaleDeliveryJobs } from '../server/services/webhooks/release-stale';
+import { database } from '@/db/client';
+import { addJob } from '@/jobs/enqueue';
+import { releaseStaleDeliveryJobs } from '@/server/services/webhooks/release-stale';
 import { closeTestDatabase, openTestDatabase } from './support/fixtures';
 
 beforeAll(openTestDatabase);
@@ -22,7 +22,7 @@ describe('delivery jobs of a killed worker', () => {
       update graphile_worker._private_jobs set locked_by = 'pool-dead',
         locked_at = case when payload->>'deliveryId' = ${stale} then now() - interval '10 minutes' else now() end
       where payload->>'deliveryId' in (${stale}, ${fresh})`);
-    expect(await releaseStaleDeliveryJobs(database(), 120)).toBeGreaterThanOrEqual(1);
+    expect(await releaseStaleDeliveryJobs({ db: database(), staleSeconds: 120 })).toBeGreaterThanOrEqual(1);
     const rows = await database().execute<{ delivery: string; locked_by: string | null }>(sql`
       select payload->>'deliveryId' as delivery, locked_by from graphile_worker._private_jobs
       where payload->>'deliveryId' in (${stale}, ${fresh})`);

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { connect } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
-import { enqueueJob } from '../jobs/enqueue';
+import { connect } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { enqueueJob } from '@/jobs/enqueue';
 import { createTestDatabase } from './support/database';
 import { ROOT } from './support/server-process';
 

@@ -1,108 +1,117 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
-import { Code, Paragraphs } from './inline-text';
-import { apiBaseUrl, groupOperations, type OpenApiDocument, type TagGroup } from './openapi-model';
-import { OperationView } from './operation-view';
+import '@scalar/api-reference-react/style.css';
+import dynamic from 'next/dynamic';
+import { useEffect, useRef, useState } from 'react';
 
 export const OPENAPI_URL = '/v1/openapi.json';
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'failed'; message: string }
-  | { kind: 'ready'; doc: OpenApiDocument; groups: TagGroup[]; baseUrl: string };
+// Scalar renders in the browser only (a Vue app behind a React wrapper).
+const ApiReferenceReact = dynamic(() => import('@scalar/api-reference-react').then((m) => m.ApiReferenceReact), {
+  ssr: false,
+  loading: () => (
+    <p role="status" className="muted">
+      Loading the API reference from <code>{OPENAPI_URL}</code>…
+    </p>
+  ),
+});
 
-async function loadDocument(): Promise<OpenApiDocument> {
-  const response = await fetch(OPENAPI_URL, { headers: { Accept: 'application/json' }, cache: 'no-store' });
-  if (!response.ok) throw new Error(`${OPENAPI_URL} answered ${response.status}.`);
-  const doc = (await response.json()) as OpenApiDocument;
-  if (!doc || typeof doc !== 'object' || !doc.paths) throw new Error(`${OPENAPI_URL} is not an OpenAPI document.`);
-  return doc;
-}
-
-function titleCase(tag: string): string {
-  return tag.charAt(0).toUpperCase() + tag.slice(1).replace(/[-_]/g, ' ');
-}
+/** Scalar's search box, once its search is open. */
+const searchIsOpen = () => document.querySelector('[role="combobox"][aria-label="Enter search query"]') !== null;
 
 /**
- * The operations of the API, rendered from the OpenAPI document the server
- * generates from its procedures (fetched from the same origin, so the page
- * never disagrees with the API it is served by).
+ * Scalar opens its search on Ctrl K (⌘ K on a Mac); the button does the same for people who do not
+ * know it. The shortcut toggles, so it is sent once, when the reference has mounted (it may still be
+ * loading when the button is pressed).
+ */
+function openSearch(attempt = 0) {
+  const toggle = () => searchIsOpen() || window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true, metaKey: true }));
+  if (document.querySelector('.api-reference .scalar-app')) {
+    if (attempt === 0) toggle();
+    else window.setTimeout(toggle, 300); // just mounted: let its shortcut listener attach
+  } else if (attempt < 100) {
+    window.setTimeout(() => openSearch(attempt + 1), 100);
+  }
+}
+
+/** A link into the reference itself (#tag/…, #model/…, #description/…): Scalar must mount at once to follow it. */
+const linksIntoReference = () => /^#(tag|model|description|webhook)\//.test(window.location.hash);
+
+/**
+ * The operations of the API, rendered by Scalar (@scalar/api-reference-react)
+ * from the OpenAPI document the server generates from its procedures, fetched
+ * from the same origin, so the page never disagrees with the API it is served by.
+ * Deep links: /docs#tag/<tag>/<operationId>, e.g. #tag/networks/networks-create.
  */
 export function ApiReference() {
-  const [state, setState] = useState<State>({ kind: 'loading' });
-
-  const load = useCallback(() => {
-    setState({ kind: 'loading' });
-    loadDocument()
-      .then((doc) => setState({ kind: 'ready', doc, groups: groupOperations(doc), baseUrl: apiBaseUrl(doc, window.location.origin) }))
-      .catch((error: unknown) => setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }));
+  // The reference is a large app (~1 MB of script): it mounts when the reader comes near it, follows
+  // a link into it, or searches — so the guides above are readable at once.
+  const [wanted, setWanted] = useState(false);
+  const anchor = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (linksIntoReference()) return setWanted(true);
+    const observer = new IntersectionObserver(([entry]) => entry?.isIntersecting && setWanted(true), { rootMargin: '800px 0px' });
+    if (anchor.current) observer.observe(anchor.current);
+    const onHash = () => linksIntoReference() && setWanted(true);
+    // Ctrl K before the reference has mounted: mount it and open its search.
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === 'k' && !searchIsOpen()) {
+        setWanted(true);
+        openSearch();
+      }
+    };
+    window.addEventListener('hashchange', onHash);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('keydown', onKey);
+    };
   }, []);
 
-  useEffect(load, [load]);
-
-  // The operations appear after the page has loaded; honour a #op-… fragment once they exist.
-  useEffect(() => {
-    if (state.kind !== 'ready' || !window.location.hash) return;
-    const target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
-    if (target) target.scrollIntoView();
-  }, [state.kind]);
-
-  if (state.kind === 'loading') {
-    return (
-      <p role="status" className="muted">
-        Loading the API reference from <code>{OPENAPI_URL}</code>…
-      </p>
-    );
-  }
-  if (state.kind === 'failed') {
-    return (
-      <div role="alert" className="callout">
-        <p>
-          The API reference could not be loaded: {state.message} The raw document is at <a href={OPENAPI_URL}>{OPENAPI_URL}</a>.
-        </p>
-        <button type="button" onClick={load}>
-          Try again
-        </button>
-      </div>
-    );
-  }
-
-  const { doc, groups, baseUrl } = state;
   return (
-    <div data-testid="api-reference">
+    <div data-testid="api-reference" ref={anchor}>
       <p>
-        {doc.info.title} version {doc.info.version}. Base URL: <code>{baseUrl}</code>. The examples expect your key in{' '}
-        <code>$API_KEY</code> and path parameters such as <code>$NETWORK_ID</code> in shell variables.
+        <button
+          type="button"
+          onClick={() => {
+            setWanted(true);
+            openSearch();
+          }}
+        >
+          Search operations and models
+        </button>{' '}
+        <span className="muted">or press Ctrl K (⌘ K on a Mac).</span>
       </p>
-      <nav aria-label="Operations" className="operation-index">
-        <ul>
-          {groups.map((group) => (
-            <li key={group.tag}>
-              <a href={`#${group.anchor}`}>{titleCase(group.tag)}</a>
-              <ul>
-                {group.operations.map((entry) => (
-                  <li key={entry.anchor}>
-                    <a href={`#${entry.anchor}`}>
-                      <span className={`method method-${entry.method}`}>{entry.method.toUpperCase()}</span>{' '}
-                      <Code>{entry.path}</Code>
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      {groups.map((group) => (
-        <section key={group.tag} className="tag" aria-labelledby={group.anchor}>
-          <h3 id={group.anchor}>{titleCase(group.tag)}</h3>
-          <Paragraphs text={group.description} />
-          {group.operations.map((entry) => (
-            <OperationView key={entry.anchor} doc={doc} entry={entry} baseUrl={baseUrl} />
-          ))}
-        </section>
-      ))}
+      <div className="api-reference">
+        {wanted ? (
+          <ApiReferenceReact
+            configuration={{
+              url: OPENAPI_URL,
+              // One column of operations inside this page: the guides above are its navigation.
+              layout: 'modern',
+              showSidebar: false,
+              // Every tag open, as the reference it replaced: each operation is on the page (rendered as it scrolls near).
+              defaultOpenAllTags: true,
+              // Nothing from other origins: system fonts, no hosted agent, proxy or telemetry.
+              withDefaultFonts: false,
+              telemetry: false,
+              agent: { disabled: true },
+              hideClientButton: true,
+              hideTestRequestButton: true,
+              showDeveloperTools: 'never',
+              documentDownloadType: 'none',
+              hideDarkModeToggle: true,
+              forceDarkModeState: 'light',
+              defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+              // Operation anchors are the operationIds: #tag/networks/networks-create.
+              generateOperationSlug: (operation) => operation.operationId ?? `${operation.method}-${operation.path}`,
+            }}
+          />
+        ) : (
+          <p className="muted">The operations load as you scroll to them.</p>
+        )}
+      </div>
     </div>
   );
 }

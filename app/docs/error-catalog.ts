@@ -1,13 +1,11 @@
+import { ERROR_KINDS, type ErrorKind } from '@/server/errors';
+
 /**
  * Every error type the API answers with, as shown at /docs#errors and
- * /docs/errors/<slug>. The slugs, statuses and titles mirror ERROR_KINDS in
- * server/errors.ts (kept separate so the docs bundle imports no server code);
- * e2e/docs.spec.ts checks that the two lists agree.
+ * /docs/errors/<slug>: slug, status and title are ERROR_KINDS of server/errors.ts
+ * (the one list; a kind without its prose here is a type error), the prose is ours.
  */
-export interface ErrorType {
-  slug: string;
-  status: number;
-  title: string;
+interface ErrorProse {
   /** One sentence: what the error means. */
   summary: string;
   /** Typical reasons a request gets this answer. */
@@ -18,11 +16,14 @@ export interface ErrorType {
   retry: 'no' | 'after-fix' | 'yes';
 }
 
-export const ERROR_TYPES: readonly ErrorType[] = [
-  {
-    slug: 'bad-request',
-    status: 400,
-    title: 'Bad request',
+export interface ErrorType extends ErrorProse {
+  slug: ErrorKind;
+  status: number;
+  title: string;
+}
+
+const PROSE: Record<ErrorKind, ErrorProse> = {
+  'bad-request': {
     summary: 'The request is malformed or a field is invalid.',
     causes: [
       'The body is not valid JSON, or a field has the wrong type or is out of range.',
@@ -34,10 +35,7 @@ export const ERROR_TYPES: readonly ErrorType[] = [
       'Read `detail` and, for validation errors, the `errors` array (`path` and `message` per field). Fix the request; sending it again unchanged fails the same way.',
     retry: 'after-fix',
   },
-  {
-    slug: 'unauthorized',
-    status: 401,
-    title: 'Unauthorized',
+  unauthorized: {
     summary: 'The request carries no valid API key.',
     causes: [
       'No `Authorization` header, or it is not `Bearer <key>`.',
@@ -46,10 +44,7 @@ export const ERROR_TYPES: readonly ErrorType[] = [
     remedy: 'Send `Authorization: Bearer sk_test_…` (or `sk_live_…`) with a current key. Create a new key if this one was revoked or expired.',
     retry: 'after-fix',
   },
-  {
-    slug: 'forbidden',
-    status: 403,
-    title: 'Forbidden',
+  forbidden: {
     summary: 'The key is valid but may not do this.',
     causes: [
       'The network in the path is not in the key’s scopes.',
@@ -60,10 +55,7 @@ export const ERROR_TYPES: readonly ErrorType[] = [
     remedy: 'Use a key with the needed scope and role, or ask a network administrator to grant it.',
     retry: 'after-fix',
   },
-  {
-    slug: 'not-found',
-    status: 404,
-    title: 'Not found',
+  'not-found': {
     summary: 'The resource does not exist, or this key cannot see it.',
     causes: [
       'The id is wrong or the resource was deleted.',
@@ -73,19 +65,22 @@ export const ERROR_TYPES: readonly ErrorType[] = [
     remedy: 'Check the id and the path. List the collection to find the resource, or use a key scoped to its network.',
     retry: 'no',
   },
-  {
-    slug: 'method-not-allowed',
-    status: 405,
-    title: 'Method not allowed',
+  'method-not-allowed': {
     summary: 'The path exists, but not with this HTTP method.',
     causes: ['For example `PUT` where the API offers `PATCH`, or `DELETE` on a collection.'],
     remedy: 'Use one of the methods listed for the path in the API reference.',
     retry: 'after-fix',
   },
-  {
-    slug: 'conflict',
-    status: 409,
-    title: 'Conflict',
+  'not-acceptable': {
+    summary: 'The resource exists, but not in any media type the request accepts.',
+    causes: [
+      'The `Accept` header of a creative’s audio request names no format the creative has (`audio/mpeg` and `audio/wav` are offered; `audio/*` and `*/*` accept either).',
+      '`?format=` names a format this creative has no rendition in (audio stored before MP3 renditions existed is WAV or MP3 only).',
+    ],
+    remedy: 'Accept one of the types `detail` lists (or send no `Accept` header for MP3), or pick one with `?format=mp3` or `?format=wav`. The creative’s `formats` field lists what it has.',
+    retry: 'after-fix',
+  },
+  conflict: {
     summary: 'The request conflicts with the current state of the resource.',
     causes: [
       'Optimistic locking: the `If-Match` ETag or body `version` is no longer the current one, because someone else changed the resource.',
@@ -96,37 +91,25 @@ export const ERROR_TYPES: readonly ErrorType[] = [
       'Read the resource again, re-apply your change to the fresh copy and send it with the new version. For an in-flight Idempotency-Key, wait and retry with the same key.',
     retry: 'after-fix',
   },
-  {
-    slug: 'payload-too-large',
-    status: 413,
-    title: 'Payload too large',
+  'payload-too-large': {
     summary: 'The request body is larger than 1 MiB.',
     causes: ['A body over 1 MiB (1,048,576 bytes).'],
     remedy: 'Send a smaller body.',
     retry: 'after-fix',
   },
-  {
-    slug: 'unsupported-media-type',
-    status: 415,
-    title: 'Unsupported media type',
+  'unsupported-media-type': {
     summary: 'The body is not sent as JSON.',
     causes: ['A `POST` or `PATCH` with a body but without `Content-Type: application/json`.'],
     remedy: 'Send `Content-Type: application/json` (with curl: `-H "Content-Type: application/json"`).',
     retry: 'after-fix',
   },
-  {
-    slug: 'range-not-satisfiable',
-    status: 416,
-    title: 'Range not satisfiable',
+  'range-not-satisfiable': {
     summary: 'The `Range` header asks for bytes outside the audio.',
     causes: ['`GET …/creatives/{id}/audio` with a `Range` that starts past the end of the file, or is malformed.'],
     remedy: 'Ask for a range inside the file; the `Content-Range: bytes */<size>` header of this answer gives its size.',
     retry: 'after-fix',
   },
-  {
-    slug: 'idempotency-key-reused',
-    status: 422,
-    title: 'Idempotency key reused',
+  'idempotency-key-reused': {
     summary: 'The `Idempotency-Key` was already used for a different request.',
     causes: [
       'Within 24 hours, the same API key sent this `Idempotency-Key` with another method, path or body.',
@@ -134,51 +117,41 @@ export const ERROR_TYPES: readonly ErrorType[] = [
     remedy: 'Use a new key (for example a fresh UUID) for every distinct operation; reuse a key only to retry the very same request.',
     retry: 'after-fix',
   },
-  {
-    slug: 'rate-limited',
-    status: 429,
-    title: 'Too many requests',
+  'rate-limited': {
     summary: 'The API key (or, for failed authentication, the client address) sent too many requests.',
     causes: ['More requests than the key’s burst allowance, faster than it refills.'],
     remedy: 'Wait the number of seconds in `Retry-After`, then retry. Watch `RateLimit-Remaining` to slow down before the limit is reached.',
     retry: 'yes',
   },
-  {
-    slug: 'internal',
-    status: 500,
-    title: 'Internal server error',
+  internal: {
     summary: 'Something unexpected went wrong on the server.',
     causes: ['A fault in the service. No details are exposed; the request id in the logs identifies it.'],
     remedy:
       'Retry with exponential backoff. For `POST`, send the same `Idempotency-Key`: 5xx answers are not stored, so the retry runs the operation again safely.',
     retry: 'yes',
   },
-  {
-    slug: 'upstream-unavailable',
-    status: 502,
-    title: 'Upstream unavailable',
+  'upstream-unavailable': {
     summary: 'A service this API depends on (such as voice synthesis) failed or timed out.',
     causes: ['The voice synthesis provider was unreachable, too slow, or returned an error during a synchronous call.'],
     remedy: 'Retry later with backoff.',
     retry: 'yes',
   },
-  {
-    slug: 'service-unavailable',
-    status: 503,
-    title: 'Service unavailable',
+  'service-unavailable': {
     summary: 'The service cannot handle the request right now.',
     causes: ['The service is starting, shutting down, or cannot reach its database.'],
     remedy: 'Retry later with backoff, honouring `Retry-After` when present.',
     retry: 'yes',
   },
-];
+};
+
+export const ERROR_TYPES: readonly ErrorType[] = (Object.keys(ERROR_KINDS) as ErrorKind[]).map((slug) => ({
+  slug,
+  ...ERROR_KINDS[slug],
+  ...PROSE[slug],
+}));
 
 export function errorType(slug: string): ErrorType | undefined {
   return ERROR_TYPES.find((e) => e.slug === slug);
-}
-
-export function errorTypeForStatus(status: number): ErrorType | undefined {
-  return ERROR_TYPES.find((e) => e.status === status);
 }
 
 export const RETRY_LABEL: Record<ErrorType['retry'], string> = {

@@ -34,21 +34,3 @@ export function InlineText({ text }: { text: string }) {
     </>
   );
 }
-
-/** A description that may hold several paragraphs separated by blank lines. */
-export function Paragraphs({ text, className }: { text: string | undefined; className?: string }) {
-  if (!text) return null;
-  return (
-    <>
-      {text
-        .split(/\n\s*\n/)
-        .map((p) => p.trim())
-        .filter(Boolean)
-        .map((p, i) => (
-          <p key={i} className={className}>
-            <InlineText text={p} />
-          </p>
-        ))}
-    </>
-  );
-}

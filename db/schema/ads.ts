@@ -1,10 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { lifecycle, versioned } from './columns';
-import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from './statuses';
+import { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat } from './statuses';
 import { networks } from './networks';
 
-export { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES };
+export { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat };
+
+/** What creatives.renditions says of each stored rendition (the bytes are in creative_audio). */
+export interface RenditionSummary {
+  format: AudioFormat;
+  mimeType: string;
+  sizeBytes: number;
+  /** Measured on the rendition as delivered; null for audio stored before mastering existed. */
+  loudnessLufs: number | null;
+  truePeakDbtp: number | null;
+}
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -127,9 +137,16 @@ export const creatives = pgTable(
     /** What was read and in which voice, fixed at acceptance. */
     script: text('script').notNull(),
     voice: text('voice').notNull(),
+    /** Of the default rendition (MP3). */
     mimeType: text('mime_type'),
     durationMs: integer('duration_ms'),
     sizeBytes: integer('size_bytes'),
+    sampleRate: integer('sample_rate'),
+    /** Measured (BS.1770) on the default rendition as delivered; null before mastering existed. */
+    loudnessLufs: real('loudness_lufs'),
+    truePeakDbtp: real('true_peak_dbtp'),
+    /** The stored renditions, default first, written with their bytes; null for audio stored before renditions existed. */
+    renditions: jsonb('renditions').$type<RenditionSummary[]>(),
     /** Client-facing: never a vendor name, vendor voice id or storage key. */
     failureReason: text('failure_reason'),
     attempts: integer('attempts').notNull().default(0),
@@ -145,10 +162,19 @@ export const creatives = pgTable(
   ],
 );
 
-/** Audio bytes, apart from the row so lists never read them. */
-export const creativeAudio = pgTable('creative_audio', {
-  creativeId: text('creative_id')
-    .primaryKey()
-    .references(() => creatives.id),
-  bytes: bytea('bytes').notNull(),
-});
+/** Audio bytes, one row per rendition, apart from the row so lists never read them. */
+export const creativeAudio = pgTable(
+  'creative_audio',
+  {
+    creativeId: text('creative_id')
+      .notNull()
+      .references(() => creatives.id),
+    /** The creative's network: every tenant table carries it, so a statement can name its shard (docs/SCALING.md). */
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
+    format: text('format', { enum: AUDIO_FORMATS }).notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.creativeId, t.format] })],
+);

@@ -6,3 +6,7 @@ export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed', 'arc
 export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as const;
 export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/** Renditions a ready creative's audio is stored in (creative_audio.format); the first is the default. */
+export const AUDIO_FORMATS = ['mp3', 'wav'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+export const AUDIO_MIME_TYPES: Record<AudioFormat, string> = { mp3: 'audio/mpeg', wav: 'audio/wav' };

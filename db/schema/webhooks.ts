@@ -72,6 +72,10 @@ export const webhookAttempts = pgTable(
     deliveryId: uuid('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id),
+    /** The delivery's network: every tenant table carries it, so a statement can name its shard (docs/SCALING.md). */
+    networkId: text('network_id')
+      .notNull()
+      .references(() => networks.id),
     attemptNumber: integer('attempt_number').notNull(),
     startedAt: at('started_at').notNull(),
     latencyMs: integer('latency_ms'),

@@ -46,6 +46,7 @@ export type SynthesisErrorCode =
   | 'rejected' // other 4xx: the upstream refused the script/request
   | 'invalid_request' // empty script etc., refused before calling anyone
   | 'invalid_audio' // the upstream answered 2xx with something that is not audio we can read
+  | 'silent_audio' // the audio holds no measurable sound, so it cannot be brought to broadcast loudness
   | 'engine_error'; // the local engine failed
 
 export interface SynthesisErrorInit {
@@ -102,5 +103,6 @@ export const CLIENT_REASONS = {
   rejected: 'The voice service rejected the script.',
   invalid_request: 'The script cannot be synthesised: it is empty or too long.',
   invalid_audio: 'The voice service returned audio that could not be read.',
+  silent_audio: 'The voice service returned silent audio.',
   engine_error: 'The voice engine could not synthesise the script.',
 } as const satisfies Record<SynthesisErrorCode, string>;

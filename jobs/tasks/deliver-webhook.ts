@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { database } from '../../db/client';
-import { attemptDelivery } from '../../server/services/webhooks/deliver';
-import { assertDeliverableUrl, webhookUrlPolicy } from '../../server/services/webhooks/ssrf';
+import { database } from '@/db/client';
+import { webhookDeliveries } from '@/db/schema';
+import { attemptDelivery } from '@/server/services/webhooks/deliver';
+import { assertDeliverableUrl, webhookUrlPolicy } from '@/server/services/webhooks/ssrf';
 
-export const deliverWebhookPayload = z.object({ deliveryId: z.string().uuid() });
+/** `networkId` names the delivery's network (every statement on a tenant table names it); jobs queued before it was added lack it. */
+export const deliverWebhookPayload = z.object({ deliveryId: z.string().uuid(), networkId: z.string().min(1).optional() });
 
 /**
  * One attempt of one delivery. The target is checked again now (DNS may have
@@ -11,5 +14,14 @@ export const deliverWebhookPayload = z.object({ deliveryId: z.string().uuid() })
  * scheduled by attemptDelivery as a new job.
  */
 export async function deliverWebhook(payload: z.output<typeof deliverWebhookPayload>): Promise<void> {
-  await attemptDelivery(database(), payload.deliveryId, (url) => assertDeliverableUrl(url, webhookUrlPolicy()));
+  const db = database();
+  const networkId = payload.networkId ?? (await networkOfDelivery(payload.deliveryId));
+  if (networkId === undefined) return; // no such delivery
+  await attemptDelivery({ db, networkId, deliveryId: payload.deliveryId, checkUrl: (url) => assertDeliverableUrl(url, webhookUrlPolicy()) });
+}
+
+/** For a job queued before payloads named the network. */
+async function networkOfDelivery(deliveryId: string): Promise<string | undefined> {
+  const [row] = await database().select({ networkId: webhookDeliveries.networkId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+  return row?.networkId;
 }

@@ -1,8 +1,8 @@
 import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import { z } from 'zod';
-import { expireOffers as expireOpenOffers } from '../../server/services/offers/expire-offers';
-import { database } from '../../db/client';
-import { autoDisableFailingWebhooks } from '../../server/services/webhooks/auto-disable';
+import { expireOffers } from '@/server/services/offers/expire-offers';
+import { database } from '@/db/client';
+import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
 import { deliverWebhook, deliverWebhookPayload } from './deliver-webhook';
 import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
 import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
@@ -36,8 +36,8 @@ function task<T extends TaskName>(
 
 export const taskList: TaskList = {
   'prune-idempotency-keys': task('prune-idempotency-keys', pruneIdempotencyKeys),
-  'expire-offers': task('expire-offers', () => expireOpenOffers(database())),
+  'expire-offers': task('expire-offers', () => expireOffers({ db: database() })),
   'synthesize-creative': task('synthesize-creative', synthesizeCreative),
   'deliver-webhook': task('deliver-webhook', deliverWebhook),
-  'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks(database())),
+  'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks({ db: database() })),
 };

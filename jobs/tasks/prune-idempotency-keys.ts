@@ -1,7 +1,7 @@
 import { lt } from 'drizzle-orm';
 import { z } from 'zod';
-import { database } from '../../db/client';
-import { idempotencyKeys } from '../../db/schema';
+import { database } from '@/db/client';
+import { idempotencyKeys } from '@/db/schema';
 
 export const pruneIdempotencyKeysPayload = z.object({}).passthrough();
 

@@ -1,15 +1,18 @@
 import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
-import { database } from '../../db/client';
-import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt } from '../../server/services/creatives/complete-creative';
-import { logger } from '../../server/logger';
-import { synthesisProvider } from '../synth';
-import { SynthesisError } from '../synth/types';
+import { database } from '@/db/client';
+import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt } from '@/server/services/creatives/complete-creative';
+import { logger } from '@/server/logger';
+import { synthesisProvider } from '@/jobs/synth';
+import { masterAudio } from '@/jobs/synth/master';
+import { SynthesisError } from '@/jobs/synth/types';
 
-export const synthesizeCreativePayload = z.object({ creativeId: z.string().min(1) });
+/** `networkId` names the creative's network (every statement on a tenant table names it); jobs queued before it was added lack it. */
+export const synthesizeCreativePayload = z.object({ creativeId: z.string().min(1), networkId: z.string().min(1).optional() });
 
 /**
- * Generate a creative's audio. Re-reads the creative and does nothing unless it
+ * Generate a creative's audio and master it (jobs/synth/master.ts: −16 LUFS, MP3 + WAV).
+ * Re-reads the creative and does nothing unless it
  * is still generating (a retry of a finished job, or a duplicate, is harmless).
  * Retryable upstream failures throw so graphile-worker retries with backoff;
  * a permanent failure, or the last attempt, fails the creative with a
@@ -17,12 +20,14 @@ export const synthesizeCreativePayload = z.object({ creativeId: z.string().min(1
  */
 export async function synthesizeCreative(payload: z.output<typeof synthesizeCreativePayload>, helpers: JobHelpers): Promise<void> {
   const db = database();
-  const creative = await loadGeneratingCreative(db, payload.creativeId);
+  const creative = await loadGeneratingCreative({ db, networkId: payload.networkId, id: payload.creativeId });
   if (!creative) return;
-  await noteAttempt(db, creative.id);
+  await noteAttempt({ db, creative });
   try {
     const result = await synthesisProvider().synthesize({ text: creative.script, voice: creative.voice }, { signal: helpers.abortSignal });
-    await db.transaction((tx) => completeCreative(tx, creative, result));
+    // Mastered before the transaction: it holds no connection while ffmpeg works.
+    const audio = await masterAudio(result.audio, { signal: helpers.abortSignal });
+    await db.transaction((tx) => completeCreative({ tx, creative, audio }));
   } catch (error) {
     const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
     const retryable = error instanceof SynthesisError ? error.retryable : true;
@@ -32,6 +37,6 @@ export async function synthesizeCreative(payload: z.output<typeof synthesizeCrea
       error instanceof SynthesisError && !retryable
         ? error.clientReason
         : 'The voice service could not generate the audio after several attempts. Retry the creative later.';
-    await db.transaction((tx) => failCreative(tx, creative, reason));
+    await db.transaction((tx) => failCreative({ tx, creative, reason }));
   }
 }

@@ -28,7 +28,7 @@ import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
-import { newId } from '../../db/ids';
+import { newId } from '@/db/ids';
 
 const url = process.env.DATABASE_URL;
 if (!url) {

@@ -15,6 +15,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, type Api } from '@/scripts/bench/api';
+import { log, verdict } from '@/scripts/bench/format';
+import { listenOnLoopback } from '@/scripts/bench/services';
+import { finiteSorted, percentile } from '@/scripts/bench/stats';
 
 export const OVERHEAD_TARGET_MS = 100;
 export const POLL_MS = 10;
@@ -30,8 +35,8 @@ export interface FakeVendor {
   close(): Promise<void>;
 }
 
-/** A small valid WAV: 16-bit mono 8 kHz PCM, 0.25 s of silence. */
-function silentWav(): Buffer {
+/** A small valid WAV: 16-bit mono 8 kHz PCM, 0.25 s of a 440 Hz tone (silence would fail mastering). */
+function toneWav(): Buffer {
   const sampleRate = 8000;
   const dataLength = sampleRate * 2 * 0.25;
   const buf = Buffer.alloc(44 + dataLength);
@@ -48,11 +53,12 @@ function silentWav(): Buffer {
   buf.writeUInt16LE(16, 34); // bits per sample
   buf.write('data', 36, 'ascii');
   buf.writeUInt32LE(dataLength, 40);
+  for (let i = 0; i < dataLength / 2; i++) buf.writeInt16LE(Math.round(8_000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate)), 44 + i * 2);
   return buf;
 }
 
-export function startFakeVendor(delayMs: number): Promise<FakeVendor> {
-  const wav = silentWav();
+export async function startFakeVendor(delayMs: number): Promise<FakeVendor> {
+  const wav = toneWav();
   const timings = new Map<string, number>();
   const state = { requests: 0 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -77,44 +83,19 @@ export function startFakeVendor(delayMs: number): Promise<FakeVendor> {
       }, delayMs);
     });
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        delayMs,
-        timings,
-        get requests() {
-          return state.requests;
-        },
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  const { url, close } = await listenOnLoopback(server);
+  return {
+    url,
+    delayMs,
+    timings,
+    get requests() {
+      return state.requests;
+    },
+    close,
+  };
 }
 
-// ---------------------------------------------------------------- API helpers
-
-interface Api {
-  baseUrl: string;
-  token: string;
-}
-
-async function api<T>(a: Api, method: string, path: string, body?: unknown, expect = [200, 201]): Promise<T> {
-  const res = await fetch(`${a.baseUrl}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${a.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!expect.includes(res.status)) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+// ---------------------------------------------------------------- offers to accept
 
 interface PreparedOffer {
   offerId: string;
@@ -161,8 +142,6 @@ export interface CreativeRun {
   wallMs: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function measureOne(a: Api, networkId: string, offer: PreparedOffer, vendor: FakeVendor, timeoutMs: number): Promise<CreativeSample> {
   const t0 = performance.now();
   const accepted = await api<{ creative_id: string | null; decided_at: string | null }>(a, 'POST', `/networks/${networkId}/offers/${offer.offerId}/accept`);
@@ -204,14 +183,35 @@ export async function runCreatives(
   return { label, concurrency, samples, wallMs: performance.now() - started };
 }
 
-// ---------------------------------------------------------------- summary + report
+/** Accepts before the measured runs, not counted. */
+export const CREATIVE_WARMUP = 3;
 
-function pct(values: number[], p: number): number {
-  const sorted = values.filter(Number.isFinite).sort((x, y) => x - y);
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
+/**
+ * The whole measurement on a service that uses `vendor`: CREATIVE_WARMUP accepts, then `count`
+ * offers accepted one at a time, then `count` more at `concurrency`; a summary per measured run.
+ */
+export async function measureCreativeOverhead(a: Api, vendor: FakeVendor, count: number, concurrency: number): Promise<CreativeSummary[]> {
+  const plan = [
+    { label: 'warm-up', concurrency: 1, count: CREATIVE_WARMUP },
+    { label: 'sequential', concurrency: 1, count },
+    { label: 'concurrent', concurrency, count },
+  ];
+  const prepared = [];
+  for (const p of plan) prepared.push(await prepareOffers(a, p.count, p.label));
+  log(`prepared ${plan.reduce((n, p) => n + p.count, 0)} offers`);
+  const summaries: CreativeSummary[] = [];
+  for (const [i, p] of plan.entries()) {
+    await sleep(1_000);
+    const run = await runCreatives(a, vendor, prepared[i]!, p.concurrency, p.label);
+    if (p.label === 'warm-up') continue;
+    const summary = summarizeCreatives(run);
+    summaries.push(summary);
+    log(creativeLogLine(summary));
+  }
+  return summaries;
 }
+
+// ---------------------------------------------------------------- summary + report
 
 export interface CreativeSummary {
   label: string;
@@ -234,7 +234,10 @@ interface Stats {
   max: number;
 }
 
-const stats = (v: number[]): Stats => ({ p50: pct(v, 50), p95: pct(v, 95), max: pct(v, 100) });
+const stats = (values: number[]): Stats => {
+  const sorted = finiteSorted(values);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: percentile(sorted, 100) };
+};
 
 export function summarizeCreatives(run: CreativeRun): CreativeSummary {
   const ok = run.samples.filter((s) => s.status === 'ready');
@@ -276,7 +279,6 @@ export function renderCreativeSection(
     return lines;
   }
   const allMet = summaries.every((s) => s.met);
-  const verdict = (met: boolean) => (met ? '**met**' : '**MISSED**');
   lines.push(
     `Target: accept → \`creative.ready\` minus the voice provider's own synthesis time < ${OVERHEAD_TARGET_MS} ms (judged on p95). **Verdict: ${allMet ? 'met' : 'MISSED'}.**`,
     '',
@@ -287,7 +289,7 @@ export function renderCreativeSection(
         `| ${s.label}, concurrency ${s.concurrency} | ${s.n}${s.notReady ? ` (${s.notReady} not ready)` : ''} | ${triple(s.serverTotal)} | ${triple(s.vendor)} | **${triple(s.serverOverhead)}** | ${triple(s.clientOverhead)} | ${verdict(s.met)} |`,
     ),
     '',
-    `- **Setup**: a separate start of the service (same command and settings as above, same database) with \`SYNTH_PROVIDER=http\` and \`SYNTH_BASE_URL\` pointing at a fake vendor in the benchmark process: a \`node:http\` server that answers \`POST /v1/text-to-speech/:voice\` with a fixed ${Math.round(silentWav().length / 1024)} KiB WAV after a fixed ${info.vendorDelayMs} ms and records its own time per request (request received → response finished). Worker concurrency ${info.workerConcurrency}. Every offer has its own campaign (unique script), all for one opted-in podcast; ${info.warmup} accepts before the measured runs are not counted.`,
+    `- **Setup**: a separate start of the service (same command and settings as above, same database) with \`SYNTH_PROVIDER=http\` and \`SYNTH_BASE_URL\` pointing at a fake vendor in the benchmark process: a \`node:http\` server that answers \`POST /v1/text-to-speech/:voice\` with a fixed ${Math.round(toneWav().length / 1024)} KiB WAV after a fixed ${info.vendorDelayMs} ms and records its own time per request (request received → response finished). Worker concurrency ${info.workerConcurrency}. Every offer has its own campaign (unique script), all for one opted-in podcast; ${info.warmup} accepts before the measured runs are not counted.`,
     `- **accept→ready** is the creative's \`ready_at\` minus the offer's \`decided_at\`, both from the API and both the database's \`now()\` (one clock, millisecond resolution; \`now()\` is the start of each transaction, so the commit of the final transaction — a few ms — is only in the client-observed figure). **overhead** = accept→ready − the vendor's time for that creative's request. **client-observed** is from sending \`POST …/accept\` until \`GET …/creatives/{id}\` (polled every ${POLL_MS} ms) first says \`ready\`, minus the vendor time: an upper bound that adds the accept round trip and up to one poll interval, and the polling itself loads the service.`,
     `- **What the overhead is**: the accept transaction commits the offer, the creative (\`generating\`) and the graphile-worker job; the worker hears about it through LISTEN/NOTIFY (not its 2 s poll), fetches and locks the job, loads the creative (\`loadGeneratingCreative\`) and records the attempt (\`noteAttempt\`, one UPDATE), calls the provider (HTTP to the vendor: connection, request, reading the body, parsing the WAV header — only the part on the vendor's side is subtracted), then in one transaction stores the audio, sets the creative \`ready\` and writes the \`creative.ready\` event, and finally completes the job. At concurrency ${summaries.at(-1)?.concurrency ?? ''} these steps of several jobs, plus the benchmark's polling, share the same process and cores.`,
     '',

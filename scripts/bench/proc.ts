@@ -1,6 +1,7 @@
 /** Linux /proc readings the benchmarks share: memory and CPU time of processes and of the machine. */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 
 export interface ProcMemory {
   rssKiB: number;
@@ -83,4 +84,35 @@ export function machineBusyMs(): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** The command line of a process, or `?` when it is gone. */
+export function procCommand(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+  } catch {
+    return '?';
+  }
+}
+
+/** Direct children of a process (all its threads). */
+export function procChildren(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const task of execFileSync('ls', [`/proc/${pid}/task`], { encoding: 'utf8' }).split('\n').filter(Boolean)) {
+      const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (list) out.push(...list.split(' ').map(Number));
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
+
+/** The load averages (1, 5, 15 min) as the report shows them: `0.52 / 0.40 / 0.31`. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 }

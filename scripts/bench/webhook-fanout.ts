@@ -25,35 +25,31 @@
  *           BENCH_FANOUT_RATE=100 BENCH_FANOUT_SECONDS=20 BENCH_FANOUT_STEADY_RUNS=3
  *           BENCH_SERVICE_ENV="WORKER_CONCURRENCY=10" (alone: extra environment for the service)
  *           BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (alone: extra node flags for it)
+ *           BENCH_POOL_MAX=10 (alone: the service's database pool, as in run.ts)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { sql as dsql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { connect, type DbHandle } from '../../db/client';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { recordEvent } from '../../server/services/events/record-event';
-import { machineBusyMs, postgresCpuMs, procCpuMs } from './proc';
+import { connect, type DbHandle } from '@/db/client';
+import { api, type Api } from '@/scripts/bench/api';
+import { fmtInt, log, verdict } from '@/scripts/bench/format';
+import { loadAverage, machineBusyMs, postgresCpuMs, procCpuMs } from '@/scripts/bench/proc';
+import { databaseUrl } from '@/scripts/bench/seed';
+import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
+import { benchCommand, numberEnv, parseEnvList, root } from '@/scripts/bench/settings';
+import { finiteSorted, median as medianOf, percentile } from '@/scripts/bench/stats';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { recordEvent } from '@/server/services/events/record-event';
 
 export const FANOUT_THROUGHPUT_TARGET = 1_000;
 export const FANOUT_P99_TARGET_MS = 100;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function numberEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 export interface FanoutSettings {
   events: number;
@@ -130,9 +126,9 @@ export async function startFanoutReceiver(): Promise<FanoutReceiver> {
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { url, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     secrets,
     firstReceipt,
     get total() {
@@ -144,31 +140,11 @@ export async function startFanoutReceiver(): Promise<FanoutReceiver> {
     get unverified() {
       return state.unverified;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
 // ---------------------------------------------------------------- setup over the API
-
-interface Api {
-  baseUrl: string;
-  token: string;
-}
-
-async function api<T>(a: Api, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${a.baseUrl}/v1${p}`, {
-    method,
-    headers: { authorization: `Bearer ${a.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${p} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
 
 /** A network with `count` subscriptions to offer.accepted, each at its own receiver path with its secret registered. */
 async function subscribe(a: Api, receiver: FanoutReceiver, label: string, count: number): Promise<string> {
@@ -279,20 +255,11 @@ export interface FanoutResult {
   loadBefore: string;
 }
 
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1]!;
-}
-
-export function median(values: number[]): number {
-  const s = values.filter(Number.isFinite).sort((x, y) => x - y);
-  if (s.length === 0) return Number.NaN;
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+/** Median of the finite values (a run without a reading does not count). */
+const median = (values: number[]) => medianOf(finiteSorted(values));
 
 async function record(db: DbHandle, networkId: string, run: string, seq: number): Promise<void> {
-  await db.db.transaction((tx) => recordEvent(tx, { networkId, type: 'offer.accepted', data: { bench_run: run, bench_seq: seq } }));
+  await db.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { bench_run: run, bench_seq: seq } }));
 }
 
 function receiptsOf(receiver: FanoutReceiver, run: string): Receipt[] {
@@ -362,16 +329,15 @@ async function steady(db: DbHandle, receiver: FanoutReceiver, networkId: string,
     received: got.length,
     achievedRate,
     latencies,
-    p50: pct(latencies, 50),
-    p90: pct(latencies, 90),
-    p99: pct(latencies, 99),
-    max: pct(latencies, 100),
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    max: percentile(latencies, 100),
     cpu: cpuUse(before, after, got.length),
   };
 }
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
 
 export function burstLogLine(r: BurstRun): string {
   return (
@@ -398,10 +364,7 @@ export async function runWebhookFanout(
   settings: FanoutSettings,
   opts: { workerConcurrency: string; log: (msg: string) => void },
 ): Promise<FanoutResult> {
-  const loadBefore = os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ');
+  const loadBefore = loadAverage();
   const receiver = await startFanoutReceiver();
   const db = connect(dbUrl, { max: 10 });
   try {
@@ -472,7 +435,6 @@ export function renderWebhookSection(r: FanoutResult | undefined, info: { error?
     return lines;
   }
   const v = fanoutVerdict(r);
-  const verdict = (met: boolean) => (met ? '**met**' : '**MISSED**');
   const spread = (values: number[], f: (n: number) => string) => `${f(Math.min(...values))}–${f(Math.max(...values))}`;
   const s = r.settings;
   lines.push(
@@ -578,48 +540,20 @@ export function spliceSection(report: string, section: string[]): string {
 
 // ---------------------------------------------------------------- standalone
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function standalone(): Promise<void> {
-  const log = (msg: string) => process.stdout.write(`[bench] ${msg}\n`);
   const quick = process.env.BENCH_QUICK === '1';
   const settings = fanoutSettings(quick);
   const pgUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const report = process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT) ? undefined : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
-  const extraEnv = Object.fromEntries(
-    (process.env.BENCH_SERVICE_ENV ?? '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
+  const extraEnv = parseEnvList(process.env.BENCH_SERVICE_ENV, 'BENCH_SERVICE_ENV');
   const dbName = `bench_${randomBytes(6).toString('hex')}`;
-  const dbUrl = (() => {
-    const u = new URL(pgUrl);
-    u.pathname = `/${dbName}`;
-    return u.toString();
-  })();
+  const dbUrl = databaseUrl(pgUrl, dbName);
   const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
-  let child: ChildProcess | undefined;
+  const logDir = mkdtempSync(path.join(os.tmpdir(), `${dbName}-`));
+  const processes = new Processes(logDir);
   let created = false;
-  const logFile = path.join(os.tmpdir(), `${dbName}.service.log`);
   const cleanup = async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(20_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await processes.stopAll();
     if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
     await admin.end({ timeout: 5 });
   };
@@ -628,39 +562,15 @@ async function standalone(): Promise<void> {
     await admin.unsafe(`create database "${dbName}"`);
     created = true;
     const token = generateApiKeyToken('test');
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: dbUrl,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      BOOTSTRAP_SUPERUSER_TOKEN: token,
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-      WEBHOOK_ALLOW_PRIVATE: '1',
-      ...extraEnv,
-    };
-    const { openSync, closeSync } = await import('node:fs');
-    const out = openSync(logFile, 'a');
-    const service = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean), '--import', 'tsx', 'scripts/start.ts'], { cwd: root, env, stdio: ['ignore', out, out] });
-    child = service;
-    closeSync(out);
-    log(`service pid ${service.pid} on port ${port}, database ${dbName}, log ${logFile}`);
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 900_000;
-    for (;;) {
-      if (service.exitCode !== null) throw new Error(`service exited with ${service.exitCode}; see ${logFile}`);
-      const ok = await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ok) break;
-      if (Date.now() > deadline) throw new Error('service not ready in time');
-      await sleep(250);
-    }
-    const result = await runWebhookFanout({ baseUrl, token }, dbUrl, service.pid!, settings, {
+    const env = serviceEnvironment(dbUrl, token, { WEBHOOK_ALLOW_PRIVATE: '1', ...extraEnv });
+    const service = await processes.start('service', 'scripts/start.ts', env, {
+      what: 'the service',
+      note: `database ${dbName}, logs in ${logDir}`,
+      readyToken: token,
+      timeoutMs: 900_000,
+      nodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    });
+    const result = await runWebhookFanout({ baseUrl: service.url, token }, dbUrl, service.pid, settings, {
       workerConcurrency: env.WORKER_CONCURRENCY ?? '20 (default)',
       log,
     });
@@ -668,15 +578,8 @@ async function standalone(): Promise<void> {
     log(`burst median ${fmtInt(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${fmt(v.p99)} ms (${v.p99Met ? 'met' : 'MISSED'}); duplicates ${result.duplicates}, unverified ${result.unverified}, db ${JSON.stringify(result.dbCheck)}`);
     if (report) {
       const cpus = os.cpus();
-      const command = ['BENCH_', 'WORKER_'].some((p) => Object.keys(process.env).some((k) => k.startsWith(p)))
-        ? `${Object.keys(process.env)
-            .filter((k) => k.startsWith('BENCH_'))
-            .sort()
-            .map((k) => `${k}=${process.env[k]}`)
-            .join(' ')} npx tsx scripts/bench/webhook-fanout.ts`.trim()
-        : 'npx tsx scripts/bench/webhook-fanout.ts';
       const section = renderWebhookSection(result, {
-        command,
+        command: benchCommand('npx tsx scripts/bench/webhook-fanout.ts'),
         date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
       });

@@ -1,5 +1,8 @@
-import { sqlClient } from '../../db/client';
-import { unauthorized } from '../errors';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { database, sqlClient } from '@/db/client';
+import { apiKeyAccess, apiKeys, serviceAccounts } from '@/db/schema';
+import { statement } from '@/db/statement';
+import { unauthorized } from '@/server/errors';
 import type { Role } from './roles';
 import { API_KEY_PATTERN, hashToken } from './tokens';
 
@@ -29,25 +32,31 @@ interface KeyRow {
   scopes: Array<{ network_id: string; role: Role }>;
 }
 
+const k = apiKeys;
+const a = apiKeyAccess;
+const owner = serviceAccounts;
+
 /**
  * One indexed query per request: the key by hash, with what each scope does now
  * (`api_key_access`: the grant capped by the owner's standing, see docs/keys-and-roles.md).
  * Not cached, so revocation, expiry and a removed membership bite on the next request.
  */
+const findKeyByHash = statement<KeyRow, { tokenHash: string }>(sql`
+  select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner},
+    (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
+    (${k.expiresAt} is not null and ${k.expiresAt} <= now()) as expired,
+    (${k.revokedAt} is not null and ${k.revokedAt} <= now()) as revoked,
+    coalesce((
+      select json_agg(json_build_object('network_id', ${a.networkId}, 'role', ${a.role}) order by ${a.networkId})
+      from ${a}
+      where ${a.keyId} = ${k.id} and ${a.role} is not null
+    ), '[]'::json) as scopes
+  from ${k}
+  left join ${owner} on ${owner.id} = ${k.serviceAccountId}
+  where ${k.tokenHash} = ${sql.placeholder('tokenHash')} and (${k.serviceAccountId} is null or ${owner.deletedAt} is null)`);
+
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
-  const rows = await sqlClient()<KeyRow[]>`
-    select k.id, k.name, k.super_user, k.user_id, k.service_account_id, k.identifies_owner,
-      (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
-      (k.expires_at is not null and k.expires_at <= now()) as expired,
-      (k.revoked_at is not null and k.revoked_at <= now()) as revoked,
-      coalesce((
-        select json_agg(json_build_object('network_id', a.network_id, 'role', a.role) order by a.network_id)
-        from api_key_access a
-        where a.key_id = k.id and a.role is not null
-      ), '[]'::json) as scopes
-    from api_keys k
-    left join service_accounts owner_sa on owner_sa.id = k.service_account_id
-    where k.token_hash = ${tokenHash} and (k.service_account_id is null or owner_sa.deleted_at is null)`;
+  const rows = await findKeyByHash(sqlClient(), { tokenHash });
   return rows[0];
 }
 
@@ -92,6 +101,9 @@ function touchLastUsed(keyId: string): void {
   if (previous && now - previous < LAST_USED_RESOLUTION_MS) return;
   lastTouched.set(keyId, now);
   if (lastTouched.size > 100_000) lastTouched.clear();
-  sqlClient()`update api_keys set last_used_at = now() where id = ${keyId}
-      and (last_used_at is null or last_used_at < now() - interval '1 minute')`.catch(() => lastTouched.delete(keyId));
+  database()
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))))
+    .catch(() => lastTouched.delete(keyId));
 }

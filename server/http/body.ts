@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest } from '@/server/errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

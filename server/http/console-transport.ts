@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import { logger } from '../logger';
-import { appRouter } from '../routers';
-import { createContext, requestState, type AppRequest, type Context } from '../trpc';
+import { logger } from '@/server/logger';
+import { appRouter } from '@/server/routers';
+import { createContext, requestState, type AppRequest, type Context } from '@/server/trpc';
 import { MAX_BODY_BYTES } from './body';
 import { errorHeaders, problemFromError } from './problem';
 

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
-import { postgresClientOf, transactionAsDatabase, type Database } from '../../db/client';
-import { apiKeys, apiKeyScopes, idempotencyKeys } from '../../db/schema';
-import type { Principal } from '../auth/principal';
-import { config } from '../config';
-import { AppError, badRequest, ERROR_KINDS, forbidden, type ErrorKind } from '../errors';
-import { openSecret, sealSecret } from '../secrets';
-import { covers } from '../services/keys/key-access';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { postgresClientOf, transactionAsDatabase, type Database } from '@/db/client';
+import { apiKeys, apiKeyScopes, idempotencyKeys } from '@/db/schema';
+import { column, statement } from '@/db/statement';
+import type { Principal } from '@/server/auth/principal';
+import { config } from '@/server/config';
+import { AppError, badRequest, ERROR_KINDS, forbidden, type ErrorKind } from '@/server/errors';
+import { openSecret, sealSecret } from '@/server/secrets';
+import { covers } from '@/server/services/keys/key-access';
 import { problemFromError, type Problem } from './problem';
 
 /*
@@ -109,6 +110,38 @@ export async function idempotently<R extends Outcome>(
 
 const ROLL_BACK = Symbol('roll back the idempotent transaction');
 
+/** The first key of the two-key advisory lock space: idempotency keys' own (hashtext of owner and key is the second). */
+const IDEMPOTENCY_LOCK_CLASS = 7_242_031;
+
+const ik = idempotencyKeys;
+const param = {
+  owner: sql.placeholder('owner'),
+  key: sql.placeholder('key'),
+  fingerprint: sql.placeholder('fingerprint'),
+  ttlSeconds: sql.placeholder('ttlSeconds'),
+};
+
+/**
+ * One prepared statement (this runs on every POST that sends a key): the advisory lock, and
+ * the row only when the lock was ours — so the insert never waits on another transaction.
+ */
+const takeKeyStatement = statement<{ locked: boolean; inserted: boolean }, { owner: string; key: string; fingerprint: string; ttlSeconds: number }>(sql`
+  with lock as (select pg_try_advisory_xact_lock(${sql.raw(String(IDEMPOTENCY_LOCK_CLASS))}::int, hashtext(${param.owner}::text || ' ' || ${param.key}::text)) as locked),
+  claim as (
+    insert into ${ik} (${column(ik.apiKeyId)}, ${column(ik.key)}, ${column(ik.fingerprint)}, ${column(ik.state)}, ${column(ik.expiresAt)})
+    select ${param.owner}, ${param.key}, ${param.fingerprint}, 'running', now() + make_interval(secs => ${param.ttlSeconds}::float8)
+      from lock where locked
+    on conflict do nothing
+    returning ${column(ik.key)})
+  select (select locked from lock) as locked, exists (select 1 from claim) as inserted`);
+
+/** Every keyed POST that ran writes its answer before COMMIT. */
+const storeAnswerStatement = statement<never, { owner: string; key: string; status: number; headers: string; body: string }>(sql`
+  update ${ik}
+     set ${column(ik.state)} = 'done', ${column(ik.responseStatus)} = ${sql.placeholder('status')}::int,
+         ${column(ik.responseHeaders)} = ${sql.placeholder('headers')}::jsonb, ${column(ik.responseBody)} = ${sql.placeholder('body')}::jsonb
+   where ${ik.apiKeyId} = ${param.owner} and ${ik.key} = ${param.key}`);
+
 /**
  * Take the key in this transaction, or return the answer a committed request
  * left under it. An expired key is forgotten and taken anew.
@@ -116,17 +149,7 @@ const ROLL_BACK = Symbol('roll back the idempotent transaction');
 async function takeKey(db: Database, owner: string, key: string, fingerprint: string): Promise<StoredResponse | undefined> {
   const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
   for (let attempt = 0; attempt < 2; attempt++) {
-    // One prepared statement (this runs on every POST that sends a key): the advisory lock, and
-    // the row only when the lock was ours — so the insert never waits on another transaction.
-    const [taken] = await postgresClientOf(db)<Array<{ locked: boolean; inserted: boolean }>>`
-      with lock as (select pg_try_advisory_xact_lock(${IDEMPOTENCY_LOCK_CLASS}::int, hashtext(${owner} || ' ' || ${key})) as locked),
-      claim as (
-        insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
-        select ${owner}, ${key}, ${fingerprint}, 'running', now() + make_interval(secs => ${ttlSeconds}::float8)
-          from lock where locked
-        on conflict do nothing
-        returning key)
-      select (select locked from lock) as locked, exists (select 1 from claim) as inserted`;
+    const [taken] = await takeKeyStatement(postgresClientOf(db), { owner, key, fingerprint, ttlSeconds });
     if (!taken!.locked) throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed. Retry after it completes.');
     if (taken!.inserted) return undefined;
 
@@ -154,9 +177,6 @@ async function takeKey(db: Database, owner: string, key: string, fingerprint: st
   throw new AppError('conflict', 'A request with this Idempotency-Key is being processed. Retry shortly.');
 }
 
-/** The first key of the two-key advisory lock space: idempotency keys' own (hashtext of owner and key is the second). */
-const IDEMPOTENCY_LOCK_CLASS = 7_242_031;
-
 /** The answer to remember for a procedure's output, as the REST layer sends it. */
 function storedResponseOf(http: IdempotentContext['http'], data: unknown): StoredResponse {
   const headers: Record<string, string> = {};
@@ -168,11 +188,13 @@ function storedResponseOf(http: IdempotentContext['http'], data: unknown): Store
 
 async function storeAnswer(db: Database, owner: string, key: string, response: StoredResponse): Promise<void> {
   const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(response.body));
-  await postgresClientOf(db)`
-    update idempotency_keys
-       set state = 'done', response_status = ${response.status},
-           response_headers = ${JSON.stringify(response.headers)}::jsonb, response_body = ${JSON.stringify(sealed)}::jsonb
-     where api_key_id = ${owner} and key = ${key}`;
+  await storeAnswerStatement(postgresClientOf(db), {
+    owner,
+    key,
+    status: response.status,
+    headers: JSON.stringify(response.headers),
+    body: JSON.stringify(sealed),
+  });
 }
 
 async function forgetKey(db: Database, owner: string, key: string): Promise<void> {
@@ -192,11 +214,20 @@ async function rememberRefusal(db: Database, owner: string, key: string, fingerp
   if (problem.status >= 500 || NOT_RUN.has(problem.status)) return;
   const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
   const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(problem));
-  await postgresClientOf(db)`
-    insert into idempotency_keys (api_key_id, key, fingerprint, state, response_status, response_headers, response_body, expires_at)
-    values (${owner}, ${key}, ${fingerprint}, 'done', ${problem.status}, '{}'::jsonb, ${JSON.stringify(sealed)}::jsonb,
-            now() + make_interval(secs => ${ttlSeconds}::float8))
-    on conflict do nothing`.catch(() => undefined);
+  await db
+    .insert(idempotencyKeys)
+    .values({
+      apiKeyId: owner,
+      key,
+      fingerprint,
+      state: 'done',
+      responseStatus: problem.status,
+      responseHeaders: {},
+      responseBody: sealed,
+      expiresAt: sql`now() + make_interval(secs => ${ttlSeconds}::float8)`,
+    })
+    .onConflictDoNothing()
+    .catch(() => undefined);
 }
 
 function storedError(answer: StoredResponse): AppError {
@@ -221,7 +252,15 @@ async function assertReplayable(db: Database, caller: Principal | undefined, bod
     .from(apiKeys)
     .where(and(inArray(apiKeys.id, keyIds), eq(apiKeys.createdByKeyId, caller.keyId)));
   if (created.length === 0) return;
-  const scopes = await db.select().from(apiKeyScopes).where(inArray(apiKeyScopes.keyId, created.map((k) => k.id)));
+  const scopes = await db
+    .select()
+    .from(apiKeyScopes)
+    .where(
+      inArray(
+        apiKeyScopes.keyId,
+        created.map((k) => k.id),
+      ),
+    );
   for (const key of created) {
     const granted = scopes.filter((s) => s.keyId === key.id).map((s) => ({ networkId: s.networkId, role: s.role }));
     if (!covers(caller, { superUser: key.superUser, identifiesOwner: key.identifiesOwner, scopes: granted })) {

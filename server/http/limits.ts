@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import type { Database } from '../../db/client';
-import type { Config } from '../config';
+import type { Database } from '@/db/client';
+import type { Config } from '@/server/config';
 import { postgresBucketStore, redisBucketStore, TokenBucketLimiter, type BucketStore } from './rate-limit';
 
 interface Limits {

@@ -1,5 +1,5 @@
-import type { HttpOut } from '../trpc';
-import { badRequest } from '../errors';
+import type { HttpOut } from '@/server/trpc';
+import { badRequest } from '@/server/errors';
 
 /**
  * The version a write expects, from `If-Match: "3"` (or `W/"3"`) or a body

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '../errors';
-import { derivedKey } from '../secrets';
+import { badRequest } from '@/server/errors';
+import { derivedKey } from '@/server/secrets';
 import type { Page } from './page';
 
 export { listParams, pageOf, type Page } from './page';

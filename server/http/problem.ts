@@ -1,9 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable } from '../../db/client';
-import { config } from '../config';
-import { AppError, ERROR_KINDS, type ErrorKind, type FieldError } from '../errors';
+import { isDatabaseUnavailable } from '@/db/client';
+import { config } from '@/server/config';
+import { AppError, ERROR_KINDS, type ErrorKind, type FieldError } from '@/server/errors';
 
 /** The spec's error envelope (RFC 9457 problem details). */
 export interface Problem {
@@ -102,7 +102,9 @@ export function problemFromError(error: unknown): Problem {
 
 /** Extra response headers an error asks for (Retry-After on 429, for example). */
 export function errorHeaders(error: unknown): Record<string, string> {
+  // RFC 6750: a 401 names the scheme to authenticate with.
+  const challenge: Record<string, string> = problemFromError(error).status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
   const cause = error instanceof TRPCError ? error.cause : error;
-  if (cause instanceof AppError) return cause.extra.headers ?? {};
-  return isDatabaseUnavailable(error) ? { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } : {};
+  if (cause instanceof AppError) return { ...challenge, ...cause.extra.headers };
+  return isDatabaseUnavailable(error) ? { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } : challenge;
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '@/server/errors';
 
 export interface ByteRange {
   start: number;

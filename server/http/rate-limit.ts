@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import type { Database } from '../../db/client';
-import { logger } from '../logger';
+import type { Database } from '@/db/client';
+import { rateLimitBuckets } from '@/db/schema';
+import { column } from '@/db/statement';
+import { logger } from '@/server/logger';
 
 export interface BucketPolicy {
   /** Tokens added per second. */
@@ -97,6 +99,14 @@ export class TokenBucketLimiter {
     return this.decision(bucket, allowed);
   }
 
+  /** The decision `key` would get now, without spending (for answers that passed no limiter). */
+  peek(key: string): Decision {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return this.decision({ tokens: this.policy.burst, refilledAt: Date.now(), unsynced: 0, firstUnsyncedAt: 0 }, true);
+    this.refill(bucket, Date.now());
+    return this.decision(bucket, bucket.tokens >= 1);
+  }
+
   /** Would `key` be refused now? (Does not spend.) */
   exhausted(key: string): boolean {
     const bucket = this.buckets.get(key);
@@ -161,23 +171,27 @@ export class TokenBucketLimiter {
   }
 }
 
-/** Buckets in an UNLOGGED Postgres table: one upsert per sync for all keys. */
+/** Buckets in an UNLOGGED Postgres table: one upsert per sync for all keys (4 a second per process, off the request path). */
 export function postgresBucketStore(db: Database): BucketStore {
   return {
     async sync({ rate, burst }, spent) {
       const batch = JSON.stringify([...spent].map(([key, s]) => ({ key, spent: s.tokens, age: s.ageSeconds })));
       // A new bucket is credited the refill since the first spend it reports;
       // an existing one refills from its last update.
+      // (`excluded` holds only the new bucket's balance, clamped: the spend itself is read again
+      // from the batch, so an existing bucket is charged all of it.)
+      const b = rateLimitBuckets;
       const rows = await db.execute<{ key: string; tokens: number }>(sql`
-        insert into rate_limit_buckets as b (key, tokens, updated_at)
+        with spend as (select key, spent, age from json_to_recordset(${batch}::json) as t(key text, spent float8, age float8))
+        insert into ${b} (${column(b.key)}, ${column(b.tokens)}, ${column(b.updatedAt)})
         select key, greatest(${-burst}::float8, least(${burst}::float8, ${burst}::float8 - spent + age * ${rate}::float8)), now()
-        from json_to_recordset(${batch}::json) as t(key text, spent float8, age float8)
-        on conflict (key) do update set
-          tokens = greatest(${-burst}::float8,
-            least(${burst}::float8, b.tokens + extract(epoch from now() - b.updated_at) * ${rate}::float8)
-            - (${burst}::float8 - excluded.tokens)),
-          updated_at = now()
-        returning key, tokens`);
+        from spend
+        on conflict (${column(b.key)}) do update set
+          ${column(b.tokens)} = greatest(${-burst}::float8,
+            least(${burst}::float8, ${b.tokens} + extract(epoch from now() - ${b.updatedAt}) * ${rate}::float8)
+            - (select spent from spend where spend.key = excluded.${column(b.key)})),
+          ${column(b.updatedAt)} = now()
+        returning ${b.key} as key, ${b.tokens} as tokens`);
       return new Map(rows.map((r) => [r.key, Number(r.tokens)]));
     },
   };

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { AppError } from '../errors';
-import { logger } from '../logger';
-import { openApiDocument } from '../openapi';
-import { appRouter } from '../routers';
-import { createContext, requestState, type AppRequest, type Context, type RequestState } from '../trpc';
+import { AppError } from '@/server/errors';
+import { logger } from '@/server/logger';
+import { openApiDocument } from '@/server/openapi';
+import { appRouter } from '@/server/routers';
+import { admitWithoutOperation, createContext, requestState, type AppRequest, type Context, type RequestState } from '@/server/trpc';
 import { MAX_BODY_BYTES, nulRefused, parseJsonBody, readBody, urlContainsNul } from './body';
 import { requestFingerprint } from './idempotency';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from './problem';
@@ -105,7 +105,17 @@ export function createRestHandler() {
         }
       }
       finishResponses(res, state);
-      await handle(req, res);
+      await handle(req, res, async () => {
+        // No operation at this path: 404 — after the credential gate every request passes, so the
+        // answer carries RateLimit-* and an unknown path is no way around the lockout.
+        const ctx = createContext({ req });
+        try {
+          await admitWithoutOperation(ctx);
+          sendProblem(res, problem('not-found', 'No operation at this path. The reference is at /docs.'), ctx.http.headers);
+        } catch (error) {
+          sendProblem(res, problemFromError(error), { ...ctx.http.headers, ...errorHeaders(error) });
+        }
+      });
     } catch (error) {
       const p = problemFromError(error);
       if (p.status === 503) logger.warn({ err: error }, 'request failed before routing: database unavailable');

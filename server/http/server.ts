@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { logger } from '../logger';
-import { requestState, type AppRequest } from '../trpc';
+import { logger } from '@/server/logger';
+import { requestState, type AppRequest } from '@/server/trpc';
 import { CONSOLE_PREFIX, createConsoleHandler } from './console-transport';
+import { HEALTH_PATH, serveHealth } from './health';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRestHandler, REST_PREFIX } from './rest';
 
@@ -50,6 +51,10 @@ export function createAppServer(pages?: PageHandler): Server {
       });
     }
 
+    if (req.method === 'GET' && url.split('?')[0] === HEALTH_PATH) {
+      void serveHealth(res);
+      return;
+    }
     const handler = startsWithSegment(url, REST_PREFIX)
       ? serveRest
       : startsWithSegment(url, CONSOLE_PREFIX)

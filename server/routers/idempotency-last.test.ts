@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idempotent } from '../trpc';
+import { idempotent } from '@/server/trpc';
 import { appRouter } from './index';
 
 type Middleware = ((...args: unknown[]) => unknown) & { _type?: string };

@@ -1,4 +1,4 @@
-import { router } from '../trpc';
+import { router } from '@/server/trpc';
 import { advertisersRouter } from './advertisers/router';
 import { auditRouter } from './audit/router';
 import { campaignsRouter } from './campaigns/router';

@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/roles';
+import type { ID_PREFIXES } from '@/db/ids';
+import { ROLES } from '@/server/auth/roles';
 
 /** ISO 8601 UTC timestamp, as every response shows time. */
 export const timestamp = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.000Z' });
+
+/** An id of one kind, shown in the document by an example of its shape (`off_01jd…`). */
+export const idField = (prefix: (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES]) =>
+  z.string().meta({ example: `${prefix}_01jd8x6v2c9q7r5t3w1y0zabcd` });
+
+/** The optimistic-lock version of a mutable resource, also sent as its ETag. */
+export const resourceVersion = z.number().int().meta({ example: 1 });
 
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { recordAudit } from '../../server/services/audit/record-audit';
-import { api, envelopeKeys, type ApiResponse, type Page } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { api, envelopeKeys, type ApiResponse, type Page } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -115,7 +115,7 @@ describe('GET /networks/{n}/audit-log', () => {
     const a = await adminOfNewNetwork();
     const b = await adminOfNewNetwork();
     await database().transaction((tx) =>
-      recordAudit(tx, { networkId: b.network.id, actorKeyId: null, action: 'network.updated', targetType: 'network', targetId: b.network.id }),
+      recordAudit({ tx, networkId: b.network.id, actorKeyId: null, action: 'network.updated', targetType: 'network', targetId: b.network.id }),
     );
     expect((await auditPage(a.network.id, a.token)).items).toEqual([]);
     const bRows = await auditPage(b.network.id, b.token);

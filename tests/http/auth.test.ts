@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { apiKeys, memberships } from '../../db/schema';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api, envelopeKeys } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { apiKeys, memberships } from '@/db/schema';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api, envelopeKeys } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

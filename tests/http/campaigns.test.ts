@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Page, type Problem } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
-import { reportReliability } from '../support/reliability';
+import { api, type Page, type Problem } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

@@ -37,4 +37,13 @@ describe('console transport (/api/trpc)', () => {
     expect(ok.status).toBe(200);
     expect((ok.body.result as { data: { name: string } }).data.name).toBe('From the console');
   });
+
+  it('a refused loopback webhook URL names WEBHOOK_ALLOW_PRIVATE=1 in the field error the dialog shows under the URL', async () => {
+    const network = await trpc('networks.create', { method: 'POST', input: { name: 'Console webhooks' } });
+    const networkId = (network.body.result as { data: { id: string } }).data.id;
+    const res = await trpc('webhooks.create', { method: 'POST', input: { networkId, url: 'http://127.0.0.1:9/hooks', events: ['offer.accepted'] } });
+    expect(res.status).toBe(400);
+    const problem = (res.body.error as { data: { problem: { errors?: Array<{ path: string; message: string }> } } }).data.problem;
+    expect(problem.errors).toEqual([{ path: 'url', message: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=1') }]);
+  });
 });

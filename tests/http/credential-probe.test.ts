@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { newId } from '../../db/ids';
-import { memberships } from '../../db/schema';
-import { mintApiKey } from '../../server/services/keys/mint-api-key';
-import { api } from '../support/api';
-import { closeTestDatabase, createNetworkRow, createPerson, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { newId } from '@/db/ids';
+import { memberships } from '@/db/schema';
+import { mintApiKey } from '@/server/services/keys/mint-api-key';
+import { api } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, createPerson, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 /**
  * What an outside probe of the running service found in an hour (issue 13), each step as it
@@ -126,7 +126,7 @@ describe('3. and 4. the operator’s keys: never a network’s, and scoped ones 
   it('such a key stops working with its owner’s last super_user key', async () => {
     const a = await createNetworkRow();
     const operator = await createPerson();
-    const superKey = await mintApiKey(database(), { name: 'su', environment: 'test', owner: { userId: operator.id }, creator: 'platform', superUser: true });
+    const superKey = await mintApiKey({ tx: database(), name: 'su', environment: 'test', owner: { userId: operator.id }, creator: 'platform', superUser: true });
     const scoped = await api<Key>('POST', '/apikeys', {
       token: superKey.token,
       body: { key_name: 'scoped', scopes: [{ network_id: a.id, role: 'read_only' }] },

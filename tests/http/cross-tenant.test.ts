@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { newId } from '../../db/ids';
-import { creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '../../db/schema';
-import { hashToken } from '../../server/auth/tokens';
-import { appRouter } from '../../server/routers';
-import { api } from '../support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
-import { reportReliability } from '../support/reliability';
+import { database } from '@/db/client';
+import { newId } from '@/db/ids';
+import { creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '@/db/schema';
+import { hashToken } from '@/server/auth/tokens';
+import { appRouter } from '@/server/routers';
+import { api } from '@/tests/support/api';
+import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api, type Problem } from '../support/api';
-import { startServerBehindProxy } from '../support/pg-proxy';
-import type { ServerProcess } from '../support/server-process';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api, type Problem } from '@/tests/support/api';
+import { startServerBehindProxy } from '@/tests/support/pg-proxy';
+import type { ServerProcess } from '@/tests/support/server-process';
 
 /**
  * Postgres unreachable: both transports answer 503 with the envelope's words, and the
@@ -47,5 +47,21 @@ describe('Postgres unreachable', () => {
     proxy.acceptConnections();
     for (let i = 0; i < 50 && (await api('GET', '/me', { token, baseUrl: server.url })).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
     expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
+  });
+
+  it('GET /healthz (for load balancers, no key) answers 200 while the database answers, 503 while it does not', { timeout: 60_000 }, async () => {
+    const health = () => fetch(`${server.url}/healthz`);
+    const up = await health();
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ status: 'ok' });
+    proxy.refuseConnections();
+    const down = await health();
+    expect(down.status).toBe(503);
+    expect(down.headers.get('content-type')).toBe('application/problem+json');
+    expect(down.headers.get('retry-after')).not.toBeNull();
+    expect(await down.text()).not.toContain('127.0.0.1');
+    proxy.acceptConnections();
+    for (let i = 0; i < 50 && (await health()).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
+    expect((await health()).status).toBe(200);
   });
 });

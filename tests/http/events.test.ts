@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { recordEvent } from '../../server/services/events/record-event';
-import { EVENT_TYPE_NAMES } from '../../server/services/events/event-types';
-import { api } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { recordEvent } from '@/server/services/events/record-event';
+import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { api } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -11,10 +11,10 @@ afterAll(closeTestDatabase);
 describe('event log', () => {
   it('records an event on the caller’s transaction: committed → listed, rolled back → absent', async () => {
     const network = await createNetworkRow();
-    await database().transaction((tx) => recordEvent(tx, { networkId: network.id, type: 'optin.completed', data: { podcast_id: 'pod_1' } }));
+    await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: { podcast_id: 'pod_1' } }));
     await database()
       .transaction(async (tx) => {
-        await recordEvent(tx, { networkId: network.id, type: 'offer.rejected', data: { offer_id: 'off_1' } });
+        await recordEvent({ tx, networkId: network.id, type: 'offer.rejected', data: { offer_id: 'off_1' } });
         throw new Error('roll back');
       })
       .catch(() => {});
@@ -31,8 +31,8 @@ describe('event log', () => {
   it('filters by type and pages in order', async () => {
     const network = await createNetworkRow();
     for (let i = 0; i < 3; i++) {
-      await database().transaction((tx) => recordEvent(tx, { networkId: network.id, type: 'creative.ready', data: { n: i } }));
-      await database().transaction((tx) => recordEvent(tx, { networkId: network.id, type: 'creative.failed', data: { n: i } }));
+      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.ready', data: { n: i } }));
+      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.failed', data: { n: i } }));
     }
     const first = await api<{ items: Array<{ data: { n: number }; type: string }>; next_cursor: string }>(
       'GET',

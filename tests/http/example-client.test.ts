@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientTypes, CLIENT_SCHEMA } from '../../scripts/generate-client-types';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api } from '../support/api';
-import { ROOT, startOwnServer } from '../support/server-process';
+import { clientTypes, CLIENT_SCHEMA } from '@/scripts/generate-client-types';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api } from '@/tests/support/api';
+import { ROOT, startOwnServer } from '@/tests/support/server-process';
 
 /** examples/typescript-client: a typed client generated from our own /v1/openapi.json, compiled and run. */
 const EXAMPLE = path.join(ROOT, 'examples/typescript-client');

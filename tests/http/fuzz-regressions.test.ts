@@ -3,8 +3,8 @@
  * HTTP tests so `npm test` keeps them fixed. See docs/RELIABILITY.md, findings.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, type Problem } from '../support/api';
-import { adInventory, closeTestDatabase, openTestDatabase } from '../support/fixtures';
+import { api, type Problem } from '@/tests/support/api';
+import { adInventory, closeTestDatabase, openTestDatabase } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

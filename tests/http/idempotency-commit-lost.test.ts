@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type DbHandle } from '../../db/client';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api, type Problem } from '../support/api';
-import { startServerBehindProxy } from '../support/pg-proxy';
-import type { ServerProcess } from '../support/server-process';
+import { connect, type DbHandle } from '@/db/client';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api, type Problem } from '@/tests/support/api';
+import { startServerBehindProxy } from '@/tests/support/pg-proxy';
+import type { ServerProcess } from '@/tests/support/server-process';
 
 /**
  * The hardest case for an Idempotency-Key: the POST's transaction COMMITs on

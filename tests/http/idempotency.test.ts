@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { idempotencyKeys, networks } from '../../db/schema';
-import { pruneIdempotencyKeys } from '../../jobs/tasks/prune-idempotency-keys';
-import { api } from '../support/api';
-import { closeTestDatabase, openTestDatabase } from '../support/fixtures';
-import { reportReliability } from '../support/reliability';
+import { database } from '@/db/client';
+import { idempotencyKeys, networks } from '@/db/schema';
+import { pruneIdempotencyKeys } from '@/jobs/tasks/prune-idempotency-keys';
+import { api } from '@/tests/support/api';
+import { closeTestDatabase, openTestDatabase } from '@/tests/support/fixtures';
+import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { auditLog, invitations, memberships, users } from '../../db/schema';
-import type { Role } from '../../server/auth/roles';
-import { api, type Page, type Problem } from '../support/api';
-import { createTestDatabase } from '../support/database';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
-import { startServerProcess, type ServerProcess } from '../support/server-process';
-import { generateApiKeyToken } from '../../server/auth/tokens';
+import { database } from '@/db/client';
+import { auditLog, invitations, memberships, users } from '@/db/schema';
+import type { Role } from '@/server/auth/roles';
+import { api, type Page, type Problem } from '@/tests/support/api';
+import { createTestDatabase } from '@/tests/support/database';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { generateApiKeyToken } from '@/server/auth/tokens';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

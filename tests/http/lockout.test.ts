@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { startOwnServer } from '../support/server-process';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { startOwnServer } from '@/tests/support/server-process';
 
 /**
  * The failed-authentication lockout (invariant 9): it counts per client

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
-import { api } from '../support/api';
+import { api } from '@/tests/support/api';
 
 describe('request logs', () => {
   it('writes one JSON line per request with request id, key id, route, status and duration — never the token', async () => {

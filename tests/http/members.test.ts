@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { apiKeyScopes, auditLog, memberships } from '../../db/schema';
-import type { Role } from '../../server/auth/roles';
-import { api, type Page, type Problem } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { apiKeyScopes, auditLog, memberships } from '@/db/schema';
+import type { Role } from '@/server/auth/roles';
+import { api, type Page, type Problem } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
+import { api } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

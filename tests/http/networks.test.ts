@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, type Page } from '../support/api';
-import { closeTestDatabase, openTestDatabase, personKey } from '../support/fixtures';
+import { api, type Page } from '@/tests/support/api';
+import { closeTestDatabase, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

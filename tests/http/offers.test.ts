@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { database } from '../../db/client';
-import { creatives, offers } from '../../db/schema';
-import { expireOffers } from '../../server/services/offers/expire-offers';
-import { api } from '../support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
-import { reportReliability } from '../support/reliability';
+import { database } from '@/db/client';
+import { creatives, offers } from '@/db/schema';
+import { expireOffers } from '@/server/services/offers/expire-offers';
+import { api } from '@/tests/support/api';
+import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -93,7 +93,7 @@ describe('offers', () => {
     expect(accepted.body.creative_id).toMatch(/^crv_/);
 
     const creative = await waitForCreative(s.n, accepted.body.creative_id!, s.reader, (c) => c.status !== 'generating');
-    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/wav', failure_reason: null });
+    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/mpeg', failure_reason: null });
     expect(creative.duration_ms).toBeGreaterThan(500);
     expect(creative.audio_url).toContain(`/v1/networks/${s.n}/creatives/${creative.id}/audio`);
 
@@ -101,18 +101,18 @@ describe('offers', () => {
       headers: { authorization: `Bearer ${s.reader}` },
     });
     expect(audio.status).toBe(200);
-    expect(audio.headers.get('content-type')).toBe('audio/wav');
+    expect(audio.headers.get('content-type')).toBe('audio/mpeg'); // MP3 unless asked otherwise (creative-audio.test.ts)
     const bytes = Buffer.from(await audio.arrayBuffer());
     expect(Number(audio.headers.get('content-length'))).toBe(bytes.length);
     expect(bytes.length).toBe(creative.size_bytes);
-    expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
+    expect(bytes[0]).toBe(0xff); // an MPEG audio frame, no ID3 tag in front
     expect(audio.headers.get('accept-ranges')).toBe('bytes');
 
     const events = await api<{ items: Array<{ type: string; data: Record<string, unknown> }> }>('GET', `/networks/${s.n}/events`, { token: s.reader });
     const accepted_ = events.body.items.find((e) => e.type === 'offer.accepted');
     expect(accepted_!.data).toEqual({ offer_id: offer.id, campaign_id: s.campaign.id, podcast_id: s.podcast.id, creative_id: creative.id });
     const ready = events.body.items.find((e) => e.type === 'creative.ready');
-    expect(ready!.data).toMatchObject({ creative_id: creative.id, offer_id: offer.id, mime_type: 'audio/wav' });
+    expect(ready!.data).toMatchObject({ creative_id: creative.id, offer_id: offer.id, mime_type: 'audio/mpeg' });
     expect(JSON.stringify(ready!.data)).not.toMatch(/mespeak|elevenlabs|bytea|storage/i);
   });
 
@@ -180,7 +180,7 @@ describe('offers', () => {
     const late = await api<{ detail: string }>('POST', `/networks/${s.n}/offers/${offer.id}/accept`, { token: s.admin });
     expect(late.status).toBe(409);
     expect(late.body.detail).toMatch(/expired/);
-    expect(await expireOffers(database())).toBeGreaterThanOrEqual(1);
+    expect(await expireOffers({ db: database() })).toBeGreaterThanOrEqual(1);
     const [row] = await database().select().from(offers).where(eq(offers.id, offer.id));
     expect(row!.status).toBe('expired');
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api } from '../support/api';
-import { startOwnServer, type ServerProcess } from '../support/server-process';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api } from '@/tests/support/api';
+import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
 
 /** A server of its own with small limits, so the shared one stays unthrottled. */
 let server: ServerProcess;
@@ -44,12 +44,35 @@ describe('rate limits', () => {
     expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
   });
 
-  it('limits failed authentication per client address', async () => {
+  it('an unknown route answers 404 with RateLimit-* too: of the key, or without a key of the address', async () => {
+    await new Promise((r) => setTimeout(r, 1_100)); // the test above left the key's bucket empty
+    const withKey = await api('GET', '/no-such-thing', { token, baseUrl: server.url });
+    expect(withKey.status).toBe(404);
+    expect(withKey.headers.get('ratelimit-limit')).toBe('5');
+    expect(withKey.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+    expect(withKey.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
+    const withoutKey = await api('GET', '/no-such-thing', { token: null, baseUrl: server.url });
+    expect(withoutKey.status).toBe(404);
+    expect(withoutKey.headers.get('ratelimit-limit')).toBe('3');
+    expect(withoutKey.headers.get('ratelimit-remaining')).toBe('3'); // no credential, nothing spent
+  });
+
+  it('limits failed authentication per client address, unknown paths included; each 401 says how much is left and asks for a Bearer token', async () => {
     const statuses: number[] = [];
+    const remaining: Array<string | null> = [];
     for (let i = 0; i < 5; i++) {
-      statuses.push((await api('GET', '/me', { token: generateApiKeyToken('test'), baseUrl: server.url })).status);
+      // The first refused key goes to a path with no operation: it counts all the same.
+      const res = await api('GET', i === 0 ? '/no-such-thing' : '/me', { token: generateApiKeyToken('test'), baseUrl: server.url });
+      statuses.push(res.status);
+      remaining.push(res.headers.get('ratelimit-remaining'));
+      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      if (res.status === 401) {
+        expect(res.headers.get('www-authenticate')).toBe('Bearer');
+        expect(res.headers.get('ratelimit-reset')).toMatch(/^[1-9]\d*$/);
+      }
     }
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(remaining).toEqual(['2', '1', '0', '0', '0']);
     expect(statuses.slice(3)).toEqual([429, 429]);
     const blocked = await api('GET', '/me', { token: 'sk_test_wrong', baseUrl: server.url });
     expect(blocked.status).toBe(429);

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { database } from '../../db/client';
-import { api } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
-import { reportReliability } from '../support/reliability';
+import { database } from '@/db/client';
+import { api } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

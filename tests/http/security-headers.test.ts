@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { api } from '../support/api';
+import { api } from '@/tests/support/api';
 
 describe('security headers', () => {
   it('API answers, tokens included, are never cached and never sniffed', async () => {

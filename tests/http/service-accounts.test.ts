@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { apiKeys, auditLog } from '../../db/schema';
-import { api, envelopeKeys, type ApiResponse, type Page, type Problem } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { apiKeys, auditLog } from '@/db/schema';
+import { api, envelopeKeys, type ApiResponse, type Page, type Problem } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);

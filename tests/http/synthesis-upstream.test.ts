@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api } from '../support/api';
-import { createTestDatabase } from '../support/database';
-import { startFakeVoiceVendor } from '../support/fake-voice-vendor';
-import { freePort, startServerProcess, type ServerProcess } from '../support/server-process';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api } from '@/tests/support/api';
+import { createTestDatabase } from '@/tests/support/database';
+import { spokenMs, startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
+import { adScript, expectMasteredCreative, type CreativeAudioFields } from '@/tests/support/loudness';
+import { freePort, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 
 /**
  * The http synthesis provider end to end: a server of our own configured
@@ -43,7 +44,7 @@ afterAll(async () => {
   await drop?.();
 });
 
-async function newOffer() {
+async function newOffer(script = 'Acme makes mornings better.') {
   const b = server.url;
   const network = await api<{ id: string }>('POST', '/networks', { token, baseUrl: b, body: { name: 'Synth' } });
   const n = network.body.id;
@@ -51,7 +52,7 @@ async function newOffer() {
   const cmp = await api<{ id: string }>('POST', `/networks/${n}/campaigns`, {
     token,
     baseUrl: b,
-    body: { name: 'Spring', advertiser_id: adv.body.id, script: 'Acme makes mornings better.', status: 'active' },
+    body: { name: 'Spring', advertiser_id: adv.body.id, script, status: 'active' },
   });
   const pod = await api<{ id: string }>('POST', `/networks/${n}/podcasts`, { token, baseUrl: b, body: { name: 'Pod', host_name: 'Sam' } });
   await api('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`, { token, baseUrl: b });
@@ -68,12 +69,12 @@ async function creativeOf(n: string, offerId: string, until: (status: string) =>
   const offer = await api<{ creative_id: string }>('GET', `/networks/${n}/offers/${offerId}`, { token, baseUrl: server.url });
   const deadline = Date.now() + ms;
   for (;;) {
-    const c = await api<{ status: string; failure_reason: string | null; mime_type: string }>(
+    const c = await api<CreativeAudioFields & { failure_reason: string | null }>(
       'GET',
       `/networks/${n}/creatives/${offer.body.creative_id}`,
       { token, baseUrl: server.url },
     );
-    if (until(c.body.status) || Date.now() > deadline) return { id: offer.body.creative_id, ...c.body };
+    if (until(c.body.status) || Date.now() > deadline) return { ...c.body, id: offer.body.creative_id };
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -84,11 +85,26 @@ describe('voice synthesis through the http provider', () => {
     const o = await newOffer();
     await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
     const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
-    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/wav' });
+    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/mpeg' });
     const call = vendor.requests.at(-1)!;
     expect(call.path).toMatch(/^\/v1\/text-to-speech\/[^/]+$/);
     expect(JSON.parse(call.body).text).toBe('Acme makes mornings better.');
   });
+
+  for (const [name, script] of [
+    ['a one-sentence script', 'Sleep better tonight with Acme, and use code POD for twenty percent off.'],
+    ['a 2,000-character script', adScript(2_000)],
+  ] as const) {
+    it(`masters the vendor’s hot MP3 of ${name} to −16 ± 1 LUFS, true peak ≤ −1 dBTP, as an independent meter measures it`, async () => {
+      vendor.setMode('ok');
+      const o = await newOffer(script);
+      await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+      const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 150_000);
+      const measured = await expectMasteredCreative(creative, { baseUrl: server.url, token });
+      // The vendor spoke the whole script (its audio is as long as the text), at about −11 LUFS: mastering turned it down.
+      expect(Math.abs(measured.wav.durationMs - spokenMs(script))).toBeLessThan(100);
+    }, 200_000);
+  }
 
   it('answers 502 upstream-unavailable for a preview when the vendor fails', async () => {
     vendor.setMode('fail');

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api } from '../support/api';
-import { startOwnServer, type ServerProcess } from '../support/server-process';
-import { startWebhookReceiver } from '../support/webhook-receiver';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api } from '@/tests/support/api';
+import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
+import { until } from '@/tests/support/until';
 
 /** The delivery log, redelivery and recovery, against a real receiver and a server of our own that may reach 127.0.0.1. */
 let server: ServerProcess;
@@ -47,15 +48,6 @@ async function emit(n: string): Promise<void> {
   expect((await call('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`)).status).toBeLessThan(300);
 }
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Wait until the subscription's deliveries all match `done` and there are `count` of them. */
 async function settled(base: string, count: number, done: (d: Json) => boolean): Promise<Json[]> {

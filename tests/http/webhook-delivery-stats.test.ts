@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { webhookAttempts, webhookDeliveries } from '../../db/schema';
-import { recordEvent } from '../../server/services/events/record-event';
-import { createWebhook } from '../../server/services/webhooks/subscriptions';
-import { api } from '../support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { webhookAttempts, webhookDeliveries } from '@/db/schema';
+import { recordEvent } from '@/server/services/events/record-event';
+import { createWebhook } from '@/server/services/webhooks/subscriptions';
+import { api } from '@/tests/support/api';
+import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -22,9 +22,9 @@ const HOUR = 3_600_000;
 async function networkWithDeliveries() {
   const network = await createNetworkRow();
   const events = [];
-  for (let i = 0; i < 5; i++) events.push(await database().transaction((tx) => recordEvent(tx, { networkId: network.id, type: 'optin.completed', data: {} })));
+  for (let i = 0; i < 5; i++) events.push(await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: {} })));
   const { row: hook } = await database().transaction((tx) =>
-    createWebhook(tx, { networkId: network.id, url: 'https://example.com/hook', events: ['optin.completed'], actorKeyId: 'key_test' }),
+    createWebhook({ tx, networkId: network.id, url: 'https://example.com/hook', events: ['optin.completed'], actorKeyId: 'key_test' }),
   );
   const now = Date.now();
   const deliveries: Array<{ status: 'succeeded' | 'failed' | 'pending'; at: number; latencies: number[] }> = [
@@ -44,7 +44,7 @@ async function networkWithDeliveries() {
     for (const [i, latency] of d.latencies.entries()) {
       await database()
         .insert(webhookAttempts)
-        .values({ deliveryId: id, attemptNumber: i + 1, startedAt: new Date(d.at + i * 1000), latencyMs: latency, statusCode: d.status === 'failed' ? 500 : 200 });
+        .values({ deliveryId: id, networkId: network.id, attemptNumber: i + 1, startedAt: new Date(d.at + i * 1000), latencyMs: latency, statusCode: d.status === 'failed' ? 500 : 200 });
     }
   }
   return { network, hook };

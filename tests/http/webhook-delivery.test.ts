@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { api } from '../support/api';
-import { ROOT, startOwnServer, type ServerProcess } from '../support/server-process';
-import { startWebhookReceiver } from '../support/webhook-receiver';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api } from '@/tests/support/api';
+import { ROOT, startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
+import { until } from '@/tests/support/until';
 
 /** Deliveries to a real receiver, from a server of our own that may reach 127.0.0.1 and retries fast. */
 let server: ServerProcess;
@@ -45,15 +46,6 @@ async function networkWithHook(events: string[]) {
   return { n, hookId: hook.body.id, podcastId: pod.body.id };
 }
 
-async function until<T>(fn: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('webhook delivery', () => {
   it('delivers a subscribed event signed over the exact bytes, with the documented envelope and headers', async () => {

@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type DbHandle } from '../../db/client';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { EVENT_TYPE_NAMES } from '../../server/services/events/event-types';
-import { recordEvent } from '../../server/services/events/record-event';
-import { api } from '../support/api';
-import { startOwnServer, startWorkerProcess, type ServerProcess } from '../support/server-process';
-import { startWebhookReceiver } from '../support/webhook-receiver';
-import { reportReliability } from '../support/reliability';
+import { connect, type DbHandle } from '@/db/client';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { recordEvent } from '@/server/services/events/record-event';
+import { api } from '@/tests/support/api';
+import { startOwnServer, startWorkerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
+import { reportReliability } from '@/tests/support/reliability';
 
 /**
  * Nothing lost: 1,000 events to a receiver that fails ~30 % of attempts, while
@@ -88,7 +88,7 @@ describe('webhook durability', () => {
       for (let i = 0; i < EVENTS; i += BATCH) {
         await db.db.transaction(async (tx) => {
           for (let j = i; j < i + BATCH; j++) {
-            await recordEvent(tx, { networkId, type: EVENT_TYPE_NAMES[j % EVENT_TYPE_NAMES.length]!, data: { sequence: j } });
+            await recordEvent({ tx, networkId, type: EVENT_TYPE_NAMES[j % EVENT_TYPE_NAMES.length]!, data: { sequence: j } });
           }
         });
         await new Promise((r) => setTimeout(r, 50));

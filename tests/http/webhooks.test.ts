@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '../../db/client';
-import { auditLog, webhooks } from '../../db/schema';
-import { EVENT_TYPE_NAMES } from '../../server/services/events/event-types';
-import { api, type Page, type Problem } from '../support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '../support/fixtures';
+import { database } from '@/db/client';
+import { auditLog, webhooks } from '@/db/schema';
+import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { api, type Page, type Problem } from '@/tests/support/api';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -180,6 +180,10 @@ describe('validation', () => {
       expect(res.status, res.text).toBe(400);
       expect(res.body.errors).toEqual([{ path: 'url', message: expect.any(String) }]);
       expect(res.body.detail).toMatch(/public address/);
+      // Outside live mode the refusal names the setting for local development, in the detail and
+      // in the field message the console's dialog shows under the URL.
+      expect(res.body.detail).toContain('WEBHOOK_ALLOW_PRIVATE=1');
+      expect(res.body.errors?.[0]?.message).toContain('WEBHOOK_ALLOW_PRIVATE=1');
     },
   );
 

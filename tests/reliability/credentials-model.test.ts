@@ -45,11 +45,11 @@
 import fc from 'fast-check';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
-import { ALL_COMMANDS } from '../support/credentials-model/commands';
-import { addStats, emptyStats, type Real, type Stats } from '../support/credentials-model/http';
-import { RELAXATIONS, type Relaxation } from '../support/credentials-model/model';
-import { buildWorld, ROSTERS, setupNotes, type WorldKind } from '../support/credentials-model/world';
-import { reportReliability } from '../support/reliability';
+import { ALL_COMMANDS } from '@/tests/support/credentials-model/commands';
+import { addStats, emptyStats, type Real, type Stats } from '@/tests/support/credentials-model/http';
+import { RELAXATIONS, type Relaxation } from '@/tests/support/credentials-model/model';
+import { buildWorld, ROSTERS, setupNotes, type WorldKind } from '@/tests/support/credentials-model/world';
+import { reportReliability } from '@/tests/support/reliability';
 
 const RUNS = process.env.CREDENTIALS_MODEL_RUNS ? Number(process.env.CREDENTIALS_MODEL_RUNS) : undefined;
 const MAX_COMMANDS = Number(process.env.CREDENTIALS_MODEL_MAX_COMMANDS ?? 45);

@@ -24,13 +24,13 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { database } from '../../db/client';
-import { newId } from '../../db/ids';
-import { creativeAudio, creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '../../db/schema';
-import { hashToken } from '../../server/auth/tokens';
-import { adInventory, closeTestDatabase, openTestDatabase, personKey, serviceAccountKey } from '../support/fixtures';
-import { reportReliability } from '../support/reliability';
-import { freePort, ROOT } from '../support/server-process';
+import { database } from '@/db/client';
+import { newId } from '@/db/ids';
+import { creativeAudio, creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '@/db/schema';
+import { hashToken } from '@/server/auth/tokens';
+import { adInventory, closeTestDatabase, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { reportReliability } from '@/tests/support/reliability';
+import { freePort, ROOT } from '@/tests/support/server-process';
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -572,7 +572,7 @@ async function makeFixtures(): Promise<void> {
         ...(status === 'ready' ? { mimeType: 'audio/wav', durationMs: 1000, sizeBytes: 4000, readyAt: new Date() } : {}),
       })
       .returning();
-    if (status === 'ready') await database().insert(creativeAudio).values({ creativeId: creative!.id, bytes: Buffer.alloc(4000, 1) });
+    if (status === 'ready') await database().insert(creativeAudio).values({ creativeId: creative!.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
     addToPool('creativeId', { ...n, creativeId: creative!.id });
 
     const [hook] = await database()
@@ -734,7 +734,7 @@ async function send(req: FuzzRequest, n: number): Promise<void> {
   if (req.op.method === 'GET' || req.op.method === 'DELETE') body = undefined;
   const described = `${req.op.method} ${url.length > 300 ? url.slice(0, 300) + '…' : url} [${req.mutation}; auth ${req.auth}]${body ? ` body ${body.length > 300 ? body.slice(0, 300) + '…' : body}` : ''}`;
 
-  // Requests Prism 5.14 cannot pass on go straight to the service, and their status is checked
+  // Requests Prism (5.14, still 5.16) cannot pass on go straight to the service, and their status is checked
   // against the operation's documented responses here: a path with malformed percent-encoding
   // (URIError in its router, after which it stops answering at all), a body that is not JSON
   // under a JSON media type (it answers its own non-envelope 400), and a JSON body that is a
@@ -832,7 +832,7 @@ let prismOutput = '';
 
 async function startPrism(documentFile: string, upstream: string): Promise<string> {
   const port = await freePort();
-  // Logging off: Prism 5.14's CLI log formatter crashes the proxy on some log lines of this run
+  // Logging off: Prism's CLI log formatter (5.14, still 5.16) crashes the proxy on some log lines of this run
   // (TypeError in constructPrefix, "reading 'index'") — its violations still arrive in the
   // sl-violations header, which is what the fuzz checks. So readiness is: the port answers.
   prism = spawn(

@@ -16,11 +16,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type DbHandle } from '../../db/client';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { createTestDatabase } from '../support/database';
-import { reportReliability } from '../support/reliability';
-import { ROOT, startServerProcess, type ServerProcess } from '../support/server-process';
+import { connect, type DbHandle } from '@/db/client';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { createTestDatabase } from '@/tests/support/database';
+import { reportReliability } from '@/tests/support/reliability';
+import { ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 
 const CLIENTS = 32;
 /** How long the burst runs before the kill: long enough that every client has a request in flight. */

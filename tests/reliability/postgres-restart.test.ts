@@ -18,13 +18,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../db/client';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../db/embedded';
-import { generateApiKeyToken } from '../../server/auth/tokens';
-import { recordEvent } from '../../server/services/events/record-event';
-import { reportReliability } from '../support/reliability';
-import { freePort, ROOT, startServerProcess, type ServerProcess } from '../support/server-process';
-import { startWebhookReceiver } from '../support/webhook-receiver';
+import { connect } from '@/db/client';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { recordEvent } from '@/server/services/events/record-event';
+import { reportReliability } from '@/tests/support/reliability';
+import { freePort, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
 
 /** No request may take longer than this, outage or not. */
 const REQUEST_BOUND_MS = 10_000;
@@ -204,7 +204,7 @@ describe('Postgres restarted under load', () => {
     const deliveries = async (label: string) => {
       const h = db();
       try {
-        await h.db.transaction((tx) => recordEvent(tx, { networkId, type: 'offer.accepted', data: { label } }));
+        await h.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { label } }));
       } finally {
         await h.close();
       }

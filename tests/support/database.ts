@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { LOCAL_ADMIN_URL } from './test-postgres';
 
-/** The Postgres server tests create their databases on (DATABASE_URL's server, or the local one). */
-export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * The Postgres server tests create their databases on: the one the run chose
+ * (tests/support/test-postgres.ts puts it in TEST_DATABASE_ADMIN_URL), or the local one.
+ */
+export const adminUrl = () => process.env.TEST_DATABASE_ADMIN_URL ?? LOCAL_ADMIN_URL;
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -13,7 +17,7 @@ function withDatabase(url: string, name: string): string {
 /** A fresh, empty database for one test run; `drop()` removes it. */
 export async function createTestDatabase(label = 'test'): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `ans_${label}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database "${name}"`);
   } finally {
@@ -21,9 +25,9 @@ export async function createTestDatabase(label = 'test'): Promise<{ url: string;
   }
   return {
     name,
-    url: withDatabase(ADMIN_URL, name),
+    url: withDatabase(adminUrl(), name),
     async drop() {
-      const a = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
       try {
         await a.unsafe(`drop database if exists "${name}" with (force)`);
       } finally {

@@ -1,36 +1,46 @@
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
+import { pcmWav, speechLike } from './signals';
 
 export type VendorMode = 'ok' | 'fail' | 'hang' | 'reject';
 
 /** A small valid WAV: 16-bit mono PCM, a 440 Hz tone. */
 export function toneWav(ms = 600, sampleRate = 16_000): Buffer {
-  const samples = Math.round((sampleRate * ms) / 1000);
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 12_000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  const samples = Float32Array.from({ length: Math.round((sampleRate * ms) / 1000) }, (_, i) => Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 0.366);
+  return pcmWav(samples, sampleRate);
+}
+
+/** How long the fake vendor speaks a text: about 65 ms a character, as a voice reads. */
+export const spokenMs = (text: string) => Math.max(600, text.length * 65);
+
+/**
+ * What the vendor answers by default: MP3 at 44.1 kHz, 128 kbit/s (its `mp3_44100_128`), as long as
+ * the text takes to say, and hot — peaking at full scale, about −11 LUFS — so that mastering has
+ * real work to do. Encoded by ffmpeg: the outside world's encoder, not under test.
+ */
+async function vendorMp3(text: string): Promise<Buffer> {
+  const { path } = await ffmpegBinary();
+  const wav = pcmWav(speechLike(spokenMs(text), 44_100, 0.999), 44_100);
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      path,
+      ['-hide_banner', '-loglevel', 'error', '-f', 'wav', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', 'pipe:1'],
+      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+    child.stdin!.end(wav);
+  });
 }
 
 /**
  * A real HTTP server imitating the voice vendor (ElevenLabs-style
  * POST /v1/text-to-speech/{voice_id}): the outside world, faked as a server.
  * `delayMs`: how long each synthesis takes, as a real vendor takes a second or two.
+ * `format`: MP3 speech as long as the text (default, as the vendor answers) or a short WAV tone.
  */
-export async function startFakeVoiceVendor(options: { delayMs?: number } = {}) {
+export async function startFakeVoiceVendor(options: { delayMs?: number; format?: 'mp3' | 'wav' } = {}) {
   let mode: VendorMode = 'ok';
   const requests: Array<{ path: string; body: string }> = [];
   const hanging = new Set<IncomingMessage>();
@@ -45,10 +55,22 @@ export async function startFakeVoiceVendor(options: { delayMs?: number } = {}) {
       }
       if (mode === 'fail') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"overloaded"}');
       if (mode === 'reject') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"detail":"bad text"}');
-      const wav = toneWav();
-      const answer = () => res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': wav.length }).end(wav);
+      const text = (() => {
+        try {
+          return String((JSON.parse(body) as { text?: unknown }).text ?? '');
+        } catch {
+          return '';
+        }
+      })();
+      const audio = options.format === 'wav' ? Promise.resolve(toneWav()) : vendorMp3(text);
+      const type = options.format === 'wav' ? 'audio/wav' : 'audio/mpeg';
+      const answer = () =>
+        audio.then(
+          (bytes) => res.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes),
+          () => res.writeHead(500).end(),
+        );
       if (options.delayMs) setTimeout(answer, options.delayMs);
-      else answer();
+      else void answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { closeDatabase, database, openDatabase } from '../../db/client';
-import { newId } from '../../db/ids';
-import { memberships, networks, serviceAccounts, users } from '../../db/schema';
-import type { Role } from '../../server/auth/roles';
-import { loadAppSecret } from '../../server/secrets';
-import { mintApiKey } from '../../server/services/keys/mint-api-key';
+import { closeDatabase, database, openDatabase } from '@/db/client';
+import { newId } from '@/db/ids';
+import { memberships, networks, serviceAccounts, users } from '@/db/schema';
+import type { Role } from '@/server/auth/roles';
+import { loadAppSecret } from '@/server/secrets';
+import { mintApiKey } from '@/server/services/keys/mint-api-key';
 
 /** Open the run's database in this test file's process (for setup and for checks). */
 export async function openTestDatabase() {
@@ -35,7 +35,8 @@ export async function personKey(grants: Array<{ networkId: string; role: Role; k
   for (const g of grants) {
     await database().insert(memberships).values({ id: newId('membership'), networkId: g.networkId, userId: person.id, role: g.role });
   }
-  const { key, token } = await mintApiKey(database(), {
+  const { key, token } = await mintApiKey({
+    tx: database(),
     name: 'test key',
     environment: 'test',
     owner: { userId: person.id },
@@ -51,7 +52,8 @@ export async function serviceAccountKey(networkId: string, role: Role) {
     .insert(serviceAccounts)
     .values({ id: newId('serviceAccount'), networkId, name: 'integration', role })
     .returning();
-  const { key, token } = await mintApiKey(database(), {
+  const { key, token } = await mintApiKey({
+    tx: database(),
     name: 'sa key',
     environment: 'test',
     owner: { serviceAccountId: sa!.id },
@@ -66,7 +68,7 @@ export async function adInventory(
   networkId: string,
   options: { campaignStatus?: 'draft' | 'active' | 'paused' | 'completed' | 'archived'; optedIn?: boolean; script?: string; voice?: string } = {},
 ) {
-  const { advertisers, campaigns, podcasts } = await import('../../db/schema');
+  const { advertisers, campaigns, podcasts } = await import('@/db/schema');
   const [advertiser] = await database().insert(advertisers).values({ id: newId('advertiser'), networkId, name: 'Acme Mattresses' }).returning();
   const [campaign] = await database()
     .insert(campaigns)

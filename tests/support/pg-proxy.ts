@@ -10,7 +10,10 @@ import { startServerProcess } from './server-process';
  * the client only learns that its connection died. The failure a network blip or
  * a restarting Postgres causes now and then, made to happen on purpose.
  */
-export async function startPostgresProxy(target: { host: string; port: number }) {
+export async function startPostgresProxy(
+  target: { host: string; port: number },
+  options: { onStatement?: (sql: string) => void } = {},
+) {
   // 'C', int32 length 11 (4 + "COMMIT\0"), "COMMIT\0": the CommandComplete of a COMMIT.
   const COMMIT_COMPLETE = Buffer.concat([Buffer.from([0x43, 0, 0, 0, 11]), Buffer.from('COMMIT\0', 'latin1')]);
   const sockets = new Set<Socket>();
@@ -29,7 +32,11 @@ export async function startPostgresProxy(target: { host: string; port: number })
       client.destroy();
       upstream.destroy();
     };
-    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    const readStatements = options.onStatement && frontendStatements(options.onStatement);
+    client.on('data', (chunk: Buffer) => {
+      readStatements?.(chunk);
+      upstream.write(chunk);
+    });
     upstream.on('data', (chunk: Buffer) => {
       if (armed && chunk.includes(COMMIT_COMPLETE)) {
         armed = false;
@@ -70,6 +77,38 @@ export async function startPostgresProxy(target: { host: string; port: number })
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * Reads the client's side of the wire protocol and reports the SQL text of every
+ * simple query ('Q') and every statement it prepares ('P'), whatever the chunking.
+ * The first messages (SSLRequest, StartupMessage) carry no type byte.
+ */
+function frontendStatements(onStatement: (sql: string) => void) {
+  const SSL_OR_GSS = new Set([80877103, 80877104]);
+  let pending = Buffer.alloc(0);
+  let started = false;
+  return (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    for (;;) {
+      const typed = started ? 1 : 0;
+      if (pending.length < typed + 4) return;
+      const length = pending.readInt32BE(typed);
+      if (pending.length < typed + length) return;
+      const message = pending.subarray(0, typed + length);
+      pending = pending.subarray(typed + length);
+      if (!started) {
+        started = !SSL_OR_GSS.has(message.readInt32BE(4));
+        continue;
+      }
+      const type = String.fromCharCode(message[0]!);
+      if (type === 'Q') onStatement(message.toString('utf8', 5, message.indexOf(0, 5)));
+      else if (type === 'P') {
+        const afterName = message.indexOf(0, 5) + 1;
+        onStatement(message.toString('utf8', afterName, message.indexOf(0, afterName)));
+      }
+    }
   };
 }
 

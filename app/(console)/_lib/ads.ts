@@ -1,60 +1,28 @@
 'use client';
 
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, type QueryProcedure } from './trpc';
+import { useTRPC } from './trpc';
 import { readApiKey, REVOKED_NOTICE, signOut } from './session';
 
 /*
  * Helpers of the advertising pages (advertisers, campaigns, podcasts, offers,
- * creatives): cursor-paged lists, names for ids, money and dates, and the
+ * creatives): names for ids, money and dates, and the
  * authorized binary fetches (audio) that tRPC cannot carry.
  */
 
-interface PageOf<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-
-/**
- * A list procedure as an infinite query with "Load more":
- *   const list = usePagedList(api.advertisers.list, { networkId, limit: 50 });
- *   <DataTable rows={list.rows} hasMore={list.hasMore} onLoadMore={list.loadMore} … />
- * `refetchInterval` receives the loaded rows (poll only while something is in progress).
- */
-export function usePagedList<TInput extends { cursor?: string }, TItem>(
-  procedure: QueryProcedure<TInput, PageOf<TItem>>,
-  input: Omit<TInput, 'cursor'>,
-  options?: { refetchInterval?: (rows: TItem[]) => number | false },
-) {
-  const query = useInfiniteQuery({
-    queryKey: [...procedure.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) => procedure.query({ ...input, cursor: pageParam } as TInput, signal),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    refetchInterval: options?.refetchInterval
-      ? (q) => options.refetchInterval!(q.state.data?.pages.flatMap((page) => page.items) ?? [])
-      : undefined,
-  });
-  return {
-    rows: query.data?.pages.flatMap((page) => page.items),
-    error: query.error,
-    refetch: () => query.refetch(),
-    hasMore: query.hasNextPage,
-    loadMore: () => void query.fetchNextPage(),
-    loadingMore: query.isFetchingNextPage,
-  };
-}
-
 /** id → name of the network's advertisers, campaigns and podcasts (the first 200 of each), for tables and pickers. */
 export function useAdvertisers(networkId: string) {
-  return useQuery(api.advertisers.list.queryOptions({ networkId, limit: 200 }));
+  const trpc = useTRPC();
+  return useQuery(trpc.advertisers.list.queryOptions({ networkId, limit: 200 }));
 }
 export function useCampaigns(networkId: string) {
-  return useQuery(api.campaigns.list.queryOptions({ networkId, limit: 200 }));
+  const trpc = useTRPC();
+  return useQuery(trpc.campaigns.list.queryOptions({ networkId, limit: 200 }));
 }
 export function usePodcasts(networkId: string) {
-  return useQuery(api.podcasts.list.queryOptions({ networkId, limit: 200 }));
+  const trpc = useTRPC();
+  return useQuery(trpc.podcasts.list.queryOptions({ networkId, limit: 200 }));
 }
 
 export function namesById(items: { id: string; name: string }[] | undefined): Map<string, string> {

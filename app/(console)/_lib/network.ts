@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'next/navigation';
-import { api } from './trpc';
+import { useTRPC } from './trpc';
 
 /** The network in the URL (/console/n/[networkId]/…). Only inside network pages. */
 export function useNetworkId(): string {
@@ -19,12 +19,14 @@ export function networkPath(networkId: string, section = ''): string {
 
 /** The signed-in key: { key_id, key_name, super_user, scopes: [{network_id, role}] }. */
 export function useMe() {
-  return useQuery(api.me.get.queryOptions(undefined, { staleTime: 60_000 }));
+  const trpc = useTRPC();
+  return useQuery(trpc.me.get.queryOptions(undefined, { staleTime: 60_000 }));
 }
 
 /** The networks the key can see (all of them for a super_user); the first 200, which is what the switcher shows. */
 export function useNetworks() {
-  return useQuery(api.networks.list.queryOptions({ limit: 200 }, { staleTime: 60_000 }));
+  const trpc = useTRPC();
+  return useQuery(trpc.networks.list.queryOptions({ limit: 200 }, { staleTime: 60_000 }));
 }
 
 export type NetworkRole = 'administrator' | 'read_only';

@@ -3,16 +3,18 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
-import { Toaster } from '../_components/ui/toaster';
+import { Toaster } from '@/app/(console)/_components/ui/toaster';
 import { statusOf } from './problem';
 import { REVOKED_NOTICE, readApiKey, signOut } from './session';
+import { createConsoleClient, TRPCProvider } from './trpc';
 
 export const SIGN_IN_PATH = '/console/sign-in';
 
 /**
- * React Query for the console. Any 401 from any query or mutation means the
- * key no longer works (revoked, expired, or removed): forget it and go to
- * sign-in with a message. Client errors (4xx) are not retried.
+ * React Query and tRPC for the console (`useTRPC()` works below it). Any 401
+ * from any query or mutation means the key no longer works (revoked, expired,
+ * or removed): forget it and go to sign-in with a message. Client errors (4xx)
+ * are not retried.
  */
 export function ConsoleProviders({ children }: { children: ReactNode }) {
   const router = useRouter();
@@ -40,10 +42,13 @@ export function ConsoleProviders({ children }: { children: ReactNode }) {
     });
     return client;
   });
+  const [trpcClient] = useState(createConsoleClient);
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
-      <Toaster />
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+        <Toaster />
+      </TRPCProvider>
     </QueryClientProvider>
   );
 }

@@ -1,8 +1,8 @@
 'use client';
 
-import { createTRPCClient, getUntypedClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
-import type { AnyTRPCProcedure, inferProcedureInput, inferProcedureOutput, TRPCRouterRecord } from '@trpc/server';
-import type { MutationOptions, QueryKey, UseQueryOptions } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink, httpLink, type TRPCLink } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '@/server/routers';
 import { readApiKey } from './session';
 
@@ -11,21 +11,50 @@ import { readApiKey } from './session';
  * (served by the custom node server, not a Next route). No transformer: dates
  * are ISO strings, exactly as on /v1.
  */
-export const TRPC_URL = '/api/trpc';
+const TRPC_URL = '/api/trpc';
 
-export type ConsoleError = TRPCClientError<AppRouter>;
+/**
+ * React Query helpers typed from the router, from @trpc/tanstack-react-query
+ * (`ConsoleProviders` mounts the provider):
+ *
+ *   const trpc = useTRPC();
+ *   const networks = useQuery(trpc.networks.list.queryOptions({ limit: 200 }));
+ *   const create = useMutation(trpc.networks.create.mutationOptions({
+ *     onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.networks.pathKey() }),
+ *   }));
+ *
+ * `useTRPCClient()` is the plain client, for a call outside React Query.
+ */
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
-/** A client that sends `token` (or, by default, the signed-in key) as the bearer credential. */
-export function createConsoleClient(token?: () => string | null) {
-  const bearer = token ?? readApiKey;
+/** `RouterOutputs['webhooks']['get']`: what a procedure answers; `RouterInputs` what it takes. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+/**
+ * The library's infinite queries send the page's `direction` beside `cursor`; our list inputs are
+ * strict objects that know `cursor` only (an unknown field is a 400, on /v1 as here), so it stays
+ * in the browser. No procedure has a `direction` input of its own.
+ */
+const withoutPageDirection: TRPCLink<AppRouter> =
+  () =>
+  ({ op, next }) => {
+    if (op.type !== 'query' || typeof op.input !== 'object' || op.input === null || !('direction' in op.input)) return next(op);
+    const { direction: _direction, ...input } = op.input as Record<string, unknown>;
+    return next({ ...op, input });
+  };
+
+/** The signed-in client: the key is read from sessionStorage on every request, so signing in or out needs no new client. */
+export function createConsoleClient() {
   return createTRPCClient<AppRouter>({
     links: [
+      withoutPageDirection,
       httpBatchLink({
         url: TRPC_URL,
         maxItems: 10,
         headers() {
-          const value = bearer();
-          return value ? { Authorization: `Bearer ${value}` } : {};
+          const key = readApiKey();
+          return key ? { Authorization: `Bearer ${key}` } : {};
         },
       }),
     ],
@@ -38,94 +67,3 @@ export function createOneOffClient(token: string) {
     links: [httpLink({ url: TRPC_URL, headers: () => ({ Authorization: `Bearer ${token}` }) })],
   });
 }
-
-/** The signed-in client (the key is read on every request, so sign-in/out needs no new client). */
-export const consoleClient = createConsoleClient();
-const untyped = getUntypedClient(consoleClient);
-
-// ---------------------------------------------------------------------------
-// Typed React Query helpers over the vanilla client: `api.<area>.<procedure>`
-// ---------------------------------------------------------------------------
-
-type PathKey = [string[]];
-type ProcedureKey<TInput> = [string[], { input: TInput; type: 'query' }];
-
-export interface QueryProcedure<TInput, TOutput> {
-  /** Options for useQuery / useSuspenseQuery / prefetchQuery: `useQuery(api.networks.list.queryOptions({ limit: 50 }))`. */
-  queryOptions(
-    input: TInput,
-    options?: Omit<UseQueryOptions<TOutput, ConsoleError, TOutput, ProcedureKey<TInput>>, 'queryKey' | 'queryFn'>,
-  ): UseQueryOptions<TOutput, ConsoleError, TOutput, ProcedureKey<TInput>> & { queryKey: ProcedureKey<TInput> };
-  /** The exact key of this query with this input (setQueryData, invalidate one). */
-  queryKey(input: TInput): ProcedureKey<TInput>;
-  /** Prefix of every query of this procedure, whatever the input (invalidate all). */
-  pathKey(): PathKey;
-  /** Call it outside React Query. */
-  query(input: TInput, signal?: AbortSignal): Promise<TOutput>;
-}
-
-export interface MutationProcedure<TInput, TOutput> {
-  /** Options for useMutation: `useMutation(api.networks.create.mutationOptions({ onSuccess }))`. */
-  mutationOptions<TContext = unknown>(
-    options?: Omit<MutationOptions<TOutput, ConsoleError, TInput, TContext>, 'mutationFn' | 'mutationKey'>,
-  ): MutationOptions<TOutput, ConsoleError, TInput, TContext> & { mutationKey: PathKey };
-  pathKey(): PathKey;
-  mutate(input: TInput): Promise<TOutput>;
-}
-
-type DecorateProcedure<P extends AnyTRPCProcedure> = P['_def']['type'] extends 'query'
-  ? QueryProcedure<inferProcedureInput<P>, inferProcedureOutput<P>>
-  : MutationProcedure<inferProcedureInput<P>, inferProcedureOutput<P>>;
-
-type DecorateRecord<R extends TRPCRouterRecord> = {
-  [K in keyof R]: R[K] extends AnyTRPCProcedure
-    ? DecorateProcedure<R[K]>
-    : R[K] extends TRPCRouterRecord
-      ? DecorateRecord<R[K]> & { pathKey(): PathKey }
-      : never;
-};
-
-export type ConsoleApi = DecorateRecord<AppRouter['_def']['record']> & { pathKey(): PathKey };
-
-function decorate(path: string[]): unknown {
-  const dotted = path.join('.');
-  const helpers: Record<string, unknown> = {
-    pathKey: (): PathKey => [path],
-    queryKey: (input: unknown) => [path, { input, type: 'query' }],
-    queryOptions: (input: unknown, options?: object) => ({
-      ...options,
-      queryKey: [path, { input, type: 'query' }],
-      queryFn: ({ signal }: { signal: AbortSignal }) => untyped.query(dotted, input, { signal }),
-    }),
-    query: (input: unknown, signal?: AbortSignal) => untyped.query(dotted, input, { signal }),
-    mutationOptions: (options?: object) => ({
-      ...options,
-      mutationKey: [path],
-      mutationFn: (input: unknown) => untyped.mutation(dotted, input),
-    }),
-    mutate: (input: unknown) => untyped.mutation(dotted, input),
-  };
-  return new Proxy(helpers, {
-    get(target, prop) {
-      if (typeof prop !== 'string') return undefined;
-      if (prop in target) return target[prop];
-      return decorate([...path, prop]);
-    },
-  });
-}
-
-/**
- * Every procedure of the API, typed from the router:
- *
- *   const networks = useQuery(api.networks.list.queryOptions({ limit: 200 }));
- *   const create = useMutation(api.networks.create.mutationOptions({
- *     onSuccess: () => queryClient.invalidateQueries({ queryKey: api.networks.pathKey() }),
- *   }));
- */
-export const api = decorate([]) as ConsoleApi;
-
-export function isConsoleError(error: unknown): error is ConsoleError {
-  return error instanceof TRPCClientError;
-}
-
-export type { QueryKey };

@@ -38,3 +38,30 @@ export function useUrlFilters() {
     },
   };
 }
+
+/** Each filter of a list: the values it may take (an API enum's `.options`), or `'id'` for any id. */
+export type FilterSpec = Record<string, readonly string[] | 'id'>;
+export type FilterValues<S extends FilterSpec> = { [K in keyof S]?: S[K] extends readonly (infer V)[] ? V : string };
+
+/**
+ * The filters of a list page, read from the URL and checked against what the API accepts (a
+ * status the enum does not know is no filter):
+ *   const filters = useListFilters({ status: offerStatusSchema.options, campaign: 'id' });
+ *   filters.values.status  // 'open' | 'accepted' | … | undefined
+ */
+export function useListFilters<S extends FilterSpec>(spec: S) {
+  const { searchParams, setFilter, clearFilters } = useUrlFilters();
+  const values: Record<string, string> = {};
+  for (const [name, allowed] of Object.entries(spec)) {
+    const value = searchParams.get(name);
+    if (value && (allowed === 'id' || allowed.includes(value))) values[name] = value;
+  }
+  return {
+    values: values as FilterValues<S>,
+    active: Object.keys(values).length > 0,
+    set: (name: keyof S & string, value: string) => setFilter(name, value),
+    clear: clearFilters,
+  };
+}
+
+export type ListFilters<S extends FilterSpec = FilterSpec> = ReturnType<typeof useListFilters<S>>;

@@ -2,16 +2,16 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { BRAND_ICON as Brand } from '../_components/shell/nav-items';
-import { CreateNetworkDialog } from '../_components/shell/create-network-dialog';
-import { RequireSession } from '../_components/shell/require-session';
-import { Button } from '../_components/ui/button';
-import { Card } from '../_components/ui/card';
-import { LoadingBlock } from '../_components/ui/skeleton';
-import { EmptyState, ErrorState } from '../_components/ui/states';
-import { networkPath, useMe, useNetworks } from '../_lib/network';
-import { SIGN_IN_PATH } from '../_lib/providers';
-import { signOut } from '../_lib/session';
+import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
+import { CreateNetworkDialog } from '@/app/(console)/_components/shell/create-network-dialog';
+import { RequireSession } from '@/app/(console)/_components/shell/require-session';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Card } from '@/app/(console)/_components/ui/card';
+import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
+import { EmptyState, ErrorState } from '@/app/(console)/_components/ui/states';
+import { networkPath, useMe, useNetworks } from '@/app/(console)/_lib/network';
+import { SIGN_IN_PATH } from '@/app/(console)/_lib/providers';
+import { signOut } from '@/app/(console)/_lib/session';
 
 /** /console: open the first network of the key, or explain that there is none. */
 export default function ConsoleHome() {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AdvertiserRow } from '../../services/advertisers/find-advertisers';
-import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
+import type { AdvertiserRow } from '@/server/services/advertisers/find-advertisers';
+import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
 
 /** Path parameters of an advertiser route. */
 export const advertiserParams = {
@@ -24,11 +24,11 @@ export const contactEmailField = z
 export const advertiserSchema = z
   .object({
     id: z.string().meta({ example: 'adv_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     name: z.string(),
     website: z.string().nullable(),
     contact_email: z.string().nullable(),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
     deleted_at: timestamp.nullable().meta({ description: 'Set only in the answer to DELETE; a deleted advertiser is no longer readable.' }),

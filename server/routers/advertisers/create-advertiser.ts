@@ -1,10 +1,10 @@
-import { setEtag } from '../../http/locking';
-import { createAdvertiser as insertAdvertiser } from '../../services/advertisers/create-advertiser';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { createAdvertiser } from '@/server/services/advertisers/create-advertiser';
+import { networkProcedure } from '@/server/trpc';
 import { advertiserSchema, presentAdvertiser } from './advertiser.types';
 import { createAdvertiserInput } from './create-advertiser.types';
 
-export const createAdvertiser = networkProcedure('administrator')
+export const createAdvertiserRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'POST',
@@ -19,7 +19,7 @@ export const createAdvertiser = networkProcedure('administrator')
   .output(advertiserSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      insertAdvertiser(tx, input.networkId, { name: input.name, website: input.website, contactEmail: input.contact_email }),
+      createAdvertiser({ tx, networkId: input.networkId, fields: { name: input.name, website: input.website, contactEmail: input.contact_email } }),
     );
     ctx.http.status = 201;
     setEtag(ctx.http, row.version);

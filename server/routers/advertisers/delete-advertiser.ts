@@ -1,11 +1,15 @@
-import { expectedVersion } from '../../http/locking';
-import { deleteAdvertiser as softDeleteAdvertiser } from '../../services/advertisers/delete-advertiser';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion } from '@/server/http/locking';
+import { deleteAdvertiser } from '@/server/services/advertisers/delete-advertiser';
+import { networkProcedure } from '@/server/trpc';
 import { advertiserSchema, presentAdvertiser } from './advertiser.types';
 import { deleteAdvertiserInput } from './delete-advertiser.types';
 
-export const deleteAdvertiser = networkProcedure('administrator')
+export const deleteAdvertiserRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No live advertiser with this id in the network.',
+      conflict: 'The version is stale, or the advertiser still has draft, active or paused campaigns.',
+    },
     openapi: {
       method: 'DELETE',
       path: '/networks/{networkId}/advertisers/{advertiserId}',
@@ -23,7 +27,7 @@ export const deleteAdvertiser = networkProcedure('administrator')
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), undefined);
     const row = await ctx.db.transaction((tx) =>
-      softDeleteAdvertiser(tx, { networkId: input.networkId, advertiserId: input.advertiserId, expectedVersion: expected }),
+      deleteAdvertiser({ tx, networkId: input.networkId, advertiserId: input.advertiserId, expectedVersion: expected }),
     );
     return presentAdvertiser(row);
   });

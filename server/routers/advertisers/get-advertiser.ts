@@ -1,12 +1,13 @@
-import { notFound } from '../../errors';
-import { setEtag } from '../../http/locking';
-import { findAdvertiser } from '../../services/advertisers/find-advertisers';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { setEtag } from '@/server/http/locking';
+import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
+import { networkProcedure } from '@/server/trpc';
 import { advertiserSchema, presentAdvertiser } from './advertiser.types';
 import { getAdvertiserInput } from './get-advertiser.types';
 
-export const getAdvertiser = networkProcedure('read_only')
+export const getAdvertiserRoute = networkProcedure('read_only')
   .meta({
+    errors: { 'not-found': 'No live advertiser with this id in the network.' },
     openapi: {
       method: 'GET',
       path: '/networks/{networkId}/advertisers/{advertiserId}',
@@ -19,7 +20,7 @@ export const getAdvertiser = networkProcedure('read_only')
   .input(getAdvertiserInput)
   .output(advertiserSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findAdvertiser(ctx.db, input.networkId, input.advertiserId);
+    const row = await findAdvertiser({ db: ctx.db, networkId: input.networkId, advertiserId: input.advertiserId });
     if (!row) throw notFound('Advertiser');
     setEtag(ctx.http, row.version);
     return presentAdvertiser(row);

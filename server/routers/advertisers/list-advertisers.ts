@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listAdvertisers as findAdvertisers } from '../../services/advertisers/find-advertisers';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listAdvertisers } from '@/server/services/advertisers/find-advertisers';
+import { networkProcedure } from '@/server/trpc';
 import { presentAdvertiser } from './advertiser.types';
 import { listAdvertisersInput, listAdvertisersOutput } from './list-advertisers.types';
 
-export const listAdvertisers = networkProcedure('read_only')
+export const listAdvertisersRoute = networkProcedure('read_only')
   .meta({
     openapi: {
       method: 'GET',
@@ -21,7 +21,7 @@ export const listAdvertisers = networkProcedure('read_only')
     paginate(
       input,
       `advertisers:${input.networkId}`,
-      (after, take) => findAdvertisers(ctx.db, input.networkId, after, take),
+      (after, take) => listAdvertisers({ db: ctx.db, networkId: input.networkId, afterId: after, take }),
       presentAdvertiser,
     ),
   );

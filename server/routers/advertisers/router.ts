@@ -1,14 +1,14 @@
-import { router } from '../../trpc';
-import { createAdvertiser } from './create-advertiser';
-import { deleteAdvertiser } from './delete-advertiser';
-import { getAdvertiser } from './get-advertiser';
-import { listAdvertisers } from './list-advertisers';
-import { updateAdvertiser } from './update-advertiser';
+import { router } from '@/server/trpc';
+import { createAdvertiserRoute } from './create-advertiser';
+import { deleteAdvertiserRoute } from './delete-advertiser';
+import { getAdvertiserRoute } from './get-advertiser';
+import { listAdvertisersRoute } from './list-advertisers';
+import { updateAdvertiserRoute } from './update-advertiser';
 
 export const advertisersRouter = router({
-  list: listAdvertisers,
-  create: createAdvertiser,
-  get: getAdvertiser,
-  update: updateAdvertiser,
-  remove: deleteAdvertiser,
+  list: listAdvertisersRoute,
+  create: createAdvertiserRoute,
+  get: getAdvertiserRoute,
+  update: updateAdvertiserRoute,
+  remove: deleteAdvertiserRoute,
 });

@@ -1,12 +1,16 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import type { AdvertiserFields } from '../../services/advertisers/create-advertiser';
-import { updateAdvertiser as writeAdvertiser } from '../../services/advertisers/update-advertiser';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import type { AdvertiserFields } from '@/server/services/advertisers/create-advertiser';
+import { updateAdvertiser } from '@/server/services/advertisers/update-advertiser';
+import { networkProcedure } from '@/server/trpc';
 import { advertiserSchema, presentAdvertiser } from './advertiser.types';
 import { updateAdvertiserInput } from './update-advertiser.types';
 
-export const updateAdvertiser = networkProcedure('administrator')
+export const updateAdvertiserRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No live advertiser with this id in the network.',
+      conflict: 'The version you sent (If-Match or body) is stale, or another write came first.',
+    },
     openapi: {
       method: 'PATCH',
       path: '/networks/{networkId}/advertisers/{advertiserId}',
@@ -25,7 +29,7 @@ export const updateAdvertiser = networkProcedure('administrator')
     if (input.website !== undefined) changes.website = input.website;
     if (input.contact_email !== undefined) changes.contactEmail = input.contact_email;
     const row = await ctx.db.transaction((tx) =>
-      writeAdvertiser(tx, { networkId: input.networkId, advertiserId: input.advertiserId, changes, expectedVersion: expected }),
+      updateAdvertiser({ tx, networkId: input.networkId, advertiserId: input.advertiserId, changes, expectedVersion: expected }),
     );
     setEtag(ctx.http, row.version);
     return presentAdvertiser(row);

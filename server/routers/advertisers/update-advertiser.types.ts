@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameField, versionField } from '../shared.types';
+import { nameField, versionField } from '@/server/routers/shared.types';
 import { advertiserParams, contactEmailField, httpUrlField } from './advertiser.types';
 
 export const updateAdvertiserInput = z.strictObject({

@@ -1,7 +1,7 @@
-import { paginate } from '../../http/pagination';
-import { listAuditLog as findAuditRows, type AuditRow, type AuditTargetType } from '../../services/audit/list-audit-log';
-import { networkProcedure } from '../../trpc';
-import { iso } from '../shared.types';
+import { paginate } from '@/server/http/pagination';
+import { listAuditLog, type AuditRow, type AuditTargetType } from '@/server/services/audit/list-audit-log';
+import { networkProcedure } from '@/server/trpc';
+import { iso } from '@/server/routers/shared.types';
 import { listAuditLogInput, listAuditLogOutput } from './list-audit-log.types';
 
 function presentAuditEntry(row: AuditRow) {
@@ -17,7 +17,7 @@ function presentAuditEntry(row: AuditRow) {
   };
 }
 
-export const listAuditLog = networkProcedure('administrator')
+export const listAuditLogRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'GET',
@@ -36,5 +36,5 @@ export const listAuditLog = networkProcedure('administrator')
     const filter = { action: input.action, targetType: input.target_type, targetId: input.target_id };
     // The cursor belongs to this network and these filters; JSON keeps the parts unambiguous.
     const scope = `audit-log:${JSON.stringify([input.networkId, filter.action ?? null, filter.targetType ?? null, filter.targetId ?? null])}`;
-    return paginate(input, scope, (after, take) => findAuditRows(ctx.db, input.networkId, filter, after, take), presentAuditEntry);
+    return paginate(input, scope, (after, take) => listAuditLog({ db: ctx.db, networkId: input.networkId, filter, afterId: after, take }), presentAuditEntry);
   });

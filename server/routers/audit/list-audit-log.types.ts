@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/page';
-import { AUDIT_TARGET_TYPES } from '../../services/audit/target-types';
-import { maxCharacters, networkParam, timestamp } from '../shared.types';
+import { listParams, pageOf } from '@/server/http/page';
+import { AUDIT_TARGET_TYPES } from '@/server/services/audit/target-types';
+import { idField, maxCharacters, networkParam, timestamp } from '@/server/routers/shared.types';
 
 export const auditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES).meta({ id: 'AuditTargetType' });
 
 export const auditEntrySchema = z
   .object({
     id: z.string().meta({ example: 'aud_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     actor_key_id: z.string().nullable().meta({ description: 'The API key that made the change; null for an invitation token or the system.' }),
     action: z.string().meta({ example: 'service_account.created', description: '`<target>.<verb>`.' }),
     target_type: auditTargetTypeSchema,

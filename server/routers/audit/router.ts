@@ -1,4 +1,4 @@
-import { router } from '../../trpc';
-import { listAuditLog } from './list-audit-log';
+import { router } from '@/server/trpc';
+import { listAuditLogRoute } from './list-audit-log';
 
-export const auditRouter = router({ list: listAuditLog });
+export const auditRouter = router({ list: listAuditLogRoute });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES } from '../../../db/schema/statuses';
-import type { CampaignRow } from '../../services/campaigns/find-campaigns';
-import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
+import { CAMPAIGN_STATUSES } from '@/db/schema/statuses';
+import type { CampaignRow } from '@/server/services/campaigns/find-campaigns';
+import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
 
 /** Path parameters of a campaign route. */
 export const campaignParams = {
@@ -47,8 +47,8 @@ export const advertiserIdField = z
 export const campaignSchema = z
   .object({
     id: z.string().meta({ example: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
-    advertiser_id: z.string(),
+    network_id: idField('net'),
+    advertiser_id: idField('adv'),
     name: z.string(),
     script: z.string(),
     status: campaignStatusSchema,
@@ -56,7 +56,7 @@ export const campaignSchema = z
     ends_at: timestamp.nullable(),
     budget_cents: z.number().int().nullable(),
     currency: z.string().nullable(),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,10 +1,10 @@
-import { setEtag } from '../../http/locking';
-import { createCampaign as insertCampaign } from '../../services/campaigns/create-campaign';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { createCampaign } from '@/server/services/campaigns/create-campaign';
+import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, presentCampaign } from './campaign.types';
 import { createCampaignInput } from './create-campaign.types';
 
-export const createCampaign = networkProcedure('administrator')
+export const createCampaignRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'POST',
@@ -22,7 +22,8 @@ export const createCampaign = networkProcedure('administrator')
   .output(campaignSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      insertCampaign(tx, {
+      createCampaign({
+        tx,
         networkId: input.networkId,
         advertiserId: input.advertiser_id,
         name: input.name,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { INITIAL_CAMPAIGN_STATUSES } from '../../services/campaigns/transitions';
-import { nameField, networkParam } from '../shared.types';
+import { INITIAL_CAMPAIGN_STATUSES } from '@/server/services/campaigns/transitions';
+import { nameField, networkParam } from '@/server/routers/shared.types';
 import { advertiserIdField, budgetCentsField, currencyField, dateTimeField, scriptField } from './campaign.types';
 
 export const createCampaignInput = z.strictObject({

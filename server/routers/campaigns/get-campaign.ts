@@ -1,16 +1,19 @@
-import { notFound } from '../../errors';
-import { setEtag } from '../../http/locking';
-import { findCampaign } from '../../services/campaigns/find-campaigns';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { setEtag } from '@/server/http/locking';
+import { findCampaign } from '@/server/services/campaigns/find-campaigns';
+import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, presentCampaign } from './campaign.types';
 import { getCampaignInput } from './get-campaign.types';
 
-export const getCampaign = networkProcedure('read_only')
-  .meta({ openapi: { method: 'GET', path: '/networks/{networkId}/campaigns/{campaignId}', tags: ['campaigns'], summary: 'Get a campaign', protect: true } })
+export const getCampaignRoute = networkProcedure('read_only')
+  .meta({
+    errors: { 'not-found': 'No campaign with this id in the network.' },
+    openapi: { method: 'GET', path: '/networks/{networkId}/campaigns/{campaignId}', tags: ['campaigns'], summary: 'Get a campaign', protect: true },
+  })
   .input(getCampaignInput)
   .output(campaignSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findCampaign(ctx.db, input.networkId, input.campaignId);
+    const row = await findCampaign({ db: ctx.db, networkId: input.networkId, campaignId: input.campaignId });
     if (!row) throw notFound('Campaign');
     setEtag(ctx.http, row.version);
     return presentCampaign(row);

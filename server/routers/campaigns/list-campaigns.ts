@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listCampaigns as findCampaigns } from '../../services/campaigns/find-campaigns';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listCampaigns } from '@/server/services/campaigns/find-campaigns';
+import { networkProcedure } from '@/server/trpc';
 import { presentCampaign } from './campaign.types';
 import { listCampaignsInput, listCampaignsOutput } from './list-campaigns.types';
 
-export const listCampaigns = networkProcedure('read_only')
+export const listCampaignsRoute = networkProcedure('read_only')
   .meta({
     openapi: {
       method: 'GET',
@@ -22,7 +22,7 @@ export const listCampaigns = networkProcedure('read_only')
     return paginate(
       input,
       `campaigns:${input.networkId}:status=${input.status ?? ''}:advertiser=${input.advertiser_id ?? ''}`,
-      (after, take) => findCampaigns(ctx.db, input.networkId, filter, after, take),
+      (after, take) => listCampaigns({ db: ctx.db, networkId: input.networkId, filter, afterId: after, take }),
       presentCampaign,
     );
   });

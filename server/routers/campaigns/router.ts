@@ -1,12 +1,12 @@
-import { router } from '../../trpc';
-import { createCampaign } from './create-campaign';
-import { getCampaign } from './get-campaign';
-import { listCampaigns } from './list-campaigns';
-import { updateCampaign } from './update-campaign';
+import { router } from '@/server/trpc';
+import { createCampaignRoute } from './create-campaign';
+import { getCampaignRoute } from './get-campaign';
+import { listCampaignsRoute } from './list-campaigns';
+import { updateCampaignRoute } from './update-campaign';
 
 export const campaignsRouter = router({
-  list: listCampaigns,
-  create: createCampaign,
-  get: getCampaign,
-  update: updateCampaign,
+  list: listCampaignsRoute,
+  create: createCampaignRoute,
+  get: getCampaignRoute,
+  update: updateCampaignRoute,
 });

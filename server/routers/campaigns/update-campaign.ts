@@ -1,11 +1,15 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import { updateCampaign as writeCampaign, type CampaignChanges } from '../../services/campaigns/update-campaign';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import { updateCampaign, type CampaignChanges } from '@/server/services/campaigns/update-campaign';
+import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, dateOrNull, presentCampaign } from './campaign.types';
 import { updateCampaignInput } from './update-campaign.types';
 
-export const updateCampaign = networkProcedure('administrator')
+export const updateCampaignRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No campaign with this id in the network.',
+      conflict: 'The version is stale, the status move is not allowed, or the campaign is archived.',
+    },
     openapi: {
       method: 'PATCH',
       path: '/networks/{networkId}/campaigns/{campaignId}',
@@ -33,7 +37,7 @@ export const updateCampaign = networkProcedure('administrator')
     // Only what the client sent: an absent field is left as it is.
     const changes = Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined)) as CampaignChanges;
     const row = await ctx.db.transaction((tx) =>
-      writeCampaign(tx, { networkId: input.networkId, campaignId: input.campaignId, changes, expectedVersion: expected }),
+      updateCampaign({ tx, networkId: input.networkId, campaignId: input.campaignId, changes, expectedVersion: expected }),
     );
     setEtag(ctx.http, row.version);
     return presentCampaign(row);

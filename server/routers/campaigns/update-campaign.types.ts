@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameField, versionField } from '../shared.types';
+import { nameField, versionField } from '@/server/routers/shared.types';
 import { budgetCentsField, campaignParams, campaignStatusSchema, currencyField, dateTimeField, scriptField } from './campaign.types';
 
 export const updateCampaignInput = z.strictObject({

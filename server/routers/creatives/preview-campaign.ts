@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { previewCampaign as synthesizePreview } from '../../services/creatives/preview-campaign';
-import { networkProcedure } from '../../trpc';
-import { networkParam } from '../shared.types';
+import { previewCampaign } from '@/server/services/creatives/preview-campaign';
+import { networkProcedure } from '@/server/trpc';
+import { previewCampaignInput } from './preview-campaign.types';
 
-export const previewCampaign = networkProcedure('read_only')
+export const previewCampaignRoute = networkProcedure('read_only')
   .meta({
+    errors: {
+      'not-found': 'No campaign (or podcast) with this id in the network.',
+      conflict: 'The script (or, without one, the name) has nothing speakable.',
+      'upstream-unavailable': 'The voice service failed; retry later.',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/campaigns/{campaignId}/preview',
@@ -16,10 +21,10 @@ export const previewCampaign = networkProcedure('read_only')
       protect: true,
     },
   })
-  .input(z.strictObject({ ...networkParam, campaignId: z.string().min(1), podcast_id: z.string({ error: 'podcast_id is required.' }).min(1) }))
+  .input(previewCampaignInput)
   .output(z.null())
   .mutation(async ({ ctx, input }) => {
-    const result = await synthesizePreview(ctx.db, input.networkId, input.campaignId, input.podcast_id);
+    const result = await previewCampaign({ db: ctx.db, networkId: input.networkId, campaignId: input.campaignId, podcastId: input.podcast_id });
     ctx.http.headers['X-Audio-Duration-Ms'] = String(Math.round(result.durationMs));
     ctx.http.raw = { body: result.audio, contentType: result.mimeType };
     return null;

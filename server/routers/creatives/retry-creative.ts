@@ -1,10 +1,12 @@
-import { setEtag } from '../../http/locking';
-import { retryCreative as retry } from '../../services/creatives/retry-creative';
-import { networkProcedure } from '../../trpc';
-import { creativeInput, creativeSchema, presentCreative } from './creative.types';
+import { setEtag } from '@/server/http/locking';
+import { retryCreative } from '@/server/services/creatives/retry-creative';
+import { networkProcedure } from '@/server/trpc';
+import { creativeSchema, presentCreative } from './creative.types';
+import { retryCreativeInput } from './retry-creative.types';
 
-export const retryCreative = networkProcedure('administrator')
+export const retryCreativeRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No creative with this id in the network.', conflict: 'The creative is not failed.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/creatives/{creativeId}/retry',
@@ -14,10 +16,10 @@ export const retryCreative = networkProcedure('administrator')
       protect: true,
     },
   })
-  .input(creativeInput)
+  .input(retryCreativeInput)
   .output(creativeSchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => retry(tx, input.networkId, input.creativeId));
+    const row = await ctx.db.transaction((tx) => retryCreative({ tx, networkId: input.networkId, id: input.creativeId }));
     setEtag(ctx.http, row.version);
     return presentCreative(row);
   });

@@ -1,12 +1,14 @@
-import { router } from '../../trpc';
-import { previewCampaign } from './preview-campaign';
-import { getCreative, getCreativeAudio, listCreatives } from './read-creatives';
-import { retryCreative } from './retry-creative';
+import { router } from '@/server/trpc';
+import { getCreativeRoute } from './get-creative';
+import { getCreativeAudioRoute } from './get-creative-audio';
+import { listCreativesRoute } from './list-creatives';
+import { previewCampaignRoute } from './preview-campaign';
+import { retryCreativeRoute } from './retry-creative';
 
 export const creativesRouter = router({
-  list: listCreatives,
-  get: getCreative,
-  audio: getCreativeAudio,
-  retry: retryCreative,
-  previewCampaign,
+  list: listCreativesRoute,
+  get: getCreativeRoute,
+  audio: getCreativeAudioRoute,
+  retry: retryCreativeRoute,
+  previewCampaign: previewCampaignRoute,
 });

@@ -1,16 +1,16 @@
-import type { events } from '../../../db/schema';
-import { paginate } from '../../http/pagination';
-import { listEvents as findEvents } from '../../services/events/list-events';
-import type { EventType } from '../../services/events/event-types';
-import { networkProcedure } from '../../trpc';
-import { iso } from '../shared.types';
+import type { events } from '@/db/schema';
+import { paginate } from '@/server/http/pagination';
+import { listEvents } from '@/server/services/events/list-events';
+import type { EventType } from '@/server/services/events/event-types';
+import { networkProcedure } from '@/server/trpc';
+import { iso } from '@/server/routers/shared.types';
 import { listEventsInput, listEventsOutput } from './list-events.types';
 
 function presentEvent(row: typeof events.$inferSelect) {
   return { id: row.id, network_id: row.networkId, type: row.type as EventType, occurred_at: iso(row.occurredAt), data: row.data };
 }
 
-export const listEvents = networkProcedure('read_only')
+export const listEventsRoute = networkProcedure('read_only')
   .meta({
     openapi: {
       method: 'GET',
@@ -27,7 +27,7 @@ export const listEvents = networkProcedure('read_only')
     paginate(
       input,
       `events:${input.networkId}:${input.type ?? ''}:${input.order}`,
-      (after, take) => findEvents(ctx.db, input.networkId, { type: input.type }, after, take, input.order),
+      (after, take) => listEvents({ db: ctx.db, networkId: input.networkId, filter: { type: input.type }, afterId: after, take, order: input.order }),
       presentEvent,
     ),
   );

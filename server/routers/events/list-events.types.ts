@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/page';
-import { EVENT_TYPE_NAMES } from '../../services/events/event-types';
-import { networkParam, timestamp } from '../shared.types';
+import { listParams, pageOf } from '@/server/http/page';
+import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { idField, networkParam, timestamp } from '@/server/routers/shared.types';
 
 export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES).meta({ id: 'EventType' });
 
 export const eventSchema = z
   .object({
-    id: z.string(),
-    network_id: z.string(),
+    id: idField('evt'),
+    network_id: idField('net'),
     type: eventTypeSchema,
     occurred_at: timestamp,
     data: z.record(z.string(), z.unknown()),

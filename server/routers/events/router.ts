@@ -1,5 +1,5 @@
-import { router } from '../../trpc';
-import { listEvents } from './list-events';
-import { listEventTypes } from './list-event-types';
+import { router } from '@/server/trpc';
+import { listEventTypesRoute } from './list-event-types';
+import { listEventsRoute } from './list-events';
 
-export const eventsRouter = router({ list: listEvents, types: listEventTypes });
+export const eventsRouter = router({ list: listEventsRoute, types: listEventTypesRoute });

@@ -1,13 +1,18 @@
-import { config } from '../../config';
-import { badRequest } from '../../errors';
-import { acceptInvitation as acceptWithToken } from '../../services/invitations/accept-invitation';
-import { invitationProcedure } from '../../trpc';
-import { presentApiKey } from '../keys/api-key.types';
-import { presentMember } from '../members/member.types';
+import { config } from '@/server/config';
+import { badRequest } from '@/server/errors';
+import { acceptInvitation } from '@/server/services/invitations/accept-invitation';
+import { invitationProcedure } from '@/server/trpc';
+import { presentApiKey } from '@/server/routers/keys/api-key.types';
+import { presentMember } from '@/server/routers/members/member.types';
 import { acceptedInvitationSchema, acceptInvitationInput } from './accept-invitation.types';
 
-export const acceptInvitation = invitationProcedure
+export const acceptInvitationRoute = invitationProcedure
   .meta({
+    errors: {
+      unauthorized: 'The invitation token is unknown or malformed.',
+      forbidden: 'The email already has an account and no key of that person was sent, or the key sent is someone else’s or a service account’s.',
+      conflict: 'The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member.',
+    },
     openapi: {
       method: 'POST',
       path: '/invitations/accept',
@@ -38,13 +43,7 @@ export const acceptInvitation = invitationProcedure
       ]);
     }
     const accepted = await ctx.db.transaction((tx) =>
-      acceptWithToken(tx, {
-        token,
-        acceptor: ctx.principal,
-        name: input.name,
-        keyName: input.key_name,
-        environment: config().APP_ENV,
-      }),
+      acceptInvitation({ tx, token, acceptor: ctx.principal, name: input.name, keyName: input.key_name, environment: config().APP_ENV }),
     );
     ctx.http.status = 201;
     return { member: presentMember(accepted.member), api_key: { ...presentApiKey(accepted.key, accepted.scopes), token: accepted.token } };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { INVITATION_TOKEN_PATTERN } from '../../services/invitations/invitation-status';
-import { nameField } from '../shared.types';
-import { createdApiKeySchema, keyFields } from '../keys/api-key.types';
-import { memberSchema } from '../members/member.types';
+import { INVITATION_TOKEN_PATTERN } from '@/server/services/invitations/invitation-status';
+import { nameField } from '@/server/routers/shared.types';
+import { createdApiKeySchema, keyFields } from '@/server/routers/keys/api-key.types';
+import { memberSchema } from '@/server/routers/members/member.types';
 
 export const acceptInvitationInput = z.strictObject({
   invitation_token: z

@@ -1,10 +1,11 @@
-import { createInvitation as insertInvitation } from '../../services/invitations/create-invitation';
-import { networkProcedure } from '../../trpc';
+import { createInvitation } from '@/server/services/invitations/create-invitation';
+import { networkProcedure } from '@/server/trpc';
 import { createdInvitationSchema, createInvitationInput } from './create-invitation.types';
 import { presentInvitation } from './invitation.types';
 
-export const createInvitation = networkProcedure('administrator')
+export const createInvitationRoute = networkProcedure('administrator')
   .meta({
+    errors: { conflict: 'The email is already an active member of the network.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/invitations',
@@ -21,7 +22,8 @@ export const createInvitation = networkProcedure('administrator')
   .output(createdInvitationSchema)
   .mutation(async ({ ctx, input }) => {
     const { invitation, token } = await ctx.db.transaction((tx) =>
-      insertInvitation(tx, {
+      createInvitation({
+        tx,
         networkId: input.networkId,
         email: input.email,
         role: input.role,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networkParam, roleSchema } from '../shared.types';
+import { networkParam, roleSchema } from '@/server/routers/shared.types';
 import { invitationSchema } from './invitation.types';
 
 export const createInvitationInput = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { invitationStatus } from '../../services/invitations/invitation-status';
-import type { InvitationRow } from '../../services/invitations/find-invitations';
-import { iso, isoOrNull, roleSchema, timestamp } from '../shared.types';
+import { invitationStatus } from '@/server/services/invitations/invitation-status';
+import type { InvitationRow } from '@/server/services/invitations/find-invitations';
+import { idField, iso, isoOrNull, roleSchema, timestamp } from '@/server/routers/shared.types';
 
 export const invitationStatusSchema = z
   .enum(['pending', 'accepted', 'revoked', 'expired'])
@@ -10,7 +10,7 @@ export const invitationStatusSchema = z
 export const invitationSchema = z
   .object({
     id: z.string().meta({ example: 'ivt_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     email: z.string(),
     role: roleSchema,
     status: invitationStatusSchema,

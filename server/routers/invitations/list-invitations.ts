@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listInvitations as findInvitations } from '../../services/invitations/find-invitations';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listInvitations } from '@/server/services/invitations/find-invitations';
+import { networkProcedure } from '@/server/trpc';
 import { presentInvitation } from './invitation.types';
 import { listInvitationsInput, listInvitationsOutput } from './list-invitations.types';
 
-export const listInvitations = networkProcedure('administrator')
+export const listInvitationsRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'GET',
@@ -21,7 +21,7 @@ export const listInvitations = networkProcedure('administrator')
     paginate(
       input,
       `invitations:${input.networkId}:${input.status ?? ''}`,
-      (after, take) => findInvitations(ctx.db, input.networkId, { status: input.status }, after, take),
+      (after, take) => listInvitations({ db: ctx.db, networkId: input.networkId, filter: { status: input.status }, afterId: after, take }),
       presentInvitation,
     ),
   );

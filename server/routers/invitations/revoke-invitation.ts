@@ -1,10 +1,11 @@
-import { revokeInvitation as markRevoked } from '../../services/invitations/revoke-invitation';
-import { networkProcedure } from '../../trpc';
+import { revokeInvitation } from '@/server/services/invitations/revoke-invitation';
+import { networkProcedure } from '@/server/trpc';
 import { invitationSchema, presentInvitation } from './invitation.types';
 import { revokeInvitationInput } from './revoke-invitation.types';
 
-export const revokeInvitation = networkProcedure('administrator')
+export const revokeInvitationRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No invitation with this id in the network.', conflict: 'The invitation is not pending.' },
     openapi: {
       method: 'DELETE',
       path: '/networks/{networkId}/invitations/{invitationId}',
@@ -18,7 +19,7 @@ export const revokeInvitation = networkProcedure('administrator')
   .output(invitationSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      markRevoked(tx, { networkId: input.networkId, invitationId: input.invitationId, actorKeyId: ctx.principal.keyId }),
+      revokeInvitation({ tx, networkId: input.networkId, invitationId: input.invitationId, actorKeyId: ctx.principal.keyId }),
     );
     return presentInvitation(row);
   });

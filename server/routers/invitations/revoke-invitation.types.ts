@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networkParam } from '../shared.types';
+import { networkParam } from '@/server/routers/shared.types';
 
 export const revokeInvitationInput = z.strictObject({
   ...networkParam,

@@ -1,12 +1,12 @@
-import { router } from '../../trpc';
-import { acceptInvitation } from './accept-invitation';
-import { createInvitation } from './create-invitation';
-import { listInvitations } from './list-invitations';
-import { revokeInvitation } from './revoke-invitation';
+import { router } from '@/server/trpc';
+import { acceptInvitationRoute } from './accept-invitation';
+import { createInvitationRoute } from './create-invitation';
+import { listInvitationsRoute } from './list-invitations';
+import { revokeInvitationRoute } from './revoke-invitation';
 
 export const invitationsRouter = router({
-  accept: acceptInvitation,
-  list: listInvitations,
-  create: createInvitation,
-  revoke: revokeInvitation,
+  accept: acceptInvitationRoute,
+  list: listInvitationsRoute,
+  create: createInvitationRoute,
+  revoke: revokeInvitationRoute,
 });

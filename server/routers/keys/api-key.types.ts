@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { apiKeys } from '../../../db/schema';
-import type { Role } from '../../auth/roles';
-import { keyStatus } from '../../services/keys/key-status';
-import { isoOrNull, iso, maxCharacters, roleSchema, timestamp } from '../shared.types';
+import { pageOf } from '@/server/http/page';
+import type { apiKeys } from '@/db/schema';
+import type { Role } from '@/server/auth/roles';
+import { keyStatus } from '@/server/services/keys/key-status';
+import { idField, iso, isoOrNull, maxCharacters, roleSchema, timestamp } from '@/server/routers/shared.types';
 
 export const scopeInput = z.strictObject({
   network_id: z.string().min(1),
@@ -20,7 +21,7 @@ export const keyFields = {
 
 export const apiKeySchema = z
   .object({
-    id: z.string(),
+    id: idField('key'),
     key_name: z.string(),
     start: z.string().meta({ description: 'The first characters of the token, to recognise it.' }),
     environment: z.enum(['test', 'live']),
@@ -60,3 +61,6 @@ export function presentApiKey(row: KeyRow, scopes: Array<{ networkId: string; ro
     replaced_by_key_id: row.replacedByKeyId,
   };
 }
+
+export const keyIdParam = { keyId: z.string().min(1).meta({ description: 'API key id (key_…).' }) };
+export const apiKeyListSchema = pageOf(apiKeySchema).meta({ id: 'ApiKeyList' });

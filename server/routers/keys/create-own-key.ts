@@ -1,10 +1,14 @@
-import { createOwnKey as mintOwnKey } from '../../services/keys/create-own-key';
-import { authedProcedure } from '../../trpc';
+import { createOwnKey } from '@/server/services/keys/create-own-key';
+import { authedProcedure } from '@/server/trpc';
 import { createdApiKeySchema, presentApiKey } from './api-key.types';
-import { createOwnKeyInput } from './own-keys.types';
+import { createOwnKeyInput } from './create-own-key.types';
 
-export const createOwnKey = authedProcedure
+export const createOwnKeyRoute = authedProcedure
   .meta({
+    errors: {
+      forbidden: 'A scope beyond your own access, or super_user from a key that is not one.',
+      conflict: 'The key’s owner does not hold the asked role on a network, so the scope would not work.',
+    },
     openapi: {
       method: 'POST',
       path: '/apikeys',
@@ -20,7 +24,9 @@ export const createOwnKey = authedProcedure
   .output(createdApiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const { key, token, scopes } = await ctx.db.transaction((tx) =>
-      mintOwnKey(tx, ctx.principal, {
+      createOwnKey({
+        tx,
+        principal: ctx.principal,
         name: input.key_name,
         scopes: input.scopes?.map((s) => ({ networkId: s.network_id, role: s.role })),
         superUser: input.super_user,

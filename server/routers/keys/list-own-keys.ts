@@ -1,11 +1,11 @@
-import { paginate } from '../../http/pagination';
-import { listOwnKeys as findOwnKeys } from '../../services/keys/find-keys';
-import { ownerOf } from '../../services/keys/owner';
-import { authedProcedure } from '../../trpc';
-import { presentApiKey } from './api-key.types';
-import { apiKeyListSchema, listOwnKeysInput } from './own-keys.types';
+import { paginate } from '@/server/http/pagination';
+import { listOwnKeys } from '@/server/services/keys/find-keys';
+import { ownerOf } from '@/server/services/keys/owner';
+import { authedProcedure } from '@/server/trpc';
+import { apiKeyListSchema, presentApiKey } from './api-key.types';
+import { listOwnKeysInput } from './list-own-keys.types';
 
-export const listOwnKeys = authedProcedure
+export const listOwnKeysRoute = authedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -22,5 +22,10 @@ export const listOwnKeys = authedProcedure
   .query(({ ctx, input }) => {
     const owner = ownerOf(ctx.principal);
     const scope = `apikeys:${'userId' in owner ? owner.userId : owner.serviceAccountId}`;
-    return paginate(input, scope, (after, take) => findOwnKeys(ctx.db, ctx.principal, after, take), (k) => presentApiKey(k.key, k.scopes));
+    return paginate(
+      input,
+      scope,
+      (after, take) => listOwnKeys({ db: ctx.db, caller: ctx.principal, afterId: after, take }),
+      (k) => presentApiKey(k.key, k.scopes),
+    );
   });

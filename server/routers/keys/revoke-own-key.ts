@@ -1,12 +1,13 @@
-import { notFound } from '../../errors';
-import { findOwnKey } from '../../services/keys/find-keys';
-import { revokeKey } from '../../services/keys/revoke-key';
-import { authedProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { findOwnKey } from '@/server/services/keys/find-keys';
+import { revokeKey } from '@/server/services/keys/revoke-key';
+import { authedProcedure } from '@/server/trpc';
 import { apiKeySchema, presentApiKey } from './api-key.types';
-import { ownKeyInput } from './own-keys.types';
+import { revokeOwnKeyInput } from './revoke-own-key.types';
 
-export const revokeOwnKey = authedProcedure
+export const revokeOwnKeyRoute = authedProcedure
   .meta({
+    errors: { 'not-found': 'No key with this id that your access covers.' },
     openapi: {
       method: 'DELETE',
       path: '/apikeys/{keyId}',
@@ -17,13 +18,13 @@ export const revokeOwnKey = authedProcedure
       protect: true,
     },
   })
-  .input(ownKeyInput)
+  .input(revokeOwnKeyInput)
   .output(apiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const revoked = await ctx.db.transaction(async (tx) => {
-      const found = await findOwnKey(tx, ctx.principal, input.keyId);
+      const found = await findOwnKey({ db: tx, caller: ctx.principal, id: input.keyId });
       if (!found) throw notFound('API key');
-      return revokeKey(tx, ctx.principal.keyId, found);
+      return revokeKey({ tx, actorKeyId: ctx.principal.keyId, found });
     });
     return presentApiKey(revoked.key, revoked.scopes);
   });

@@ -1,12 +1,17 @@
-import { notFound } from '../../errors';
-import { findNetworkKey } from '../../services/keys/find-keys';
-import { rotateNetworkKey as rotate } from '../../services/keys/rotate-network-key';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { findNetworkKey } from '@/server/services/keys/find-keys';
+import { rotateNetworkKey } from '@/server/services/keys/rotate-network-key';
+import { networkProcedure } from '@/server/trpc';
 import { createdApiKeySchema, presentApiKey } from './api-key.types';
 import { rotateNetworkKeyInput } from './rotate-network-key.types';
 
-export const rotateNetworkKey = networkProcedure('administrator')
+export const rotateNetworkKeyRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No key of this network’s members or service accounts with this id.',
+      forbidden: 'The key reaches other networks, or has scopes beyond your access.',
+      conflict: 'The key is revoked, expired or already rotated, or its owner no longer holds its role.',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/apikeys/{keyId}/rotate',
@@ -24,9 +29,9 @@ export const rotateNetworkKey = networkProcedure('administrator')
   .output(createdApiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const { key, token, scopes } = await ctx.db.transaction(async (tx) => {
-      const found = await findNetworkKey(tx, input.networkId, input.keyId);
+      const found = await findNetworkKey({ db: tx, networkId: input.networkId, id: input.keyId });
       if (!found) throw notFound('API key');
-      return rotate(tx, ctx.principal, input.networkId, found, input.grace_period_seconds ?? 0);
+      return rotateNetworkKey({ tx, principal: ctx.principal, networkId: input.networkId, found, graceSeconds: input.grace_period_seconds ?? 0 });
     });
     ctx.http.status = 201;
     return { ...presentApiKey(key, scopes), token };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networkParam } from '../shared.types';
-import { rotateKeyInput } from './own-keys.types';
+import { networkParam } from '@/server/routers/shared.types';
+import { rotateOwnKeyInput } from './rotate-own-key.types';
 
-export const rotateNetworkKeyInput = z.strictObject({ ...networkParam, ...rotateKeyInput.shape });
+export const rotateNetworkKeyInput = z.strictObject({ ...networkParam, ...rotateOwnKeyInput.shape });

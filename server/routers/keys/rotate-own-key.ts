@@ -1,12 +1,17 @@
-import { notFound } from '../../errors';
-import { findOwnKey } from '../../services/keys/find-keys';
-import { rotateKey } from '../../services/keys/rotate-key';
-import { authedProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { findOwnKey } from '@/server/services/keys/find-keys';
+import { rotateKey } from '@/server/services/keys/rotate-key';
+import { authedProcedure } from '@/server/trpc';
 import { createdApiKeySchema, presentApiKey } from './api-key.types';
-import { rotateKeyInput } from './own-keys.types';
+import { rotateOwnKeyInput } from './rotate-own-key.types';
 
-export const rotateOwnKey = authedProcedure
+export const rotateOwnKeyRoute = authedProcedure
   .meta({
+    errors: {
+      'not-found': 'No key with this id that your access covers.',
+      forbidden: 'The new key would exceed your access.',
+      conflict: 'The key is revoked, expired or already rotated, or its owner no longer holds its role.',
+    },
     openapi: {
       method: 'POST',
       path: '/apikeys/{keyId}/rotate',
@@ -18,13 +23,13 @@ export const rotateOwnKey = authedProcedure
       successDescription: 'Created',
     },
   })
-  .input(rotateKeyInput)
+  .input(rotateOwnKeyInput)
   .output(createdApiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const { key, token, scopes } = await ctx.db.transaction(async (tx) => {
-      const found = await findOwnKey(tx, ctx.principal, input.keyId);
+      const found = await findOwnKey({ db: tx, caller: ctx.principal, id: input.keyId });
       if (!found) throw notFound('API key');
-      return rotateKey(tx, ctx.principal, found, input.grace_period_seconds ?? 0);
+      return rotateKey({ tx, caller: ctx.principal, found, graceSeconds: input.grace_period_seconds ?? 0 });
     });
     ctx.http.status = 201;
     return { ...presentApiKey(key, scopes), token };

@@ -1,19 +1,20 @@
-import { router } from '../../trpc';
-import { createOwnKey } from './create-own-key';
-import { getOwnKey } from './get-own-key';
-import { listOwnKeys } from './list-own-keys';
-import { listNetworkKeys, revokeNetworkKey } from './network-keys';
-import { revokeOwnKey } from './revoke-own-key';
-import { rotateNetworkKey } from './rotate-network-key';
-import { rotateOwnKey } from './rotate-own-key';
+import { router } from '@/server/trpc';
+import { createOwnKeyRoute } from './create-own-key';
+import { getOwnKeyRoute } from './get-own-key';
+import { listNetworkKeysRoute } from './list-network-keys';
+import { listOwnKeysRoute } from './list-own-keys';
+import { revokeNetworkKeyRoute } from './revoke-network-key';
+import { revokeOwnKeyRoute } from './revoke-own-key';
+import { rotateNetworkKeyRoute } from './rotate-network-key';
+import { rotateOwnKeyRoute } from './rotate-own-key';
 
 export const keysRouter = router({
-  list: listOwnKeys,
-  create: createOwnKey,
-  get: getOwnKey,
-  revoke: revokeOwnKey,
-  rotate: rotateOwnKey,
-  listForNetwork: listNetworkKeys,
-  revokeForNetwork: revokeNetworkKey,
-  rotateForNetwork: rotateNetworkKey,
+  list: listOwnKeysRoute,
+  create: createOwnKeyRoute,
+  get: getOwnKeyRoute,
+  revoke: revokeOwnKeyRoute,
+  rotate: rotateOwnKeyRoute,
+  listForNetwork: listNetworkKeysRoute,
+  revokeForNetwork: revokeNetworkKeyRoute,
+  rotateForNetwork: rotateNetworkKeyRoute,
 });

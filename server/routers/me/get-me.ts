@@ -1,7 +1,7 @@
-import { authedProcedure } from '../../trpc';
+import { authedProcedure } from '@/server/trpc';
 import { getMeInput, meSchema } from './get-me.types';
 
-export const getMe = authedProcedure
+export const getMeRoute = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/me', tags: ['me'], summary: 'The calling API key', protect: true } })
   .input(getMeInput)
   .output(meSchema)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roleSchema } from '../shared.types';
+import { idField, roleSchema } from '@/server/routers/shared.types';
 
 export const getMeInput = z.void();
 
@@ -9,7 +9,7 @@ export const scopeSchema = z
 
 export const meSchema = z
   .object({
-    key_id: z.string(),
+    key_id: idField('key'),
     key_name: z.string(),
     super_user: z.boolean(),
     scopes: z.array(scopeSchema).meta({ description: 'Effective roles: a person’s key never exceeds their current membership.' }),

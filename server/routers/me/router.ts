@@ -1,4 +1,4 @@
-import { router } from '../../trpc';
-import { getMe } from './get-me';
+import { router } from '@/server/trpc';
+import { getMeRoute } from './get-me';
 
-export const meRouter = router({ get: getMe });
+export const meRouter = router({ get: getMeRoute });

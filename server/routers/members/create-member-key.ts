@@ -1,11 +1,16 @@
-import { config } from '../../config';
-import { mintMemberKey } from '../../services/members/mint-member-key';
-import { networkProcedure } from '../../trpc';
-import { createdApiKeySchema, presentApiKey } from '../keys/api-key.types';
+import { config } from '@/server/config';
+import { mintMemberKey } from '@/server/services/members/mint-member-key';
+import { networkProcedure } from '@/server/trpc';
+import { createdApiKeySchema, presentApiKey } from '@/server/routers/keys/api-key.types';
 import { createMemberKeyInput } from './create-member-key.types';
 
-export const createMemberKey = networkProcedure('administrator')
+export const createMemberKeyRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No member with this id in the network.',
+      forbidden: 'The key would exceed your own access.',
+      conflict: 'The member has been removed, or does not hold the asked role.',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/members/{memberId}/keys',
@@ -22,7 +27,9 @@ export const createMemberKey = networkProcedure('administrator')
   .output(createdApiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const { key, token, scopes } = await ctx.db.transaction((tx) =>
-      mintMemberKey(tx, ctx.principal, {
+      mintMemberKey({
+        tx,
+        creator: ctx.principal,
         networkId: input.networkId,
         memberId: input.memberId,
         name: input.key_name,

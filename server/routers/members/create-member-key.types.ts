@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { roleSchema } from '../shared.types';
-import { keyFields } from '../keys/api-key.types';
+import { roleSchema } from '@/server/routers/shared.types';
+import { keyFields } from '@/server/routers/keys/api-key.types';
 import { memberParams } from './member.types';
 
 export const createMemberKeyInput = z.strictObject({

@@ -1,16 +1,19 @@
-import { notFound } from '../../errors';
-import { setEtag } from '../../http/locking';
-import { findMember } from '../../services/members/find-members';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { setEtag } from '@/server/http/locking';
+import { findMember } from '@/server/services/members/find-members';
+import { networkProcedure } from '@/server/trpc';
 import { getMemberInput } from './get-member.types';
 import { memberSchema, presentMember } from './member.types';
 
-export const getMember = networkProcedure('read_only')
-  .meta({ openapi: { method: 'GET', path: '/networks/{networkId}/members/{memberId}', tags: ['members'], summary: 'Get a member', protect: true } })
+export const getMemberRoute = networkProcedure('read_only')
+  .meta({
+    errors: { 'not-found': 'No member with this id in the network.' },
+    openapi: { method: 'GET', path: '/networks/{networkId}/members/{memberId}', tags: ['members'], summary: 'Get a member', protect: true },
+  })
   .input(getMemberInput)
   .output(memberSchema)
   .query(async ({ ctx, input }) => {
-    const member = await findMember(ctx.db, input.networkId, input.memberId);
+    const member = await findMember({ db: ctx.db, networkId: input.networkId, memberId: input.memberId });
     if (!member) throw notFound('Member');
     setEtag(ctx.http, member.membership.version);
     return presentMember(member);

@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listMembers as findMembers, type MemberRecord } from '../../services/members/find-members';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listMembers, type MemberRecord } from '@/server/services/members/find-members';
+import { networkProcedure } from '@/server/trpc';
 import { listMembersInput, listMembersOutput } from './list-members.types';
 import { presentMember, type Member } from './member.types';
 
-export const listMembers = networkProcedure('read_only')
+export const listMembersRoute = networkProcedure('read_only')
   .meta({
     openapi: {
       method: 'GET',
@@ -21,7 +21,7 @@ export const listMembers = networkProcedure('read_only')
     paginate<MemberRecord & { id: string }, Member>(
       input,
       `members:${input.networkId}:${input.status}`,
-      (after, take) => findMembers(ctx.db, input.networkId, input.status, after, take),
+      (after, take) => listMembers({ db: ctx.db, networkId: input.networkId, status: input.status, afterId: after, take }),
       presentMember,
     ),
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { MemberRecord } from '../../services/members/find-members';
-import { iso, networkParam, roleSchema, timestamp } from '../shared.types';
+import type { MemberRecord } from '@/server/services/members/find-members';
+import { idField, iso, networkParam, resourceVersion, roleSchema, timestamp } from '@/server/routers/shared.types';
 
 /** Path parameters of a member route. */
 export const memberParams = {
@@ -13,11 +13,11 @@ export const memberStatusSchema = z.enum(['active', 'removed']);
 export const memberSchema = z
   .object({
     id: z.string().meta({ example: 'mem_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     user: z.object({ id: z.string(), email: z.string().nullable(), name: z.string() }),
     role: roleSchema,
     status: memberStatusSchema.meta({ description: 'active → removed. A removed member’s keys no longer reach this network.' }),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
   })

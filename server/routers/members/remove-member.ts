@@ -1,11 +1,12 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import { removeMember as markRemoved } from '../../services/members/remove-member';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import { removeMember } from '@/server/services/members/remove-member';
+import { networkProcedure } from '@/server/trpc';
 import { memberSchema, presentMember } from './member.types';
 import { removeMemberInput } from './remove-member.types';
 
-export const removeMember = networkProcedure('administrator')
+export const removeMemberRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No member with this id in the network.', conflict: 'The version is stale, or the member is the last active administrator.' },
     openapi: {
       method: 'DELETE',
       path: '/networks/{networkId}/members/{memberId}',
@@ -24,7 +25,7 @@ export const removeMember = networkProcedure('administrator')
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), undefined);
     const member = await ctx.db.transaction((tx) =>
-      markRemoved(tx, { networkId: input.networkId, memberId: input.memberId, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
+      removeMember({ tx, networkId: input.networkId, memberId: input.memberId, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
     );
     setEtag(ctx.http, member.membership.version);
     return presentMember(member);

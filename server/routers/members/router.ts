@@ -1,14 +1,14 @@
-import { router } from '../../trpc';
-import { createMemberKey } from './create-member-key';
-import { getMember } from './get-member';
-import { listMembers } from './list-members';
-import { removeMember } from './remove-member';
-import { updateMember } from './update-member';
+import { router } from '@/server/trpc';
+import { createMemberKeyRoute } from './create-member-key';
+import { getMemberRoute } from './get-member';
+import { listMembersRoute } from './list-members';
+import { removeMemberRoute } from './remove-member';
+import { updateMemberRoute } from './update-member';
 
 export const membersRouter = router({
-  list: listMembers,
-  get: getMember,
-  update: updateMember,
-  remove: removeMember,
-  createKey: createMemberKey,
+  list: listMembersRoute,
+  get: getMemberRoute,
+  update: updateMemberRoute,
+  remove: removeMemberRoute,
+  createKey: createMemberKeyRoute,
 });

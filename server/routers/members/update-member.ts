@@ -1,11 +1,15 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import { changeMemberRole } from '../../services/members/change-member-role';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import { changeMemberRole } from '@/server/services/members/change-member-role';
+import { networkProcedure } from '@/server/trpc';
 import { memberSchema, presentMember } from './member.types';
 import { updateMemberInput } from './update-member.types';
 
-export const updateMember = networkProcedure('administrator')
+export const updateMemberRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No member with this id in the network.',
+      conflict: 'The version is stale, the member was removed, or the change would leave no active administrator.',
+    },
     openapi: {
       method: 'PATCH',
       path: '/networks/{networkId}/members/{memberId}',
@@ -23,7 +27,8 @@ export const updateMember = networkProcedure('administrator')
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
     const member = await ctx.db.transaction((tx) =>
-      changeMemberRole(tx, {
+      changeMemberRole({
+        tx,
         networkId: input.networkId,
         memberId: input.memberId,
         role: input.role,

@@ -1,17 +1,17 @@
-import { createNetwork as insertNetwork } from '../../services/networks/create-network';
-import { setEtag } from '../../http/locking';
-import { superUserProcedure } from '../../trpc';
+import { createNetwork } from '@/server/services/networks/create-network';
+import { setEtag } from '@/server/http/locking';
+import { superUserProcedure } from '@/server/trpc';
 import { createNetworkInput } from './create-network.types';
 import { networkSchema, presentNetwork } from './network.types';
 
-export const createNetwork = superUserProcedure
+export const createNetworkRoute = superUserProcedure
   .meta({
     openapi: { method: 'POST', path: '/networks', tags: ['networks'], summary: 'Create a network (super_user)', protect: true, successDescription: 'Created' },
   })
   .input(createNetworkInput)
   .output(networkSchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => insertNetwork(tx, input));
+    const row = await ctx.db.transaction((tx) => createNetwork({ tx, name: input.name }));
     ctx.http.status = 201;
     setEtag(ctx.http, row.version);
     return presentNetwork(row);

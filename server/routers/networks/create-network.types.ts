@@ -1,4 +1,4 @@
 import { z } from 'zod';
-import { nameField } from '../shared.types';
+import { nameField } from '@/server/routers/shared.types';
 
 export const createNetworkInput = z.strictObject({ name: nameField });

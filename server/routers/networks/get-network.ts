@@ -1,16 +1,19 @@
-import { setEtag } from '../../http/locking';
-import { notFound } from '../../errors';
-import { findNetwork } from '../../services/networks/find-network';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { notFound } from '@/server/errors';
+import { findNetwork } from '@/server/services/networks/find-network';
+import { networkProcedure } from '@/server/trpc';
 import { getNetworkInput } from './get-network.types';
 import { networkSchema, presentNetwork } from './network.types';
 
-export const getNetwork = networkProcedure('read_only')
-  .meta({ openapi: { method: 'GET', path: '/networks/{networkId}', tags: ['networks'], summary: 'Get a network', protect: true } })
+export const getNetworkRoute = networkProcedure('read_only')
+  .meta({
+    errors: { 'not-found': 'No network with this id.' },
+    openapi: { method: 'GET', path: '/networks/{networkId}', tags: ['networks'], summary: 'Get a network', protect: true },
+  })
   .input(getNetworkInput)
   .output(networkSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findNetwork(ctx.db, input.networkId);
+    const row = await findNetwork({ db: ctx.db, id: input.networkId });
     if (!row) throw notFound('Network');
     setEtag(ctx.http, row.version);
     return presentNetwork(row);

@@ -1,4 +1,4 @@
 import { z } from 'zod';
-import { networkParam } from '../shared.types';
+import { networkParam } from '@/server/routers/shared.types';
 
 export const getNetworkInput = z.strictObject({ ...networkParam });

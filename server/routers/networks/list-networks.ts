@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listNetworks as findNetworks } from '../../services/networks/list-networks';
-import { authedProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listNetworks } from '@/server/services/networks/list-networks';
+import { authedProcedure } from '@/server/trpc';
 import { listNetworksInput, listNetworksOutput } from './list-networks.types';
 import { presentNetwork } from './network.types';
 
-export const listNetworks = authedProcedure
+export const listNetworksRoute = authedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -18,5 +18,5 @@ export const listNetworks = authedProcedure
   .input(listNetworksInput)
   .output(listNetworksOutput)
   .query(({ ctx, input }) =>
-    paginate(input, 'networks', (after, take) => findNetworks(ctx.db, ctx.principal, after, take), presentNetwork),
+    paginate(input, 'networks', (after, take) => listNetworks({ db: ctx.db, principal: ctx.principal, afterId: after, limit: take }), presentNetwork),
   );

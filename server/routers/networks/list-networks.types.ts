@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/page';
+import { listParams, pageOf } from '@/server/http/page';
 import { networkSchema } from './network.types';
 
 export const listNetworksInput = z.strictObject({ ...listParams });

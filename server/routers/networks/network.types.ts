@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { NetworkRow } from '../../services/networks/find-network';
-import { iso, timestamp } from '../shared.types';
+import type { NetworkRow } from '@/server/services/networks/find-network';
+import { iso, resourceVersion, timestamp } from '@/server/routers/shared.types';
 
 export const networkSchema = z
   .object({
     id: z.string().meta({ example: 'net_01jd8x6v2c9q7r5t3w1y0zabcd' }),
     name: z.string(),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,14 +1,14 @@
-import { router } from '../../trpc';
-import { createNetwork } from './create-network';
-import { getNetwork } from './get-network';
-import { listNetworks } from './list-networks';
-import { networkOverview } from './overview';
-import { updateNetwork } from './update-network';
+import { router } from '@/server/trpc';
+import { createNetworkRoute } from './create-network';
+import { getNetworkRoute } from './get-network';
+import { listNetworksRoute } from './list-networks';
+import { networkOverviewRoute } from './network-overview';
+import { updateNetworkRoute } from './update-network';
 
 export const networksRouter = router({
-  list: listNetworks,
-  create: createNetwork,
-  get: getNetwork,
-  update: updateNetwork,
-  overview: networkOverview,
+  list: listNetworksRoute,
+  create: createNetworkRoute,
+  get: getNetworkRoute,
+  update: updateNetworkRoute,
+  overview: networkOverviewRoute,
 });

@@ -1,11 +1,12 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import { updateNetwork as writeNetwork } from '../../services/networks/update-network';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import { updateNetwork } from '@/server/services/networks/update-network';
+import { networkProcedure } from '@/server/trpc';
 import { networkSchema, presentNetwork } from './network.types';
 import { updateNetworkInput } from './update-network.types';
 
-export const updateNetwork = networkProcedure('administrator')
+export const updateNetworkRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No network with this id.', conflict: 'The version you sent (If-Match or body) is stale, or another write came first.' },
     openapi: {
       method: 'PATCH',
       path: '/networks/{networkId}',
@@ -19,7 +20,7 @@ export const updateNetwork = networkProcedure('administrator')
   .output(networkSchema)
   .mutation(async ({ ctx, input: { networkId, version, ...changes } }) => {
     const expected = expectedVersion(ctx.header('if-match'), version);
-    const row = await ctx.db.transaction((tx) => writeNetwork(tx, networkId, changes, expected));
+    const row = await ctx.db.transaction((tx) => updateNetwork({ tx, id: networkId, changes, expected }));
     setEtag(ctx.http, row.version);
     return presentNetwork(row);
   });

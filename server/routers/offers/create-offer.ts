@@ -1,11 +1,12 @@
-import { setEtag } from '../../http/locking';
-import { createOffer as insertOffer } from '../../services/offers/create-offer';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { createOffer } from '@/server/services/offers/create-offer';
+import { networkProcedure } from '@/server/trpc';
 import { offerSchema, presentOffer } from './offer.types';
-import { createOfferInput } from './offers.types';
+import { createOfferInput } from './create-offer.types';
 
-export const createOffer = networkProcedure('administrator')
+export const createOfferRoute = networkProcedure('administrator')
   .meta({
+    errors: { conflict: 'The campaign is not draft or active, or the podcast has not opted in.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/offers',
@@ -20,7 +21,9 @@ export const createOffer = networkProcedure('administrator')
   .output(offerSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      insertOffer(tx, input.networkId, {
+      createOffer({
+        tx,
+        networkId: input.networkId,
         campaignId: input.campaign_id,
         podcastId: input.podcast_id,
         priceCents: input.price_cents,

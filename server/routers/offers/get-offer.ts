@@ -1,16 +1,19 @@
-import { notFound } from '../../errors';
-import { setEtag } from '../../http/locking';
-import { findOffer } from '../../services/offers/find-offers';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { setEtag } from '@/server/http/locking';
+import { findOffer } from '@/server/services/offers/find-offers';
+import { networkProcedure } from '@/server/trpc';
 import { offerSchema, presentOffer } from './offer.types';
-import { offerInput } from './offers.types';
+import { getOfferInput } from './get-offer.types';
 
-export const getOffer = networkProcedure('read_only')
-  .meta({ openapi: { method: 'GET', path: '/networks/{networkId}/offers/{offerId}', tags: ['offers'], summary: 'Get an offer', protect: true } })
-  .input(offerInput)
+export const getOfferRoute = networkProcedure('read_only')
+  .meta({
+    errors: { 'not-found': 'No offer with this id in the network.' },
+    openapi: { method: 'GET', path: '/networks/{networkId}/offers/{offerId}', tags: ['offers'], summary: 'Get an offer', protect: true },
+  })
+  .input(getOfferInput)
   .output(offerSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findOffer(ctx.db, input.networkId, input.offerId);
+    const row = await findOffer({ db: ctx.db, networkId: input.networkId, id: input.offerId });
     if (!row) throw notFound('Offer');
     setEtag(ctx.http, row.version);
     return presentOffer(row);

@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listOffers as findOffers } from '../../services/offers/find-offers';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listOffers } from '@/server/services/offers/find-offers';
+import { networkProcedure } from '@/server/trpc';
 import { presentOffer } from './offer.types';
-import { listOffersInput, offerListSchema } from './offers.types';
+import { listOffersInput, offerListSchema } from './list-offers.types';
 
-export const listOffers = networkProcedure('read_only')
+export const listOffersRoute = networkProcedure('read_only')
   .meta({ openapi: { method: 'GET', path: '/networks/{networkId}/offers', tags: ['offers'], summary: 'List offers', protect: true } })
   .input(listOffersInput)
   .output(offerListSchema)
@@ -13,7 +13,7 @@ export const listOffers = networkProcedure('read_only')
     return paginate(
       input,
       `offers:${input.networkId}:${input.status ?? ''}:${input.campaign_id ?? ''}:${input.podcast_id ?? ''}`,
-      (after, take) => findOffers(ctx.db, input.networkId, filter, after, take),
+      (after, take) => listOffers({ db: ctx.db, networkId: input.networkId, filter, afterId: after, take }),
       presentOffer,
     );
   });

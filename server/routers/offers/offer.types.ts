@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { OFFER_STATUSES } from '../../../db/schema/statuses';
-import { offerStatus } from '../../services/offers/offer-status';
-import type { OfferRow } from '../../services/offers/find-offers';
-import { iso, isoOrNull, timestamp } from '../shared.types';
+import { OFFER_STATUSES } from '@/db/schema/statuses';
+import { offerStatus } from '@/server/services/offers/offer-status';
+import type { OfferRow } from '@/server/services/offers/find-offers';
+import { idField, iso, isoOrNull, resourceVersion, timestamp } from '@/server/routers/shared.types';
 
 export const offerStatusSchema = z.enum(OFFER_STATUSES);
 
 export const offerSchema = z
   .object({
-    id: z.string(),
-    network_id: z.string(),
-    campaign_id: z.string(),
-    podcast_id: z.string(),
+    id: idField('off'),
+    network_id: idField('net'),
+    campaign_id: idField('cmp'),
+    podcast_id: idField('pod'),
     status: offerStatusSchema.meta({ description: 'open → accepted | rejected | expired' }),
     price_cents: z.number().int().nullable(),
     currency: z.string().nullable(),
@@ -19,7 +19,7 @@ export const offerSchema = z
     reject_reason: z.string().nullable(),
     creative_id: z.string().nullable().meta({ description: 'Set when accepted: the creative being generated.' }),
     decided_at: timestamp.nullable(),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,13 +1,14 @@
-import { router } from '../../trpc';
-import { createOffer } from './create-offer';
-import { acceptOffer, rejectOffer } from './decide-offer';
-import { getOffer } from './get-offer';
-import { listOffers } from './list-offers';
+import { router } from '@/server/trpc';
+import { acceptOfferRoute } from './accept-offer';
+import { createOfferRoute } from './create-offer';
+import { getOfferRoute } from './get-offer';
+import { listOffersRoute } from './list-offers';
+import { rejectOfferRoute } from './reject-offer';
 
 export const offersRouter = router({
-  list: listOffers,
-  create: createOffer,
-  get: getOffer,
-  accept: acceptOffer,
-  reject: rejectOffer,
+  list: listOffersRoute,
+  create: createOfferRoute,
+  get: getOfferRoute,
+  accept: acceptOfferRoute,
+  reject: rejectOfferRoute,
 });

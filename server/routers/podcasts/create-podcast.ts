@@ -1,10 +1,10 @@
-import { setEtag } from '../../http/locking';
-import { createPodcast as insertPodcast } from '../../services/podcasts/create-podcast';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { createPodcast } from '@/server/services/podcasts/create-podcast';
+import { networkProcedure } from '@/server/trpc';
 import { createPodcastInput } from './create-podcast.types';
 import { podcastSchema, presentPodcast } from './podcast.types';
 
-export const createPodcast = networkProcedure('administrator')
+export const createPodcastRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'POST',
@@ -20,7 +20,7 @@ export const createPodcast = networkProcedure('administrator')
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      insertPodcast(tx, input.networkId, { name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url }),
+      createPodcast({ tx, networkId: input.networkId, fields: { name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url } }),
     );
     ctx.http.status = 201;
     setEtag(ctx.http, row.version);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameField, networkParam } from '../shared.types';
+import { nameField, networkParam } from '@/server/routers/shared.types';
 import { hostNameField, rssUrlField, voiceSchema } from './podcast.types';
 
 export const createPodcastInput = z.strictObject({

@@ -1,11 +1,12 @@
-import { setEtag } from '../../http/locking';
-import { optInPodcast as markOptedIn } from '../../services/podcasts/opt-in';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { optInPodcast } from '@/server/services/podcasts/opt-in';
+import { networkProcedure } from '@/server/trpc';
 import { optInPodcastInput } from './opt-in-podcast.types';
 import { podcastSchema, presentPodcast } from './podcast.types';
 
-export const optInPodcast = networkProcedure('administrator')
+export const optInPodcastRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No podcast with this id in the network.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/podcasts/{podcastId}/opt-in',
@@ -20,7 +21,7 @@ export const optInPodcast = networkProcedure('administrator')
   .input(optInPodcastInput)
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => markOptedIn(tx, input.networkId, input.podcastId));
+    const row = await ctx.db.transaction((tx) => optInPodcast({ tx, networkId: input.networkId, podcastId: input.podcastId }));
     setEtag(ctx.http, row.version);
     return presentPodcast(row);
   });

@@ -1,11 +1,12 @@
-import { setEtag } from '../../http/locking';
-import { optOutPodcast as markOptedOut } from '../../services/podcasts/opt-in';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { optOutPodcast } from '@/server/services/podcasts/opt-in';
+import { networkProcedure } from '@/server/trpc';
 import { optOutPodcastInput } from './opt-out-podcast.types';
 import { podcastSchema, presentPodcast } from './podcast.types';
 
-export const optOutPodcast = networkProcedure('administrator')
+export const optOutPodcastRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No podcast with this id in the network.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/podcasts/{podcastId}/opt-out',
@@ -18,7 +19,7 @@ export const optOutPodcast = networkProcedure('administrator')
   .input(optOutPodcastInput)
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => markOptedOut(tx, input.networkId, input.podcastId));
+    const row = await ctx.db.transaction((tx) => optOutPodcast({ tx, networkId: input.networkId, podcastId: input.podcastId }));
     setEtag(ctx.http, row.version);
     return presentPodcast(row);
   });

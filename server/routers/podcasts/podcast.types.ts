@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { PodcastRow } from '../../services/podcasts/find-podcasts';
-import { VOICE_PRESETS } from '../../services/podcasts/voices';
-import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
+import type { PodcastRow } from '@/server/services/podcasts/find-podcasts';
+import { VOICE_PRESETS } from '@/server/services/podcasts/voices';
+import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
 
 /** Path parameters of a podcast route. */
 export const podcastParams = {
@@ -33,14 +33,14 @@ export const optInStatusSchema = z.enum(['not_opted_in', 'opted_in', 'opted_out'
 export const podcastSchema = z
   .object({
     id: z.string().meta({ example: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     name: z.string(),
     host_name: z.string(),
     voice: voiceSchema,
     rss_url: z.string().nullable(),
     opt_in_status: optInStatusSchema,
     opted_in_at: timestamp.nullable(),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,16 +1,16 @@
-import { router } from '../../trpc';
-import { createPodcast } from './create-podcast';
-import { getPodcast } from './get-podcast';
-import { listPodcasts } from './list-podcasts';
-import { optInPodcast } from './opt-in-podcast';
-import { optOutPodcast } from './opt-out-podcast';
-import { updatePodcast } from './update-podcast';
+import { router } from '@/server/trpc';
+import { createPodcastRoute } from './create-podcast';
+import { getPodcastRoute } from './get-podcast';
+import { listPodcastsRoute } from './list-podcasts';
+import { optInPodcastRoute } from './opt-in-podcast';
+import { optOutPodcastRoute } from './opt-out-podcast';
+import { updatePodcastRoute } from './update-podcast';
 
 export const podcastsRouter = router({
-  list: listPodcasts,
-  create: createPodcast,
-  get: getPodcast,
-  update: updatePodcast,
-  optIn: optInPodcast,
-  optOut: optOutPodcast,
+  list: listPodcastsRoute,
+  create: createPodcastRoute,
+  get: getPodcastRoute,
+  update: updatePodcastRoute,
+  optIn: optInPodcastRoute,
+  optOut: optOutPodcastRoute,
 });

@@ -1,18 +1,23 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import type { PodcastFields } from '../../services/podcasts/create-podcast';
-import { updatePodcast as writePodcast } from '../../services/podcasts/update-podcast';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import type { PodcastFields } from '@/server/services/podcasts/create-podcast';
+import { updatePodcast } from '@/server/services/podcasts/update-podcast';
+import { networkProcedure } from '@/server/trpc';
 import { podcastSchema, presentPodcast } from './podcast.types';
 import { updatePodcastInput } from './update-podcast.types';
 
-export const updatePodcast = networkProcedure('administrator')
+export const updatePodcastRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No podcast with this id in the network.',
+      conflict: 'The version you sent (If-Match or body) is stale, or another write came first.',
+    },
     openapi: {
       method: 'PATCH',
       path: '/networks/{networkId}/podcasts/{podcastId}',
       tags: ['podcasts'],
       summary: 'Update a podcast',
-      description: 'Optimistically locked: send If-Match with the ETag you read, or `version`. A stale version answers 409. Opt-in state changes through …/opt-in and …/opt-out.',
+      description:
+        'Optimistically locked: send If-Match with the ETag you read, or `version`. A stale version answers 409. Opt-in state changes through …/opt-in and …/opt-out.',
       protect: true,
     },
   })
@@ -26,7 +31,7 @@ export const updatePodcast = networkProcedure('administrator')
     if (input.voice !== undefined) changes.voice = input.voice;
     if (input.rss_url !== undefined) changes.rssUrl = input.rss_url;
     const row = await ctx.db.transaction((tx) =>
-      writePodcast(tx, { networkId: input.networkId, podcastId: input.podcastId, changes, expectedVersion: expected }),
+      updatePodcast({ tx, networkId: input.networkId, podcastId: input.podcastId, changes, expectedVersion: expected }),
     );
     setEtag(ctx.http, row.version);
     return presentPodcast(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameField, versionField } from '../shared.types';
+import { nameField, versionField } from '@/server/routers/shared.types';
 import { hostNameField, podcastParams, rssUrlField, voiceSchema } from './podcast.types';
 
 export const updatePodcastInput = z.strictObject({

@@ -1,10 +1,15 @@
-import { createServiceAccountKey as mintKey } from '../../services/service-accounts/mint-service-account-key';
-import { networkProcedure } from '../../trpc';
-import { createdApiKeySchema, presentApiKey } from '../keys/api-key.types';
+import { createServiceAccountKey } from '@/server/services/service-accounts/mint-service-account-key';
+import { networkProcedure } from '@/server/trpc';
+import { createdApiKeySchema, presentApiKey } from '@/server/routers/keys/api-key.types';
 import { createServiceAccountKeyInput } from './create-service-account-key.types';
 
-export const createServiceAccountKey = networkProcedure('administrator')
+export const createServiceAccountKeyRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No service account with this id in the network.',
+      forbidden: 'A role above the account’s, or beyond your own access.',
+      conflict: 'The service account is deleted.',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/service-accounts/{serviceAccountId}/keys',
@@ -21,7 +26,11 @@ export const createServiceAccountKey = networkProcedure('administrator')
   .output(createdApiKeySchema)
   .mutation(async ({ ctx, input }) => {
     const minted = await ctx.db.transaction((tx) =>
-      mintKey(tx, ctx.principal, input.networkId, input.serviceAccountId, {
+      createServiceAccountKey({
+        tx,
+        principal: ctx.principal,
+        networkId: input.networkId,
+        serviceAccountId: input.serviceAccountId,
         name: input.key_name,
         role: input.role,
         expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { keyFields } from '../keys/api-key.types';
-import { networkParam, roleSchema } from '../shared.types';
+import { keyFields } from '@/server/routers/keys/api-key.types';
+import { networkParam, roleSchema } from '@/server/routers/shared.types';
 import { serviceAccountParam } from './service-account.types';
 
 export const createServiceAccountKeyInput = z.strictObject({

@@ -1,11 +1,12 @@
-import { createServiceAccount as insertServiceAccount } from '../../services/service-accounts/create-service-account';
-import { networkProcedure } from '../../trpc';
-import { presentApiKey } from '../keys/api-key.types';
+import { createServiceAccount } from '@/server/services/service-accounts/create-service-account';
+import { networkProcedure } from '@/server/trpc';
+import { presentApiKey } from '@/server/routers/keys/api-key.types';
 import { createdServiceAccountSchema, createServiceAccountInput, DEFAULT_FIRST_KEY_NAME } from './create-service-account.types';
 import { presentServiceAccount } from './service-account.types';
 
-export const createServiceAccount = networkProcedure('administrator')
+export const createServiceAccountRoute = networkProcedure('administrator')
   .meta({
+    errors: { forbidden: 'The first key would exceed your own access.', conflict: 'The account would not hold the first key’s role.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/service-accounts',
@@ -22,7 +23,10 @@ export const createServiceAccount = networkProcedure('administrator')
   .output(createdServiceAccountSchema)
   .mutation(async ({ ctx, input }) => {
     const { account, firstKey } = await ctx.db.transaction((tx) =>
-      insertServiceAccount(tx, ctx.principal, input.networkId, {
+      createServiceAccount({
+        tx,
+        principal: ctx.principal,
+        networkId: input.networkId,
         name: input.name,
         role: input.role,
         key: {

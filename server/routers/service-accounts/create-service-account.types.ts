@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createdApiKeySchema, keyFields } from '../keys/api-key.types';
-import { nameField, networkParam, roleSchema } from '../shared.types';
+import { createdApiKeySchema, keyFields } from '@/server/routers/keys/api-key.types';
+import { nameField, networkParam, roleSchema } from '@/server/routers/shared.types';
 import { serviceAccountSchema } from './service-account.types';
 
 export const DEFAULT_FIRST_KEY_NAME = 'default';

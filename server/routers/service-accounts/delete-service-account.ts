@@ -1,10 +1,11 @@
-import { deleteServiceAccount as removeServiceAccount } from '../../services/service-accounts/delete-service-account';
-import { networkProcedure } from '../../trpc';
+import { deleteServiceAccount } from '@/server/services/service-accounts/delete-service-account';
+import { networkProcedure } from '@/server/trpc';
 import { deleteServiceAccountInput } from './delete-service-account.types';
 import { presentServiceAccount, serviceAccountSchema } from './service-account.types';
 
-export const deleteServiceAccount = networkProcedure('administrator')
+export const deleteServiceAccountRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No service account with this id in the network.', conflict: 'The service account is already deleted.' },
     openapi: {
       method: 'DELETE',
       path: '/networks/{networkId}/service-accounts/{serviceAccountId}',
@@ -20,7 +21,7 @@ export const deleteServiceAccount = networkProcedure('administrator')
   .output(serviceAccountSchema)
   .mutation(async ({ ctx, input }) => {
     const { account } = await ctx.db.transaction((tx) =>
-      removeServiceAccount(tx, ctx.principal, input.networkId, input.serviceAccountId),
+      deleteServiceAccount({ tx, principal: ctx.principal, networkId: input.networkId, id: input.serviceAccountId }),
     );
     return presentServiceAccount(account);
   });

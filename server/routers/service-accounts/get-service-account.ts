@@ -1,11 +1,12 @@
-import { notFound } from '../../errors';
-import { findServiceAccount } from '../../services/service-accounts/find-service-account';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { findServiceAccount } from '@/server/services/service-accounts/find-service-account';
+import { networkProcedure } from '@/server/trpc';
 import { getServiceAccountInput } from './get-service-account.types';
 import { presentServiceAccount, serviceAccountSchema } from './service-account.types';
 
-export const getServiceAccount = networkProcedure('read_only')
+export const getServiceAccountRoute = networkProcedure('read_only')
   .meta({
+    errors: { 'not-found': 'No service account with this id in the network.' },
     openapi: {
       method: 'GET',
       path: '/networks/{networkId}/service-accounts/{serviceAccountId}',
@@ -18,7 +19,7 @@ export const getServiceAccount = networkProcedure('read_only')
   .input(getServiceAccountInput)
   .output(serviceAccountSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findServiceAccount(ctx.db, input.networkId, input.serviceAccountId);
+    const row = await findServiceAccount({ db: ctx.db, networkId: input.networkId, id: input.serviceAccountId });
     if (!row) throw notFound('Service account');
     return presentServiceAccount(row);
   });

@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listServiceAccounts as findServiceAccounts } from '../../services/service-accounts/find-service-account';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listServiceAccounts } from '@/server/services/service-accounts/find-service-account';
+import { networkProcedure } from '@/server/trpc';
 import { listServiceAccountsInput, listServiceAccountsOutput } from './list-service-accounts.types';
 import { presentServiceAccount } from './service-account.types';
 
-export const listServiceAccounts = networkProcedure('read_only')
+export const listServiceAccountsRoute = networkProcedure('read_only')
   .meta({
     openapi: {
       method: 'GET',
@@ -21,7 +21,7 @@ export const listServiceAccounts = networkProcedure('read_only')
     paginate(
       input,
       `service-accounts:${input.networkId}:${input.status}`,
-      (after, take) => findServiceAccounts(ctx.db, input.networkId, input.status, after, take),
+      (after, take) => listServiceAccounts({ db: ctx.db, networkId: input.networkId, status: input.status, afterId: after, take }),
       presentServiceAccount,
     ),
   );

@@ -1,14 +1,14 @@
-import { router } from '../../trpc';
-import { createServiceAccount } from './create-service-account';
-import { createServiceAccountKey } from './create-service-account-key';
-import { deleteServiceAccount } from './delete-service-account';
-import { getServiceAccount } from './get-service-account';
-import { listServiceAccounts } from './list-service-accounts';
+import { router } from '@/server/trpc';
+import { createServiceAccountRoute } from './create-service-account';
+import { createServiceAccountKeyRoute } from './create-service-account-key';
+import { deleteServiceAccountRoute } from './delete-service-account';
+import { getServiceAccountRoute } from './get-service-account';
+import { listServiceAccountsRoute } from './list-service-accounts';
 
 export const serviceAccountsRouter = router({
-  list: listServiceAccounts,
-  create: createServiceAccount,
-  get: getServiceAccount,
-  delete: deleteServiceAccount,
-  createKey: createServiceAccountKey,
+  list: listServiceAccountsRoute,
+  create: createServiceAccountRoute,
+  get: getServiceAccountRoute,
+  delete: deleteServiceAccountRoute,
+  createKey: createServiceAccountKeyRoute,
 });

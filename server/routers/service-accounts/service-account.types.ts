@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ServiceAccountRow } from '../../services/service-accounts/find-service-account';
-import { iso, isoOrNull, roleSchema, timestamp } from '../shared.types';
+import type { ServiceAccountRow } from '@/server/services/service-accounts/find-service-account';
+import { idField, iso, isoOrNull, roleSchema, timestamp } from '@/server/routers/shared.types';
 
 /** Path parameter naming a service account of the network. */
 export const serviceAccountParam = {
@@ -12,7 +12,7 @@ export const serviceAccountStatusSchema = z.enum(['active', 'deleted']);
 export const serviceAccountSchema = z
   .object({
     id: z.string().meta({ example: 'sa_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     name: z.string(),
     role: roleSchema.meta({ description: 'The most its keys may hold on the network.' }),
     status: serviceAccountStatusSchema,

@@ -1,10 +1,10 @@
-import { setEtag } from '../../http/locking';
-import { checkWebhookUrl, createWebhook as insertWebhook } from '../../services/webhooks/subscriptions';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { checkWebhookUrl, createWebhook } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
 import { createWebhookInput, createWebhookOutput } from './create-webhook.types';
 import { presentWebhook } from './webhook.types';
 
-export const createWebhook = networkProcedure('administrator')
+export const createWebhookRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'POST',
@@ -23,13 +23,7 @@ export const createWebhook = networkProcedure('administrator')
   .mutation(async ({ ctx, input }) => {
     await checkWebhookUrl(input.url);
     const { row, secret } = await ctx.db.transaction((tx) =>
-      insertWebhook(tx, {
-        networkId: input.networkId,
-        url: input.url,
-        events: input.events,
-        description: input.description,
-        actorKeyId: ctx.principal.keyId,
-      }),
+      createWebhook({ tx, networkId: input.networkId, url: input.url, events: input.events, description: input.description, actorKeyId: ctx.principal.keyId }),
     );
     ctx.http.status = 201;
     setEtag(ctx.http, row.version);

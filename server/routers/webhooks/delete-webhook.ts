@@ -1,11 +1,15 @@
-import { expectedVersion } from '../../http/locking';
-import { deleteWebhook as softDeleteWebhook } from '../../services/webhooks/subscriptions';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion } from '@/server/http/locking';
+import { deleteWebhook } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
 import { deleteWebhookInput } from './delete-webhook.types';
 import { presentWebhook, webhookSchema } from './webhook.types';
 
-export const deleteWebhook = networkProcedure('administrator')
+export const deleteWebhookRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No webhook with this id in the network.',
+      conflict: 'The version you sent (If-Match or body) is stale, or another write came first.',
+    },
     openapi: {
       method: 'DELETE',
       path: '/networks/{networkId}/webhooks/{webhookId}',
@@ -21,7 +25,7 @@ export const deleteWebhook = networkProcedure('administrator')
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), undefined);
     const row = await ctx.db.transaction((tx) =>
-      softDeleteWebhook(tx, { networkId: input.networkId, webhookId: input.webhookId, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
+      deleteWebhook({ tx, networkId: input.networkId, webhookId: input.webhookId, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
     );
     return presentWebhook(row);
   });

@@ -1,12 +1,13 @@
-import { notFound } from '../../errors';
-import { deliveryStats as computeDeliveryStats } from '../../services/webhooks/delivery-stats';
-import { findWebhook } from '../../services/webhooks/subscriptions';
-import { networkProcedure } from '../../trpc';
-import { iso } from '../shared.types';
+import { notFound } from '@/server/errors';
+import { deliveryStats } from '@/server/services/webhooks/delivery-stats';
+import { findWebhook } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
+import { iso } from '@/server/routers/shared.types';
 import { deliveryStatsInput, deliveryStatsOutput, STATS_DEFAULT_RANGE_MS } from './delivery-stats.types';
 
-export const deliveryStats = networkProcedure('administrator')
+export const deliveryStatsRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No webhook with the `webhook_id` in the network.' },
     openapi: {
       method: 'GET',
       path: '/networks/{networkId}/webhook-delivery-stats',
@@ -22,10 +23,10 @@ export const deliveryStats = networkProcedure('administrator')
   .input(deliveryStatsInput)
   .output(deliveryStatsOutput)
   .query(async ({ ctx, input }) => {
-    if (input.webhook_id && !(await findWebhook(ctx.db, input.networkId, input.webhook_id))) throw notFound('Webhook');
+    if (input.webhook_id && !(await findWebhook({ db: ctx.db, networkId: input.networkId, webhookId: input.webhook_id }))) throw notFound('Webhook');
     const now = new Date();
     const since = input.since ? new Date(input.since) : new Date(now.getTime() - STATS_DEFAULT_RANGE_MS[input.bucket]);
-    const buckets = await computeDeliveryStats(ctx.db, { networkId: input.networkId, webhookId: input.webhook_id }, since, input.bucket, now);
+    const buckets = await deliveryStats({ db: ctx.db, networkId: input.networkId, webhookId: input.webhook_id, since, bucket: input.bucket, now });
     const totals = { succeeded: 0, failed: 0, pending: 0 };
     for (const b of buckets) {
       totals.succeeded += b.succeeded;

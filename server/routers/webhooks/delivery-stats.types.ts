@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networkParam, timestamp } from '../shared.types';
+import { networkParam, timestamp } from '@/server/routers/shared.types';
 
 /** Longest range per bucket size (hours: a week; days: 90 days). */
 export const STATS_MAX_RANGE_DAYS = { hour: 7, day: 90 } as const;

@@ -1,12 +1,13 @@
-import { notFound } from '../../errors';
-import { setEtag } from '../../http/locking';
-import { findWebhook } from '../../services/webhooks/subscriptions';
-import { networkProcedure } from '../../trpc';
+import { notFound } from '@/server/errors';
+import { setEtag } from '@/server/http/locking';
+import { findWebhook } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
 import { getWebhookInput } from './get-webhook.types';
 import { presentWebhook, webhookSchema } from './webhook.types';
 
-export const getWebhook = networkProcedure('administrator')
+export const getWebhookRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No webhook with this id in the network.' },
     openapi: {
       method: 'GET',
       path: '/networks/{networkId}/webhooks/{webhookId}',
@@ -19,7 +20,7 @@ export const getWebhook = networkProcedure('administrator')
   .input(getWebhookInput)
   .output(webhookSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findWebhook(ctx.db, input.networkId, input.webhookId);
+    const row = await findWebhook({ db: ctx.db, networkId: input.networkId, webhookId: input.webhookId });
     if (!row) throw notFound('Webhook');
     setEtag(ctx.http, row.version);
     return presentWebhook(row);

@@ -1,10 +1,10 @@
-import { paginate } from '../../http/pagination';
-import { listWebhooks as findWebhooks } from '../../services/webhooks/subscriptions';
-import { networkProcedure } from '../../trpc';
+import { paginate } from '@/server/http/pagination';
+import { listWebhooks } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
 import { listWebhooksInput, listWebhooksOutput } from './list-webhooks.types';
 import { presentWebhook } from './webhook.types';
 
-export const listWebhooks = networkProcedure('administrator')
+export const listWebhooksRoute = networkProcedure('administrator')
   .meta({
     openapi: {
       method: 'GET',
@@ -18,5 +18,10 @@ export const listWebhooks = networkProcedure('administrator')
   .input(listWebhooksInput)
   .output(listWebhooksOutput)
   .query(({ ctx, input }) =>
-    paginate(input, `webhooks:${input.networkId}`, (after, take) => findWebhooks(ctx.db, input.networkId, after, take), presentWebhook),
+    paginate(
+      input,
+      `webhooks:${input.networkId}`,
+      (after, take) => listWebhooks({ db: ctx.db, networkId: input.networkId, afterId: after, take }),
+      presentWebhook,
+    ),
   );

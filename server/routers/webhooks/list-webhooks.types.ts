@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '../../http/page';
-import { networkParam } from '../shared.types';
+import { listParams, pageOf } from '@/server/http/page';
+import { networkParam } from '@/server/routers/shared.types';
 import { webhookSchema } from './webhook.types';
 
 export const listWebhooksInput = z.strictObject({ ...networkParam, ...listParams });

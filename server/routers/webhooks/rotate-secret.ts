@@ -1,12 +1,13 @@
-import { setEtag } from '../../http/locking';
-import { rotateWebhookSecret } from '../../services/webhooks/rotate-secret';
-import { networkProcedure } from '../../trpc';
+import { setEtag } from '@/server/http/locking';
+import { rotateWebhookSecret } from '@/server/services/webhooks/rotate-secret';
+import { networkProcedure } from '@/server/trpc';
 import { createWebhookOutput } from './create-webhook.types';
-import { getWebhookInput } from './get-webhook.types';
+import { rotateSecretInput } from './rotate-secret.types';
 import { presentWebhook } from './webhook.types';
 
-export const rotateSecret = networkProcedure('administrator')
+export const rotateSecretRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'not-found': 'No webhook with this id in the network.' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/webhooks/{webhookId}/rotate-secret',
@@ -17,11 +18,11 @@ export const rotateSecret = networkProcedure('administrator')
       protect: true,
     },
   })
-  .input(getWebhookInput)
+  .input(rotateSecretInput)
   .output(createWebhookOutput)
   .mutation(async ({ ctx, input }) => {
     const { row, secret } = await ctx.db.transaction((tx) =>
-      rotateWebhookSecret(tx, { networkId: input.networkId, webhookId: input.webhookId, actorKeyId: ctx.principal.keyId }),
+      rotateWebhookSecret({ tx, networkId: input.networkId, webhookId: input.webhookId, actorKeyId: ctx.principal.keyId }),
     );
     setEtag(ctx.http, row.version);
     return { ...presentWebhook(row), secret };

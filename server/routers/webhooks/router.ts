@@ -1,23 +1,26 @@
-import { router } from '../../trpc';
-import { createWebhook } from './create-webhook';
-import { deleteWebhook } from './delete-webhook';
-import { deliveryStats } from './delivery-stats';
-import { getDelivery, listDeliveries, recoverDeliveries, redeliverDelivery } from './deliveries';
-import { getWebhook } from './get-webhook';
-import { listWebhooks } from './list-webhooks';
-import { rotateSecret } from './rotate-secret';
-import { updateWebhook } from './update-webhook';
+import { router } from '@/server/trpc';
+import { createWebhookRoute } from './create-webhook';
+import { deleteWebhookRoute } from './delete-webhook';
+import { deliveryStatsRoute } from './delivery-stats';
+import { getDeliveryRoute } from './get-delivery';
+import { getWebhookRoute } from './get-webhook';
+import { listDeliveriesRoute } from './list-deliveries';
+import { listWebhooksRoute } from './list-webhooks';
+import { recoverDeliveriesRoute } from './recover-deliveries';
+import { redeliverDeliveryRoute } from './redeliver-delivery';
+import { rotateSecretRoute } from './rotate-secret';
+import { updateWebhookRoute } from './update-webhook';
 
 export const webhooksRouter = router({
-  list: listWebhooks,
-  create: createWebhook,
-  get: getWebhook,
-  update: updateWebhook,
-  remove: deleteWebhook,
-  listDeliveries,
-  getDelivery,
-  redeliver: redeliverDelivery,
-  recover: recoverDeliveries,
-  rotateSecret,
-  deliveryStats,
+  list: listWebhooksRoute,
+  create: createWebhookRoute,
+  get: getWebhookRoute,
+  update: updateWebhookRoute,
+  remove: deleteWebhookRoute,
+  listDeliveries: listDeliveriesRoute,
+  getDelivery: getDeliveryRoute,
+  redeliver: redeliverDeliveryRoute,
+  recover: recoverDeliveriesRoute,
+  rotateSecret: rotateSecretRoute,
+  deliveryStats: deliveryStatsRoute,
 });

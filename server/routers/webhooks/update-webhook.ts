@@ -1,11 +1,15 @@
-import { expectedVersion, setEtag } from '../../http/locking';
-import { checkWebhookUrl, updateWebhook as writeWebhook, type WebhookChanges } from '../../services/webhooks/subscriptions';
-import { networkProcedure } from '../../trpc';
+import { expectedVersion, setEtag } from '@/server/http/locking';
+import { checkWebhookUrl, updateWebhook, type WebhookChanges } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
 import { updateWebhookInput } from './update-webhook.types';
 import { presentWebhook, webhookSchema } from './webhook.types';
 
-export const updateWebhook = networkProcedure('administrator')
+export const updateWebhookRoute = networkProcedure('administrator')
   .meta({
+    errors: {
+      'not-found': 'No webhook with this id in the network.',
+      conflict: 'The version you sent (If-Match or body) is stale, or another write came first.',
+    },
     openapi: {
       method: 'PATCH',
       path: '/networks/{networkId}/webhooks/{webhookId}',
@@ -30,7 +34,7 @@ export const updateWebhook = networkProcedure('administrator')
     if (input.description !== undefined) changes.description = input.description;
     if (input.status !== undefined) changes.status = input.status;
     const row = await ctx.db.transaction((tx) =>
-      writeWebhook(tx, { networkId: input.networkId, webhookId: input.webhookId, changes, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
+      updateWebhook({ tx, networkId: input.networkId, webhookId: input.webhookId, changes, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
     );
     setEtag(ctx.http, row.version);
     return presentWebhook(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { versionField } from '../shared.types';
+import { versionField } from '@/server/routers/shared.types';
 import { descriptionField, eventsField, webhookParams, webhookStatusSchema, webhookUrlField } from './webhook.types';
 
 export const updateWebhookInput = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPE_NAMES } from '../../services/events/event-types';
-import type { WebhookRow } from '../../services/webhooks/subscriptions';
-import { iso, isoOrNull, maxCharacters, networkParam, timestamp } from '../shared.types';
+import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@/server/services/events/event-types';
+import type { WebhookRow } from '@/server/services/webhooks/subscriptions';
+import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
 
 /** Path parameters of a webhook route. */
 export const webhookParams = {
@@ -18,7 +18,8 @@ export const webhookUrlField = z
 
 export const eventTypeSchema = z
   .enum(EVENT_TYPE_NAMES, { error: `each event must be one of: ${EVENT_TYPE_NAMES.join(', ')}.` })
-  .meta({ id: 'WebhookEventType' });
+  // What each event means, beside its name in the reference (x-enumDescriptions, as Scalar and Redoc read it).
+  .meta({ id: 'WebhookEventType', 'x-enumDescriptions': EVENT_TYPES });
 
 export const eventsField = z
   .array(eventTypeSchema, { error: 'events is required and must be an array of event types.' })
@@ -38,14 +39,14 @@ export const webhookStatusSchema = z.enum(['active', 'disabled'], { error: 'stat
 export const webhookSchema = z
   .object({
     id: z.string().meta({ example: 'whk_01jd8x6v2c9q7r5t3w1y0zabcd' }),
-    network_id: z.string(),
+    network_id: idField('net'),
     url: z.string(),
     events: z.array(z.string()),
     description: z.string().nullable(),
     status: webhookStatusSchema,
     disabled_reason: z.string().nullable(),
     secret_rotation_ends_at: timestamp.nullable().meta({ description: 'While a secret rotation runs: when the previous secret stops being used.' }),
-    version: z.number().int(),
+    version: resourceVersion,
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,6 +1,6 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { advertisers } from '../../../db/schema';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { advertisers } from '@/db/schema';
 import type { AdvertiserRow } from './find-advertisers';
 
 export interface AdvertiserFields {
@@ -9,7 +9,7 @@ export interface AdvertiserFields {
   contactEmail?: string | null | undefined;
 }
 
-export async function createAdvertiser(tx: Tx, networkId: string, fields: AdvertiserFields): Promise<AdvertiserRow> {
+export async function createAdvertiser({ tx, networkId, fields }: { tx: Tx; networkId: string; fields: AdvertiserFields }): Promise<AdvertiserRow> {
   const [row] = await tx
     .insert(advertisers)
     .values({ id: newId('advertiser'), networkId, name: fields.name, website: fields.website ?? null, contactEmail: fields.contactEmail ?? null })

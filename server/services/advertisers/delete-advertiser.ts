@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { advertisers, campaigns } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import type { Tx } from '@/db/client';
+import { advertisers, campaigns } from '@/db/schema';
+import { conflict, notFound } from '@/server/errors';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
 import { assertAdvertiserVersion } from './update-advertiser';
-import { modifiedConcurrently } from '../optimistic-lock';
+import { modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
 /** Campaigns in these states still run (or may run) for the advertiser, so it cannot go away under them. */
 export const LIVE_CAMPAIGN_STATUSES = ['draft', 'active', 'paused'] as const;
@@ -16,11 +16,16 @@ export const LIVE_CAMPAIGN_STATUSES = ['draft', 'active', 'paused'] as const;
  * campaign creation takes a share lock on it, so a campaign can never be
  * created for an advertiser that is being deleted.
  */
-export async function deleteAdvertiser(
-  tx: Tx,
-  input: { networkId: string; advertiserId: string; expectedVersion: number | undefined },
-): Promise<AdvertiserRow> {
-  const current = await findAdvertiser(tx, input.networkId, input.advertiserId, 'update');
+export async function deleteAdvertiser({
+  tx,
+  ...input
+}: {
+  tx: Tx;
+  networkId: string;
+  advertiserId: string;
+  expectedVersion: number | undefined;
+}): Promise<AdvertiserRow> {
+  const current = await findAdvertiser({ db: tx, networkId: input.networkId, advertiserId: input.advertiserId, lock: 'update' });
   if (!current) throw notFound('Advertiser');
   const version = assertAdvertiserVersion(current, input.expectedVersion);
   const [live] = await tx
@@ -28,15 +33,9 @@ export async function deleteAdvertiser(
     .from(campaigns)
     .where(and(eq(campaigns.advertiserId, current.id), inArray(campaigns.status, [...LIVE_CAMPAIGN_STATUSES])));
   if (live && live.count > 0) {
-    throw conflict(
-      `This advertiser has ${live.count} campaign(s) in draft, active or paused state. Complete or archive them before deleting the advertiser.`,
-    );
+    throw conflict(`This advertiser has ${live.count} campaign(s) in draft, active or paused state. Complete or archive them before deleting the advertiser.`);
   }
-  const [row] = await tx
-    .update(advertisers)
-    .set({ deletedAt: sql`now()`, version: sql`${advertisers.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(advertisers.id, current.id), eq(advertisers.version, version)))
-    .returning();
+  const [row] = await updateVersioned({ tx, table: advertisers, networkId: current.networkId, set: { deletedAt: sql`now()` }, where: eq(advertisers.id, current.id), version }).returning();
   if (!row) throw modifiedConcurrently('Advertiser');
   return row;
 }

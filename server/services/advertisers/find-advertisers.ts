@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { advertisers } from '../../../db/schema';
+import type { Queryable } from '@/db/client';
+import { advertisers } from '@/db/schema';
+import type { NetworkPage } from '@/server/services/page';
 
 export type AdvertiserRow = typeof advertisers.$inferSelect;
 
@@ -8,12 +9,17 @@ export type AdvertiserRow = typeof advertisers.$inferSelect;
  * One live advertiser of the network, or undefined: a deleted advertiser and an
  * id of another network look the same as a missing one (ids are not leaked).
  */
-export async function findAdvertiser(
-  db: Queryable,
-  networkId: string,
-  advertiserId: string,
-  lock?: 'update' | 'share',
-): Promise<AdvertiserRow | undefined> {
+export async function findAdvertiser({
+  db,
+  networkId,
+  advertiserId,
+  lock,
+}: {
+  db: Queryable;
+  networkId: string;
+  advertiserId: string;
+  lock?: 'update' | 'share';
+}): Promise<AdvertiserRow | undefined> {
   const query = db
     .select()
     .from(advertisers)
@@ -23,7 +29,7 @@ export async function findAdvertiser(
 }
 
 /** Live advertisers of a network in id (= creation) order, after `afterId`. */
-export async function listAdvertisers(db: Queryable, networkId: string, afterId: string | undefined, take: number): Promise<AdvertiserRow[]> {
+export async function listAdvertisers({ db, networkId, afterId, take }: NetworkPage): Promise<AdvertiserRow[]> {
   const conditions: SQL[] = [eq(advertisers.networkId, networkId), isNull(advertisers.deletedAt)];
   if (afterId) conditions.push(gt(advertisers.id, afterId));
   return db

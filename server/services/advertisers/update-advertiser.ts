@@ -1,10 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { advertisers } from '../../../db/schema';
-import { notFound } from '../../errors';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { advertisers } from '@/db/schema';
+import { notFound } from '@/server/errors';
 import type { AdvertiserFields } from './create-advertiser';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
-import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
+import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
 /** The version the write is conditional on: the client's, or the one just read. */
 export function assertAdvertiserVersion(current: AdvertiserRow, expected: number | undefined): number {
@@ -17,19 +17,21 @@ export function assertAdvertiserVersion(current: AdvertiserRow, expected: number
  * (or the one read here), so of two concurrent writers exactly one wins.
  * A request that changes nothing answers the advertiser as it is.
  */
-export async function updateAdvertiser(
-  tx: Tx,
-  input: { networkId: string; advertiserId: string; changes: Partial<AdvertiserFields>; expectedVersion: number | undefined },
-): Promise<AdvertiserRow> {
-  const current = await findAdvertiser(tx, input.networkId, input.advertiserId);
+export async function updateAdvertiser({
+  tx,
+  ...input
+}: {
+  tx: Tx;
+  networkId: string;
+  advertiserId: string;
+  changes: Partial<AdvertiserFields>;
+  expectedVersion: number | undefined;
+}): Promise<AdvertiserRow> {
+  const current = await findAdvertiser({ db: tx, networkId: input.networkId, advertiserId: input.advertiserId });
   if (!current) throw notFound('Advertiser');
   const version = assertAdvertiserVersion(current, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
-  const [row] = await tx
-    .update(advertisers)
-    .set({ ...input.changes, version: sql`${advertisers.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(advertisers.id, current.id), eq(advertisers.version, version)))
-    .returning();
+  const [row] = await updateVersioned({ tx, table: advertisers, networkId: current.networkId, set: input.changes, where: eq(advertisers.id, current.id), version }).returning();
   if (!row) throw modifiedConcurrently('Advertiser');
   return row;
 }

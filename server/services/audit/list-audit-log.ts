@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { auditLog } from '../../../db/schema';
+import { auditLog } from '@/db/schema';
 import type { AuditEntry } from './record-audit';
+import type { NetworkPage } from '@/server/services/page';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditTargetType = AuditEntry['targetType'];
@@ -15,7 +15,7 @@ export interface AuditFilter {
 }
 
 /** A network's audit rows matching the filter, in id (= creation) order, after `afterId`. */
-export async function listAuditLog(db: Queryable, networkId: string, filter: AuditFilter, afterId: string | undefined, take: number) {
+export async function listAuditLog({ db, networkId, filter, afterId, take }: NetworkPage & { filter: AuditFilter }) {
   const conditions: SQL[] = [eq(auditLog.networkId, networkId)];
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));
   if (filter.targetType) conditions.push(eq(auditLog.targetType, filter.targetType));

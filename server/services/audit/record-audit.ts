@@ -1,6 +1,6 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { auditLog } from '../../../db/schema';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { auditLog } from '@/db/schema';
 
 export interface AuditEntry {
   /** The network the change belongs to; null for changes outside any network. */
@@ -16,6 +16,6 @@ export interface AuditEntry {
 }
 
 /** Write an audit row on the transaction of the change it describes. */
-export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+export async function recordAudit({ tx, ...entry }: { tx: Tx } & AuditEntry): Promise<void> {
   await tx.insert(auditLog).values({ id: newId('auditEntry'), ...entry, data: entry.data ?? {} });
 }

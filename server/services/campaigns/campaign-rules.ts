@@ -1,4 +1,4 @@
-import { badRequest, type FieldError } from '../../errors';
+import { badRequest, type FieldError } from '@/server/errors';
 
 /** The schedule and budget of a campaign, as they will be after a write. */
 export interface CampaignTerms {

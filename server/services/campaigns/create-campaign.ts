@@ -1,8 +1,8 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { campaigns } from '../../../db/schema';
-import { badRequest } from '../../errors';
-import { findAdvertiser } from '../advertisers/find-advertisers';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { campaigns } from '@/db/schema';
+import { badRequest } from '@/server/errors';
+import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
 import { assertCampaignTerms, type CampaignTerms } from './campaign-rules';
 import type { CampaignRow } from './find-campaigns';
 import type { CampaignStatus } from './transitions';
@@ -21,8 +21,8 @@ export interface CreateCampaignInput extends CampaignTerms {
  * wrong, the URL is fine). The advertiser row is share-locked so a concurrent
  * delete either waits for this campaign (and then sees it) or wins first.
  */
-export async function createCampaign(tx: Tx, input: CreateCampaignInput): Promise<CampaignRow> {
-  const advertiser = await findAdvertiser(tx, input.networkId, input.advertiserId, 'share');
+export async function createCampaign({ tx, ...input }: { tx: Tx } & CreateCampaignInput): Promise<CampaignRow> {
+  const advertiser = await findAdvertiser({ db: tx, networkId: input.networkId, advertiserId: input.advertiserId, lock: 'share' });
   if (!advertiser) {
     throw badRequest('advertiser_id does not name an advertiser of this network.', [
       { path: 'advertiser_id', message: 'No advertiser with this id in this network.' },

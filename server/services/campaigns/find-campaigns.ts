@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { campaigns } from '../../../db/schema';
+import type { Queryable } from '@/db/client';
+import { campaigns } from '@/db/schema';
 import type { CampaignStatus } from './transitions';
+import type { NetworkPage } from '@/server/services/page';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -11,7 +12,7 @@ export interface CampaignFilter {
 }
 
 /** One campaign of the network, or undefined (also for another network's id: ids are not leaked). */
-export async function findCampaign(db: Queryable, networkId: string, campaignId: string): Promise<CampaignRow | undefined> {
+export async function findCampaign({ db, networkId, campaignId }: { db: Queryable; networkId: string; campaignId: string }): Promise<CampaignRow | undefined> {
   const [row] = await db
     .select()
     .from(campaigns)
@@ -20,13 +21,7 @@ export async function findCampaign(db: Queryable, networkId: string, campaignId:
 }
 
 /** Campaigns of a network matching the filter, in id (= creation) order, after `afterId`. */
-export async function listCampaigns(
-  db: Queryable,
-  networkId: string,
-  filter: CampaignFilter,
-  afterId: string | undefined,
-  take: number,
-): Promise<CampaignRow[]> {
+export async function listCampaigns({ db, networkId, filter, afterId, take }: NetworkPage & { filter: CampaignFilter }): Promise<CampaignRow[]> {
   const conditions: SQL[] = [eq(campaigns.networkId, networkId)];
   if (filter.status) conditions.push(eq(campaigns.status, filter.status));
   if (filter.advertiserId) conditions.push(eq(campaigns.advertiserId, filter.advertiserId));

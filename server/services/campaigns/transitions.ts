@@ -1,5 +1,5 @@
-import type { CAMPAIGN_STATUSES } from '../../../db/schema/statuses';
-import { conflict } from '../../errors';
+import type { CAMPAIGN_STATUSES } from '@/db/schema/statuses';
+import { conflict } from '@/server/errors';
 
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 

@@ -1,11 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { campaigns } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { campaigns } from '@/db/schema';
+import { conflict, notFound } from '@/server/errors';
 import { assertCampaignTerms } from './campaign-rules';
 import { findCampaign, type CampaignRow } from './find-campaigns';
 import { assertCampaignTransition, type CampaignStatus } from './transitions';
-import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
+import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
 export interface CampaignChanges {
   name?: string;
@@ -24,11 +24,17 @@ export interface CampaignChanges {
  * values the update would leave. A request that changes nothing answers the
  * campaign as it is.
  */
-export async function updateCampaign(
-  tx: Tx,
-  input: { networkId: string; campaignId: string; changes: CampaignChanges; expectedVersion: number | undefined },
-): Promise<CampaignRow> {
-  const current = await findCampaign(tx, input.networkId, input.campaignId);
+export async function updateCampaign({
+  tx,
+  ...input
+}: {
+  tx: Tx;
+  networkId: string;
+  campaignId: string;
+  changes: CampaignChanges;
+  expectedVersion: number | undefined;
+}): Promise<CampaignRow> {
+  const current = await findCampaign({ db: tx, networkId: input.networkId, campaignId: input.campaignId });
   if (!current) throw notFound('Campaign');
   const version = versionToWrite('Campaign', current.version, input.expectedVersion);
   const { changes } = input;
@@ -42,11 +48,7 @@ export async function updateCampaign(
     budgetCents: changes.budgetCents !== undefined ? changes.budgetCents : current.budgetCents,
     currency: changes.currency !== undefined ? changes.currency : current.currency,
   });
-  const [row] = await tx
-    .update(campaigns)
-    .set({ ...changes, version: sql`${campaigns.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(campaigns.id, current.id), eq(campaigns.version, version)))
-    .returning();
+  const [row] = await updateVersioned({ tx, table: campaigns, networkId: current.networkId, set: changes, where: eq(campaigns.id, current.id), version }).returning();
   if (!row) throw modifiedConcurrently('Campaign');
   return row;
 }

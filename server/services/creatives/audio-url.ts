@@ -1,8 +1,22 @@
-import { config } from '../../config';
+import { AUDIO_MIME_TYPES, type AudioFormat } from '@/db/schema/statuses';
+import type { RenditionSummary } from '@/db/schema';
+import { config } from '@/server/config';
 import type { CreativeRow } from './complete-creative';
 
 // No database code here: the API schemas that present creatives are imported by the console too.
-/** Where the audio of a creative is served (the REST path; no storage key). */
-export function audioUrl(creative: Pick<CreativeRow, 'networkId' | 'id'>): string {
-  return `${config().publicUrl}/v1/networks/${creative.networkId}/creatives/${creative.id}/audio`;
+/** Where the audio of a creative is served (the REST path; no storage key); with a format, that rendition. */
+export function audioUrl(creative: Pick<CreativeRow, 'networkId' | 'id'>, format?: AudioFormat): string {
+  const url = `${config().publicUrl}/v1/networks/${creative.networkId}/creatives/${creative.id}/audio`;
+  return format ? `${url}?format=${format}` : url;
+}
+
+/**
+ * The renditions a ready creative has, default first. Audio stored before renditions existed (one
+ * unmastered file) is described from the row: one rendition in the format it was stored in.
+ */
+export function renditionsOf(creative: Pick<CreativeRow, 'status' | 'renditions' | 'mimeType' | 'sizeBytes'>): RenditionSummary[] {
+  if (creative.status !== 'ready') return [];
+  if (creative.renditions) return creative.renditions;
+  const format: AudioFormat = creative.mimeType === AUDIO_MIME_TYPES.mp3 ? 'mp3' : 'wav';
+  return [{ format, mimeType: creative.mimeType ?? AUDIO_MIME_TYPES[format], sizeBytes: creative.sizeBytes ?? 0, loudnessLufs: null, truePeakDbtp: null }];
 }

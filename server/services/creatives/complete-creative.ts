@@ -1,46 +1,74 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../../db/client';
-import { creativeAudio, creatives } from '../../../db/schema';
-import type { SynthesisResult } from '../../../jobs/synth/types';
-import { recordEvent } from '../events/record-event';
+import type { Database, Tx } from '@/db/client';
+import { creativeAudio, creatives, type RenditionSummary } from '@/db/schema';
+import type { MasteredAudio } from '@/jobs/synth/master';
+import { recordEvent } from '@/server/services/events/record-event';
+import { updateVersioned } from '@/server/services/optimistic-lock';
 
 export type CreativeRow = typeof creatives.$inferSelect;
 
-export async function loadGeneratingCreative(db: Database, id: string): Promise<CreativeRow | undefined> {
-  const [row] = await db.select().from(creatives).where(and(eq(creatives.id, id), eq(creatives.status, 'generating')));
+/** `networkId` is absent only in a job queued before jobs carried it: the creative is found by its id alone. */
+export async function loadGeneratingCreative({ db, networkId, id }: { db: Database; networkId?: string; id: string }): Promise<CreativeRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(creatives)
+    .where(and(networkId === undefined ? undefined : eq(creatives.networkId, networkId), eq(creatives.id, id), eq(creatives.status, 'generating')));
   return row;
 }
 
-export async function noteAttempt(db: Database, id: string): Promise<void> {
-  await db.update(creatives).set({ attempts: sql`${creatives.attempts} + 1` }).where(eq(creatives.id, id));
+export async function noteAttempt({ db, creative }: { db: Database; creative: CreativeRow }): Promise<void> {
+  await db
+    .update(creatives)
+    .set({ attempts: sql`${creatives.attempts} + 1` })
+    .where(and(eq(creatives.networkId, creative.networkId), eq(creatives.id, creative.id)));
 }
 
 import { audioUrl } from './audio-url';
 
 export { audioUrl };
 
-/** Store the audio, mark the creative ready and record creative.ready — one transaction. */
-export async function completeCreative(tx: Tx, creative: CreativeRow, result: SynthesisResult): Promise<boolean> {
-  const [ready] = await tx
-    .update(creatives)
-    .set({
+/**
+ * Store every rendition, mark the creative ready with what was measured, and record
+ * creative.ready — one transaction: a crash before COMMIT leaves the creative generating with no
+ * audio rows (its job runs again), never ready without audio or audio without the event.
+ */
+export async function completeCreative({ tx, creative, audio }: { tx: Tx; creative: CreativeRow; audio: MasteredAudio }): Promise<boolean> {
+  const [main] = audio.renditions;
+  if (!main) throw new Error('a mastered creative has at least one rendition');
+  const renditions: RenditionSummary[] = audio.renditions.map((r) => ({
+    format: r.format,
+    mimeType: r.mimeType,
+    sizeBytes: r.bytes.length,
+    loudnessLufs: r.loudnessLufs,
+    truePeakDbtp: r.truePeakDbtp,
+  }));
+  const [ready] = await updateVersioned({
+    tx,
+    table: creatives,
+    networkId: creative.networkId,
+    set: {
       status: 'ready',
-      mimeType: result.mimeType,
-      durationMs: Math.round(result.durationMs),
-      sizeBytes: result.audio.length,
+      mimeType: main.mimeType,
+      durationMs: Math.round(audio.durationMs),
+      sizeBytes: main.bytes.length,
+      sampleRate: audio.sampleRate,
+      loudnessLufs: main.loudnessLufs,
+      truePeakDbtp: main.truePeakDbtp,
+      renditions,
       failureReason: null,
       readyAt: sql`now()`,
-      version: sql`${creatives.version} + 1`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(creatives.id, creative.id), eq(creatives.status, 'generating')))
-    .returning();
+    },
+    where: and(eq(creatives.id, creative.id), eq(creatives.status, 'generating')),
+  }).returning();
   if (!ready) return false;
-  await tx
-    .insert(creativeAudio)
-    .values({ creativeId: creative.id, bytes: result.audio })
-    .onConflictDoUpdate({ target: creativeAudio.creativeId, set: { bytes: result.audio } });
-  await recordEvent(tx, {
+  for (const r of audio.renditions) {
+    await tx
+      .insert(creativeAudio)
+      .values({ creativeId: creative.id, networkId: creative.networkId, format: r.format, bytes: r.bytes })
+      .onConflictDoUpdate({ target: [creativeAudio.creativeId, creativeAudio.format], set: { bytes: r.bytes } });
+  }
+  await recordEvent({
+    tx,
     networkId: creative.networkId,
     type: 'creative.ready',
     data: {
@@ -48,8 +76,8 @@ export async function completeCreative(tx: Tx, creative: CreativeRow, result: Sy
       offer_id: creative.offerId,
       campaign_id: creative.campaignId,
       podcast_id: creative.podcastId,
-      mime_type: result.mimeType,
-      duration_ms: Math.round(result.durationMs),
+      mime_type: main.mimeType,
+      duration_ms: Math.round(audio.durationMs),
       audio_url: audioUrl(creative),
     },
   });
@@ -57,14 +85,17 @@ export async function completeCreative(tx: Tx, creative: CreativeRow, result: Sy
 }
 
 /** Mark the creative failed with a client-facing reason and record creative.failed. */
-export async function failCreative(tx: Tx, creative: CreativeRow, reason: string): Promise<boolean> {
-  const [failed] = await tx
-    .update(creatives)
-    .set({ status: 'failed', failureReason: reason, version: sql`${creatives.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(creatives.id, creative.id), eq(creatives.status, 'generating')))
-    .returning();
+export async function failCreative({ tx, creative, reason }: { tx: Tx; creative: CreativeRow; reason: string }): Promise<boolean> {
+  const [failed] = await updateVersioned({
+    tx,
+    table: creatives,
+    networkId: creative.networkId,
+    set: { status: 'failed', failureReason: reason },
+    where: and(eq(creatives.id, creative.id), eq(creatives.status, 'generating')),
+  }).returning();
   if (!failed) return false;
-  await recordEvent(tx, {
+  await recordEvent({
+    tx,
     networkId: creative.networkId,
     type: 'creative.failed',
     data: {

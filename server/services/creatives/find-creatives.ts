@@ -1,21 +1,25 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { creativeAudio, creatives } from '../../../db/schema';
+import type { Queryable } from '@/db/client';
+import { creativeAudio, creatives, type AudioFormat } from '@/db/schema';
 import type { CreativeRow } from './complete-creative';
+import type { NetworkPage } from '@/server/services/page';
 
-export async function findCreative(db: Queryable, networkId: string, id: string, options: { lock?: boolean } = {}) {
-  const query = db.select().from(creatives).where(and(eq(creatives.networkId, networkId), eq(creatives.id, id)));
-  const [row] = options.lock ? await query.for('update') : await query;
+export async function findCreative({ db, networkId, id, lock = false }: { db: Queryable; networkId: string; id: string; lock?: boolean }) {
+  const query = db
+    .select()
+    .from(creatives)
+    .where(and(eq(creatives.networkId, networkId), eq(creatives.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
-export async function listCreatives(
-  db: Queryable,
-  networkId: string,
-  filter: { status?: CreativeRow['status'] | undefined; offerId?: string | undefined },
-  afterId: string | undefined,
-  take: number,
-) {
+export async function listCreatives({
+  db,
+  networkId,
+  filter,
+  afterId,
+  take,
+}: NetworkPage & { filter: { status?: CreativeRow['status'] | undefined; offerId?: string | undefined } }) {
   const conditions: SQL[] = [eq(creatives.networkId, networkId)];
   if (filter.status) conditions.push(eq(creatives.status, filter.status));
   if (filter.offerId) conditions.push(eq(creatives.offerId, filter.offerId));
@@ -28,7 +32,20 @@ export async function listCreatives(
     .limit(take);
 }
 
-export async function loadAudio(db: Queryable, creativeId: string): Promise<Buffer | undefined> {
-  const [row] = await db.select().from(creativeAudio).where(eq(creativeAudio.creativeId, creativeId));
+export async function loadAudio({
+  db,
+  networkId,
+  creativeId,
+  format,
+}: {
+  db: Queryable;
+  networkId: string;
+  creativeId: string;
+  format: AudioFormat;
+}): Promise<Buffer | undefined> {
+  const [row] = await db
+    .select({ bytes: creativeAudio.bytes })
+    .from(creativeAudio)
+    .where(and(eq(creativeAudio.networkId, networkId), eq(creativeAudio.creativeId, creativeId), eq(creativeAudio.format, format)));
   return row?.bytes;
 }

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { campaigns, podcasts } from '../../../db/schema';
-import { synthesisProvider } from '../../../jobs/synth';
-import { SynthesisError, type SynthesisResult } from '../../../jobs/synth/types';
-import { AppError, badRequest, notFound } from '../../errors';
+import type { Queryable } from '@/db/client';
+import { campaigns, podcasts } from '@/db/schema';
+import { synthesisProvider } from '@/jobs/synth';
+import { SynthesisError, type SynthesisResult } from '@/jobs/synth/types';
+import { AppError, badRequest, notFound } from '@/server/errors';
 
 /** Previews read the start of the script only: a sentence or two, at most this many characters. */
 export const PREVIEW_CHARACTERS = 200;
@@ -21,10 +21,26 @@ export function previewText(script: string, fallback: string): string {
  * (upstream-unavailable) with a client-facing reason, never a 500; a script
  * that cannot be synthesised at all is a 409.
  */
-export async function previewCampaign(db: Queryable, networkId: string, campaignId: string, podcastId: string): Promise<SynthesisResult> {
-  const [campaign] = await db.select().from(campaigns).where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, campaignId)));
+export async function previewCampaign({
+  db,
+  networkId,
+  campaignId,
+  podcastId,
+}: {
+  db: Queryable;
+  networkId: string;
+  campaignId: string;
+  podcastId: string;
+}): Promise<SynthesisResult> {
+  const [campaign] = await db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, campaignId)));
   if (!campaign) throw notFound('Campaign');
-  const [podcast] = await db.select().from(podcasts).where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, podcastId)));
+  const [podcast] = await db
+    .select()
+    .from(podcasts)
+    .where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, podcastId)));
   if (!podcast) throw badRequest('podcast_id is not a podcast of this network.', [{ path: 'podcast_id', message: 'Unknown podcast.' }]);
   try {
     return await synthesisProvider().synthesize({ text: previewText(campaign.script, campaign.name), voice: podcast.voice });

@@ -1,21 +1,24 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { creatives } from '../../../db/schema';
-import { enqueueJob } from '../../../jobs/enqueue';
-import { conflict, notFound } from '../../errors';
-import { synthesisAttempts } from '../offers/decide-offer';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { creatives } from '@/db/schema';
+import { enqueueJob } from '@/jobs/enqueue';
+import { conflict, notFound } from '@/server/errors';
+import { synthesisAttempts } from '@/server/services/offers/decide-offer';
 import { findCreative } from './find-creatives';
+import { updateVersioned } from '@/server/services/optimistic-lock';
 
 /** failed → generating, with a fresh synthesis job, in one transaction. */
-export async function retryCreative(tx: Tx, networkId: string, id: string) {
-  const creative = await findCreative(tx, networkId, id, { lock: true });
+export async function retryCreative({ tx, networkId, id }: { tx: Tx; networkId: string; id: string }) {
+  const creative = await findCreative({ db: tx, networkId, id, lock: true });
   if (!creative) throw notFound('Creative');
   if (creative.status !== 'failed') throw conflict(`Only a failed creative can be retried; this one is ${creative.status}.`);
-  const [row] = await tx
-    .update(creatives)
-    .set({ status: 'generating', failureReason: null, attempts: 0, version: sql`${creatives.version} + 1`, updatedAt: sql`now()` })
-    .where(eq(creatives.id, id))
-    .returning();
-  await enqueueJob(tx, 'synthesize-creative', { creativeId: id }, { maxAttempts: synthesisAttempts() });
+  const [row] = await updateVersioned({
+    tx,
+    table: creatives,
+    networkId,
+    set: { status: 'generating', failureReason: null, attempts: 0 },
+    where: eq(creatives.id, id),
+  }).returning();
+  await enqueueJob(tx, 'synthesize-creative', { creativeId: id, networkId }, { maxAttempts: synthesisAttempts() });
   return row!;
 }

@@ -1,15 +1,15 @@
 import { and, asc, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { events } from '../../../db/schema';
+import { events } from '@/db/schema';
+import type { NetworkPage } from '@/server/services/page';
 
-export async function listEvents(
-  db: Queryable,
-  networkId: string,
-  filter: { type?: string | undefined },
-  afterId: string | undefined,
-  take: number,
-  order: 'asc' | 'desc' = 'asc',
-) {
+export async function listEvents({
+  db,
+  networkId,
+  filter,
+  afterId,
+  take,
+  order = 'asc',
+}: NetworkPage & { filter: { type?: string | undefined }; order?: 'asc' | 'desc' }) {
   const conditions: SQL[] = [eq(events.networkId, networkId)];
   if (filter.type) conditions.push(eq(events.type, filter.type));
   if (afterId) conditions.push(order === 'desc' ? lt(events.id, afterId) : gt(events.id, afterId));

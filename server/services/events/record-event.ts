@@ -1,7 +1,7 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { events } from '../../../db/schema';
-import { fanOutEvent } from '../webhooks/fan-out';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { events } from '@/db/schema';
+import { fanOutEvent } from '@/server/services/webhooks/fan-out';
 import type { EventType } from './event-types';
 
 export interface EventInput {
@@ -16,11 +16,11 @@ export interface EventInput {
  * change that caused it commits. This is the one place events are written, and
  * so the one place webhook fan-out attaches.
  */
-export async function recordEvent(tx: Tx, input: EventInput) {
+export async function recordEvent({ tx, ...input }: { tx: Tx } & EventInput) {
   const [row] = await tx
     .insert(events)
     .values({ id: newId('event'), networkId: input.networkId, type: input.type, data: input.data })
     .returning();
-  await fanOutEvent(tx, row!);
+  await fanOutEvent({ tx, event: row! });
   return row!;
 }

@@ -1,17 +1,18 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { apiKeys, invitations, memberships, users } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import type { Role } from '../../auth/roles';
-import type { KeyEnvironment } from '../../auth/tokens';
-import { hashToken } from '../../auth/tokens';
-import { conflict, forbidden, unauthorized } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
-import { recordEvent } from '../events/record-event';
-import { mintApiKey } from '../keys/mint-api-key';
-import type { MemberRecord } from '../members/find-members';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { apiKeys, invitations, memberships, users } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import type { Role } from '@/server/auth/roles';
+import type { KeyEnvironment } from '@/server/auth/tokens';
+import { hashToken } from '@/server/auth/tokens';
+import { conflict, forbidden, unauthorized } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { recordEvent } from '@/server/services/events/record-event';
+import { mintApiKey } from '@/server/services/keys/mint-api-key';
+import type { MemberRecord } from '@/server/services/members/find-members';
 import { invitationStatus, type InvitationRow } from './find-invitations';
+import { updateVersioned } from '@/server/services/optimistic-lock';
 
 export interface AcceptInvitationInput {
   /** The invitation token (the bearer, or `invitation_token` beside an API key). */
@@ -40,7 +41,7 @@ export interface AcceptInvitationInput {
  * one wins, and a removal of its sender either finishes first (and revoked it)
  * or waits for this acceptance.
  */
-export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
+export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvitationInput) {
   const [invitation] = await tx
     .select()
     .from(invitations)
@@ -61,7 +62,8 @@ export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
     .set({ status: 'accepted', acceptedAt: sql`now()`, acceptedUserId: user.id, updatedAt: sql`now()` })
     .where(eq(invitations.id, invitation.id))
     .returning();
-  const { key, token, scopes } = await mintApiKey(tx, {
+  const { key, token, scopes } = await mintApiKey({
+    tx,
     name: input.keyName ?? 'first key',
     environment: input.environment,
     owner: { userId: user.id },
@@ -71,8 +73,9 @@ export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
 
   const actorKeyId = input.acceptor?.keyId ?? null;
   const data = { invitation_id: invitation.id, member_id: membership.id, user_id: user.id, email: invitation.email, role: membership.role };
-  await recordEvent(tx, { networkId: invitation.networkId, type: 'invitation.accepted', data });
-  await recordAudit(tx, {
+  await recordEvent({ tx, networkId: invitation.networkId, type: 'invitation.accepted', data });
+  await recordAudit({
+    tx,
     networkId: invitation.networkId,
     actorKeyId,
     action: 'invitation.accepted',
@@ -80,7 +83,8 @@ export async function acceptInvitation(tx: Tx, input: AcceptInvitationInput) {
     targetId: invitation.id,
     data: { ...data, reactivated },
   });
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: invitation.networkId,
     actorKeyId,
     action: 'api_key.created',
@@ -161,10 +165,12 @@ async function joinNetwork(tx: Tx, invitation: InvitationRow, userId: string) {
   if (existing!.status === 'active') {
     throw conflict(`${invitation.email} is already an active member of this network; an administrator can change their role instead.`);
   }
-  const [membership] = await tx
-    .update(memberships)
-    .set({ status: 'active', role: invitation.role, version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
-    .where(eq(memberships.id, existing!.id))
-    .returning();
+  const [membership] = await updateVersioned({
+    tx,
+    table: memberships,
+    networkId: existing!.networkId,
+    set: { status: 'active', role: invitation.role },
+    where: eq(memberships.id, existing!.id),
+  }).returning();
   return { membership: membership!, reactivated: true };
 }

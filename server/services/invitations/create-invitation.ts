@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { invitations, memberships, users } from '../../../db/schema';
-import type { Role } from '../../auth/roles';
-import { generateSecretToken, hashToken } from '../../auth/tokens';
-import { conflict } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { invitations, memberships, users } from '@/db/schema';
+import type { Role } from '@/server/auth/roles';
+import { generateSecretToken, hashToken } from '@/server/auth/tokens';
+import { conflict } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
 
 export interface CreateInvitationInput {
   networkId: string;
@@ -23,7 +23,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * its SHA-256 is stored. Inviting someone who is already an active member is
  * a 409 (change their role instead).
  */
-export async function createInvitation(tx: Tx, input: CreateInvitationInput) {
+export async function createInvitation({ tx, ...input }: { tx: Tx } & CreateInvitationInput) {
   const [activeMember] = await tx
     .select({ id: memberships.id })
     .from(memberships)
@@ -45,7 +45,8 @@ export async function createInvitation(tx: Tx, input: CreateInvitationInput) {
       createdByKeyId: input.actorKeyId,
     })
     .returning();
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'invitation.created',

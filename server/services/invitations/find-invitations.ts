@@ -1,10 +1,11 @@
 import { and, asc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { invitations } from '../../../db/schema';
-import { hashToken } from '../../auth/tokens';
+import type { Queryable } from '@/db/client';
+import { invitations } from '@/db/schema';
+import { hashToken } from '@/server/auth/tokens';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 import type { InvitationStatus } from './invitation-status';
+import type { NetworkPage } from '@/server/services/page';
 
 export { INVITATION_TOKEN_PATTERN, invitationStatus, type InvitationStatus } from './invitation-status';
 
@@ -20,12 +21,15 @@ function statusCondition(status: InvitationStatus): SQL {
 }
 
 /** The invitation a token opens, whatever its state (the token is the credential: 401 when none). */
-export async function findInvitationByToken(db: Queryable, token: string): Promise<InvitationRow | undefined> {
-  const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, hashToken(token)));
+export async function findInvitationByToken({ db, token }: { db: Queryable; token: string }): Promise<InvitationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(eq(invitations.tokenHash, hashToken(token)));
   return row;
 }
 
-export async function findInvitation(db: Queryable, networkId: string, id: string): Promise<InvitationRow | undefined> {
+export async function findInvitation({ db, networkId, id }: { db: Queryable; networkId: string; id: string }): Promise<InvitationRow | undefined> {
   const [row] = await db
     .select()
     .from(invitations)
@@ -34,13 +38,13 @@ export async function findInvitation(db: Queryable, networkId: string, id: strin
 }
 
 /** A network's invitations, optionally of one status, in id (= creation) order. */
-export async function listInvitations(
-  db: Queryable,
-  networkId: string,
-  filter: { status?: InvitationStatus | undefined },
-  afterId: string | undefined,
-  take: number,
-): Promise<InvitationRow[]> {
+export async function listInvitations({
+  db,
+  networkId,
+  filter,
+  afterId,
+  take,
+}: NetworkPage & { filter: { status?: InvitationStatus | undefined } }): Promise<InvitationRow[]> {
   const conditions: SQL[] = [eq(invitations.networkId, networkId)];
   if (filter.status) conditions.push(statusCondition(filter.status));
   if (afterId) conditions.push(gt(invitations.id, afterId));

@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { invitations } from '../../../db/schema';
-import { conflict, notFound } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
+import type { Tx } from '@/db/client';
+import { invitations } from '@/db/schema';
+import { conflict, notFound } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
 import { invitationStatus } from './find-invitations';
 
 /** pending → revoked. Any other state (accepted, revoked, expired) is a 409. */
-export async function revokeInvitation(tx: Tx, input: { networkId: string; invitationId: string; actorKeyId: string }) {
+export async function revokeInvitation({ tx, ...input }: { tx: Tx; networkId: string; invitationId: string; actorKeyId: string }) {
   const [current] = await tx
     .select()
     .from(invitations)
@@ -20,7 +20,8 @@ export async function revokeInvitation(tx: Tx, input: { networkId: string; invit
     .set({ status: 'revoked', updatedAt: sql`now()` })
     .where(eq(invitations.id, current.id))
     .returning();
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'invitation.revoked',

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database, Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { apiKeys, users } from '../../../db/schema';
-import { API_KEY_PATTERN, hashToken, type KeyEnvironment } from '../../auth/tokens';
+import type { Database, Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { apiKeys, users } from '@/db/schema';
+import { API_KEY_PATTERN, hashToken, type KeyEnvironment } from '@/server/auth/tokens';
 import { mintApiKey } from './mint-api-key';
 
 const BOOTSTRAP_LOCK_ID = 7_242_031_002;
@@ -10,27 +10,23 @@ const BOOTSTRAP_LOCK_ID = 7_242_031_002;
 /** The person that owns keys made at start or by the CLI, created once. */
 async function platformOperator(tx: Tx): Promise<string> {
   const email = 'operator@localhost';
-  await tx.insert(users).values({ id: newId('user'), email, name: 'Platform operator' }).onConflictDoNothing();
+  await tx
+    .insert(users)
+    .values({ id: newId('user'), email, name: 'Platform operator' })
+    .onConflictDoNothing();
   const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
   return row!.id;
 }
 
-export async function createSuperUserKey(
-  db: Database,
-  input: { name: string; environment: KeyEnvironment; token?: string },
-): Promise<string> {
+export async function createSuperUserKey({ db, ...input }: { db: Database; name: string; environment: KeyEnvironment; token?: string }): Promise<string> {
   return db.transaction(async (tx) => {
     const userId = await platformOperator(tx);
-    const { token } = await mintApiKey(tx, { ...input, owner: { userId }, creator: 'platform', superUser: true });
+    const { token } = await mintApiKey({ tx, ...input, owner: { userId }, creator: 'platform', superUser: true });
     return token;
   });
 }
 
-export type BootstrapResult =
-  | { kind: 'configured-created' }
-  | { kind: 'configured-present' }
-  | { kind: 'first-start'; token: string }
-  | { kind: 'nothing' };
+export type BootstrapResult = { kind: 'configured-created' } | { kind: 'configured-present' } | { kind: 'first-start'; token: string } | { kind: 'nothing' };
 
 /**
  * Make sure someone can call the API after start:
@@ -39,27 +35,35 @@ export type BootstrapResult =
  *   is created and returned, for the caller to print once.
  * Serialised by an advisory lock so two processes starting together make one key.
  */
-export async function bootstrapSuperUser(
-  db: Database,
-  options: { token?: string | undefined; environment: KeyEnvironment },
-): Promise<BootstrapResult> {
-  if (options.token !== undefined && !API_KEY_PATTERN.test(options.token)) {
+export async function bootstrapSuperUser({
+  db,
+  token,
+  environment,
+}: {
+  db: Database;
+  token?: string | undefined;
+  environment: KeyEnvironment;
+}): Promise<BootstrapResult> {
+  if (token !== undefined && !API_KEY_PATTERN.test(token)) {
     throw new Error('BOOTSTRAP_SUPERUSER_TOKEN must look like sk_test_… or sk_live_… followed by at least 32 letters or digits.');
   }
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
-    if (options.token) {
-      const [existing] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.tokenHash, hashToken(options.token)));
+    if (token) {
+      const [existing] = await tx
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(eq(apiKeys.tokenHash, hashToken(token)));
       if (existing) return { kind: 'configured-present' } as const;
       const userId = await platformOperator(tx);
-      const environment = options.token.startsWith('sk_live_') ? 'live' : 'test';
-      await mintApiKey(tx, { name: 'bootstrap', environment, owner: { userId }, creator: 'platform', superUser: true, token: options.token });
+      const tokenEnvironment = token.startsWith('sk_live_') ? 'live' : 'test';
+      await mintApiKey({ tx, name: 'bootstrap', environment: tokenEnvironment, owner: { userId }, creator: 'platform', superUser: true, token });
       return { kind: 'configured-created' } as const;
     }
     const [anyKey] = await tx.select({ id: apiKeys.id }).from(apiKeys).limit(1);
     if (anyKey) return { kind: 'nothing' } as const;
     const userId = await platformOperator(tx);
-    const { token } = await mintApiKey(tx, { name: 'first-start', environment: options.environment, owner: { userId }, creator: 'platform', superUser: true });
-    return { kind: 'first-start', token } as const;
+    const minted = await mintApiKey({ tx, name: 'first-start', environment, owner: { userId }, creator: 'platform', superUser: true });
+    return { kind: 'first-start', token: minted.token } as const;
   });
 }

@@ -1,9 +1,9 @@
-import type { Tx } from '../../../db/client';
-import type { Principal } from '../../auth/principal';
-import type { Role } from '../../auth/roles';
-import { config } from '../../config';
-import { badRequest } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
+import type { Tx } from '@/db/client';
+import type { Principal } from '@/server/auth/principal';
+import type { Role } from '@/server/auth/roles';
+import { config } from '@/server/config';
+import { badRequest } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
 import { mintApiKey } from './mint-api-key';
 import { ownerOf } from './owner';
 
@@ -22,10 +22,11 @@ export function checkExpiry(expiresAt: Date | undefined): void {
 }
 
 /** Self-service: a key mints another key for its own owner, within its own access. */
-export async function createOwnKey(tx: Tx, principal: Principal, input: NewKey) {
+export async function createOwnKey({ tx, principal, ...input }: { tx: Tx; principal: Principal } & NewKey) {
   const scopes = input.scopes ?? [...principal.scopes].map(([networkId, role]) => ({ networkId, role }));
   checkExpiry(input.expiresAt);
-  const minted = await mintApiKey(tx, {
+  const minted = await mintApiKey({
+    tx,
     name: input.name,
     environment: config().APP_ENV,
     owner: ownerOf(principal),
@@ -34,21 +35,35 @@ export async function createOwnKey(tx: Tx, principal: Principal, input: NewKey) 
     scopes,
     expiresAt: input.expiresAt ?? null,
   });
-  await auditKeyChange(tx, principal.keyId, 'api_key.created', minted.key.id, scopes, { key_name: input.name, super_user: input.superUser ?? false });
+  await auditKeyChange({
+    tx,
+    actorKeyId: principal.keyId,
+    action: 'api_key.created',
+    keyId: minted.key.id,
+    scopes,
+    data: { key_name: input.name, super_user: input.superUser ?? false },
+  });
   return { ...minted, scopes };
 }
 
 /** One audit row per network the key is scoped to (each network's administrators see it), or one outside any network. */
-export async function auditKeyChange(
-  tx: Tx,
-  actorKeyId: string | null,
-  action: string,
-  keyId: string,
-  scopes: Array<{ networkId: string }>,
-  data: Record<string, unknown> = {},
-) {
+export async function auditKeyChange({
+  tx,
+  actorKeyId,
+  action,
+  keyId,
+  scopes,
+  data = {},
+}: {
+  tx: Tx;
+  actorKeyId: string | null;
+  action: string;
+  keyId: string;
+  scopes: Array<{ networkId: string }>;
+  data?: Record<string, unknown>;
+}) {
   const networks = scopes.length ? scopes.map((s) => s.networkId) : [null];
   for (const networkId of networks) {
-    await recordAudit(tx, { networkId, actorKeyId, action, targetType: 'api_key', targetId: keyId, data });
+    await recordAudit({ tx, networkId, actorKeyId, action, targetType: 'api_key', targetId: keyId, data });
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { apiKeyAccess, apiKeys } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
+import type { Queryable } from '@/db/client';
+import { apiKeyAccess, apiKeys } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
 import { coveredBy, networkKey, type Scope } from './key-access';
 import { ownerOf } from './owner';
 
@@ -56,12 +56,15 @@ function ownKeys(caller: Principal): SQL {
 }
 
 /** One key of the caller's owner that the caller covers, or undefined (404: ids are not leaked). */
-export async function findOwnKey(db: Queryable, caller: Principal, id: string): Promise<KeyWithScopes | undefined> {
-  const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), ownKeys(caller)));
+export async function findOwnKey({ db, caller, id }: { db: Queryable; caller: Principal; id: string }): Promise<KeyWithScopes | undefined> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), ownKeys(caller)));
   return (await withScopes(db, rows))[0];
 }
 
-export async function listOwnKeys(db: Queryable, caller: Principal, afterId: string | undefined, take: number) {
+export async function listOwnKeys({ db, caller, afterId, take }: { db: Queryable; caller: Principal; afterId: string | undefined; take: number }) {
   const rows = await db
     .select()
     .from(apiKeys)
@@ -72,7 +75,7 @@ export async function listOwnKeys(db: Queryable, caller: Principal, afterId: str
 }
 
 /** The keys of the network (invariant 2), each showing only its scope there. */
-export async function listNetworkKeys(db: Queryable, networkId: string, afterId: string | undefined, take: number) {
+export async function listNetworkKeys({ db, networkId, afterId, take }: { db: Queryable; networkId: string; afterId: string | undefined; take: number }) {
   const rows = await db
     .select()
     .from(apiKeys)
@@ -83,8 +86,11 @@ export async function listNetworkKeys(db: Queryable, networkId: string, afterId:
 }
 
 /** One key of the network, with all its grants (what rotation and revocation must weigh); views narrow it to the network. */
-export async function findNetworkKey(db: Queryable, networkId: string, id: string): Promise<KeyWithScopes | undefined> {
-  const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.id, id), networkKey(networkId)));
+export async function findNetworkKey({ db, networkId, id }: { db: Queryable; networkId: string; id: string }): Promise<KeyWithScopes | undefined> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), networkKey(networkId)));
   return (await withScopes(db, rows))[0];
 }
 
@@ -95,7 +101,7 @@ export function inNetwork(found: KeyWithScopes, networkId: string): KeyWithScope
 }
 
 /** Revoke now (or at `at`, for a rotation's grace period). Already revoked keys keep their time. */
-export async function revokeKeys(db: Queryable, condition: SQL, at?: Date): Promise<KeyRow[]> {
+export async function revokeKeys({ db, condition, at }: { db: Queryable; condition: SQL; at?: Date }): Promise<KeyRow[]> {
   return db
     .update(apiKeys)
     .set({ revokedAt: at ?? sql`now()` })

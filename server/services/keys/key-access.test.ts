@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '@/server/auth/principal';
 import { assertWithinCreatorAccess, covers } from './key-access';
 
 const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superUser = false, identifiesOwner = true): Principal => ({

@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { apiKeys, apiKeyScopes, memberships, serviceAccounts } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import { roleAtLeast, type Role } from '../../auth/roles';
-import { forbidden } from '../../errors';
+import { apiKeys, apiKeyScopes, memberships, serviceAccounts } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { forbidden } from '@/server/errors';
 
 export interface Scope {
   networkId: string;

@@ -1,11 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { apiKeys, apiKeyScopes, memberships, networks, serviceAccounts } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import { roleAtLeast, type Role } from '../../auth/roles';
-import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '../../auth/tokens';
-import { badRequest, conflict } from '../../errors';
+import type { Queryable } from '@/db/client';
+import { newId } from '@/db/ids';
+import { apiKeys, apiKeyScopes, memberships, networks, serviceAccounts } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '@/server/auth/tokens';
+import { badRequest, conflict } from '@/server/errors';
 import type { KeyOwner } from './find-keys';
 import { assertWithinCreatorAccess, type Scope } from './key-access';
 
@@ -29,9 +29,7 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
   const seen = new Set<string>();
   for (const s of scopes) {
     if (seen.has(s.networkId)) {
-      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [
-        { path: 'scopes', message: 'Duplicate network_id.' },
-      ]);
+      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [{ path: 'scopes', message: 'Duplicate network_id.' }]);
     }
     seen.add(s.networkId);
   }
@@ -49,7 +47,7 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
  *    before this check or waits for this key and then narrows it with the rest.
  * Returns the token once; only its SHA-256 and a display start are stored.
  */
-export async function mintApiKey(tx: Queryable, input: MintApiKeyInput) {
+export async function mintApiKey({ tx, ...input }: { tx: Queryable } & MintApiKeyInput) {
   const scopes = input.scopes ?? [];
   const superUser = input.superUser ?? false;
   checkDistinctNetworks(scopes);

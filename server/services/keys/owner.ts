@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '@/server/auth/principal';
 import type { KeyOwner } from './find-keys';
 
 /** The person or service account a calling key belongs to: whose keys it may manage. */

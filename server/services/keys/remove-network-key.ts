@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { apiKeyScopes } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import { recordAudit } from '../audit/record-audit';
+import type { Tx } from '@/db/client';
+import { apiKeyScopes } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import { recordAudit } from '@/server/services/audit/record-audit';
 import { inNetwork, type KeyWithScopes } from './find-keys';
 import { revokeKey } from './revoke-key';
 
@@ -12,10 +12,10 @@ import { revokeKey } from './revoke-key';
  * this network's scope — one network's administrator cannot cut access to
  * networks they do not administer. Answers with the network's view of the key.
  */
-export async function removeKeyFromNetwork(tx: Tx, principal: Principal, networkId: string, found: KeyWithScopes) {
+export async function removeKeyFromNetwork({ tx, principal, networkId, found }: { tx: Tx; principal: Principal; networkId: string; found: KeyWithScopes }) {
   const others = found.granted.filter((s) => s.networkId !== networkId);
-  if (others.length === 0) return inNetwork(await revokeKey(tx, principal.keyId, found), networkId);
+  if (others.length === 0) return inNetwork(await revokeKey({ tx, actorKeyId: principal.keyId, found }), networkId);
   await tx.delete(apiKeyScopes).where(and(eq(apiKeyScopes.keyId, found.key.id), eq(apiKeyScopes.networkId, networkId)));
-  await recordAudit(tx, { networkId, actorKeyId: principal.keyId, action: 'api_key.scope_removed', targetType: 'api_key', targetId: found.key.id });
+  await recordAudit({ tx, networkId, actorKeyId: principal.keyId, action: 'api_key.scope_removed', targetType: 'api_key', targetId: found.key.id });
   return { ...found, scopes: [], granted: [] };
 }

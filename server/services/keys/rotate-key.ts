@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { apiKeys } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import { conflict } from '../../errors';
+import type { Tx } from '@/db/client';
+import { apiKeys } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import { conflict } from '@/server/errors';
 import { auditKeyChange } from './create-own-key';
 import { keyStatus, type KeyWithScopes } from './find-keys';
 import { mintApiKey } from './mint-api-key';
@@ -13,12 +13,13 @@ import { mintApiKey } from './mint-api-key';
  * The caller was found to cover the old key (its query did that); the new key
  * is minted like any other, so rules 6 and 7 and advertised = working hold.
  */
-export async function rotateKey(tx: Tx, caller: Principal, found: KeyWithScopes, graceSeconds: number) {
+export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; caller: Principal; found: KeyWithScopes; graceSeconds: number }) {
   const old = found.key;
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
     throw conflict(`Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`);
   }
-  const minted = await mintApiKey(tx, {
+  const minted = await mintApiKey({
+    tx,
     name: old.name,
     environment: old.environment,
     owner: old.userId ? { userId: old.userId } : { serviceAccountId: old.serviceAccountId! },
@@ -33,7 +34,21 @@ export async function rotateKey(tx: Tx, caller: Principal, found: KeyWithScopes,
     .where(and(eq(apiKeys.id, old.id), sql`${apiKeys.replacedByKeyId} is null`))
     .returning();
   if (!updated) throw conflict('This key was rotated concurrently. Re-fetch it.');
-  await auditKeyChange(tx, caller.keyId, 'api_key.rotated', old.id, found.granted, { replaced_by_key_id: minted.key.id, grace_seconds: graceSeconds });
-  await auditKeyChange(tx, caller.keyId, 'api_key.created', minted.key.id, found.granted, { rotated_from_key_id: old.id });
+  await auditKeyChange({
+    tx,
+    actorKeyId: caller.keyId,
+    action: 'api_key.rotated',
+    keyId: old.id,
+    scopes: found.granted,
+    data: { replaced_by_key_id: minted.key.id, grace_seconds: graceSeconds },
+  });
+  await auditKeyChange({
+    tx,
+    actorKeyId: caller.keyId,
+    action: 'api_key.created',
+    keyId: minted.key.id,
+    scopes: found.granted,
+    data: { rotated_from_key_id: old.id },
+  });
   return minted;
 }

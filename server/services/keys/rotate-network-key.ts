@@ -1,6 +1,6 @@
-import type { Tx } from '../../../db/client';
-import type { Principal } from '../../auth/principal';
-import { forbidden } from '../../errors';
+import type { Tx } from '@/db/client';
+import type { Principal } from '@/server/auth/principal';
+import { forbidden } from '@/server/errors';
 import type { KeyWithScopes } from './find-keys';
 import { rotateKey } from './rotate-key';
 
@@ -10,11 +10,23 @@ import { rotateKey } from './rotate-key';
  * every scope is on this network may be rotated here: one network's
  * administrator must not mint access to networks they do not administer.
  */
-export async function rotateNetworkKey(tx: Tx, principal: Principal, networkId: string, found: KeyWithScopes, graceSeconds: number) {
+export async function rotateNetworkKey({
+  tx,
+  principal,
+  networkId,
+  found,
+  graceSeconds,
+}: {
+  tx: Tx;
+  principal: Principal;
+  networkId: string;
+  found: KeyWithScopes;
+  graceSeconds: number;
+}) {
   if (found.granted.some((s) => s.networkId !== networkId)) {
     throw forbidden(
       `This key also reaches other networks, so rotating it would mint access beyond network ${networkId} (rule 6). Its owner can rotate it with POST /v1/apikeys/{keyId}/rotate.`,
     );
   }
-  return rotateKey(tx, principal, found, graceSeconds);
+  return rotateKey({ tx, caller: principal, found, graceSeconds });
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { apiKeys, apiKeyScopes, invitations } from '../../../db/schema';
-import { recordAudit } from '../audit/record-audit';
+import type { Tx } from '@/db/client';
+import { apiKeys, apiKeyScopes, invitations } from '@/db/schema';
+import { recordAudit } from '@/server/services/audit/record-audit';
 import type { KeyOwner } from './find-keys';
 
 interface Withdrawal {
@@ -24,13 +24,14 @@ function ofOwnerKeys(column: SQLWrapper, owner: KeyOwner): SQL {
  * identifies its owner (how a removed person proves who they are when invited
  * again). Audited per key, in the network.
  */
-export async function cutKeysFromNetwork(tx: Tx, w: Withdrawal): Promise<void> {
+export async function cutKeysFromNetwork({ tx, ...w }: { tx: Tx } & Withdrawal): Promise<void> {
   const cut = await tx
     .delete(apiKeyScopes)
     .where(and(eq(apiKeyScopes.networkId, w.networkId), ofOwnerKeys(apiKeyScopes.keyId, w.owner)))
     .returning({ keyId: apiKeyScopes.keyId });
   for (const { keyId } of cut.sort((a, b) => a.keyId.localeCompare(b.keyId))) {
-    await recordAudit(tx, {
+    await recordAudit({
+      tx,
       networkId: w.networkId,
       actorKeyId: w.actorKeyId,
       action: 'api_key.scope_removed',
@@ -42,14 +43,15 @@ export async function cutKeysFromNetwork(tx: Tx, w: Withdrawal): Promise<void> {
 }
 
 /** A demotion narrows the owner's keys on the network to read_only for good (promotion does not raise old keys). */
-export async function lowerKeysInNetwork(tx: Tx, w: Withdrawal): Promise<void> {
+export async function lowerKeysInNetwork({ tx, ...w }: { tx: Tx } & Withdrawal): Promise<void> {
   const lowered = await tx
     .update(apiKeyScopes)
     .set({ role: 'read_only' })
     .where(and(eq(apiKeyScopes.networkId, w.networkId), eq(apiKeyScopes.role, 'administrator'), ofOwnerKeys(apiKeyScopes.keyId, w.owner)))
     .returning({ keyId: apiKeyScopes.keyId });
   for (const { keyId } of lowered.sort((a, b) => a.keyId.localeCompare(b.keyId))) {
-    await recordAudit(tx, {
+    await recordAudit({
+      tx,
       networkId: w.networkId,
       actorKeyId: w.actorKeyId,
       action: 'api_key.scope_lowered',
@@ -65,20 +67,15 @@ export async function lowerKeysInNetwork(tx: Tx, w: Withdrawal): Promise<void> {
  * owner's keys sent are revoked once the owner no longer administers it.
  * (Acceptance checks the sender's standing too; this makes it visible.)
  */
-export async function revokeInvitationsSentBy(tx: Tx, w: Withdrawal): Promise<void> {
+export async function revokeInvitationsSentBy({ tx, ...w }: { tx: Tx } & Withdrawal): Promise<void> {
   const revoked = await tx
     .update(invitations)
     .set({ status: 'revoked', updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(invitations.networkId, w.networkId),
-        eq(invitations.status, 'pending'),
-        ofOwnerKeys(invitations.createdByKeyId, w.owner),
-      ),
-    )
+    .where(and(eq(invitations.networkId, w.networkId), eq(invitations.status, 'pending'), ofOwnerKeys(invitations.createdByKeyId, w.owner)))
     .returning();
   for (const invitation of revoked.sort((a, b) => a.id.localeCompare(b.id))) {
-    await recordAudit(tx, {
+    await recordAudit({
+      tx,
       networkId: w.networkId,
       actorKeyId: w.actorKeyId,
       action: 'invitation.revoked',

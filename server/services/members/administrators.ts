@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { memberships } from '../../../db/schema';
-import { conflict } from '../../errors';
+import type { Tx } from '@/db/client';
+import { memberships } from '@/db/schema';
+import { conflict } from '@/server/errors';
 import type { MemberRecord } from './find-members';
 
 /**
@@ -12,7 +12,7 @@ import type { MemberRecord } from './find-members';
  * of two concurrent requests removing the last two administrators, one
  * succeeds and the other counts one remaining and is refused.
  */
-export async function lockActiveAdministrators(tx: Tx, networkId: string): Promise<string[]> {
+export async function lockActiveAdministrators({ tx, networkId }: { tx: Tx; networkId: string }): Promise<string[]> {
   const rows = await tx
     .select({ id: memberships.id })
     .from(memberships)

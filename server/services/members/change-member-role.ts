@@ -1,13 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { memberships } from '../../../db/schema';
-import type { Role } from '../../auth/roles';
-import { conflict, notFound } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
-import { lowerKeysInNetwork, revokeInvitationsSentBy } from '../keys/withdraw-access';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { memberships } from '@/db/schema';
+import type { Role } from '@/server/auth/roles';
+import { conflict, notFound } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { lowerKeysInNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
 import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
-import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
+import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
 export interface ChangeMemberRoleInput {
   networkId: string;
@@ -25,9 +25,9 @@ export interface ChangeMemberRoleInput {
  * lowers the person's keys here to read_only and revokes the invitations they
  * sent to this network, in the same transaction; a promotion raises no old key.
  */
-export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Promise<MemberRecord> {
-  const administratorIds = await lockActiveAdministrators(tx, input.networkId);
-  const current = await findMember(tx, input.networkId, input.memberId);
+export async function changeMemberRole({ tx, ...input }: { tx: Tx } & ChangeMemberRoleInput): Promise<MemberRecord> {
+  const administratorIds = await lockActiveAdministrators({ tx, networkId: input.networkId });
+  const current = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
   if (!current) throw notFound('Member');
   const { membership } = current;
   const version = versionToWrite('Member', membership.version, input.expectedVersion);
@@ -37,13 +37,10 @@ export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Pr
   if (membership.role === input.role) return current;
   if (input.role !== 'administrator') assertNotLastAdministrator(current, administratorIds, 'demote');
 
-  const [updated] = await tx
-    .update(memberships)
-    .set({ role: input.role, version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(memberships.id, membership.id), eq(memberships.version, version)))
-    .returning();
+  const [updated] = await updateVersioned({ tx, table: memberships, networkId: membership.networkId, set: { role: input.role }, where: eq(memberships.id, membership.id), version }).returning();
   if (!updated) throw modifiedConcurrently('Member');
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'member.role_changed',
@@ -53,8 +50,8 @@ export async function changeMemberRole(tx: Tx, input: ChangeMemberRoleInput): Pr
   });
   if (input.role === 'read_only') {
     const withdrawal = { owner: { userId: current.user.id }, networkId: input.networkId, actorKeyId: input.actorKeyId, reason: 'member_demoted' } as const;
-    await lowerKeysInNetwork(tx, withdrawal);
-    await revokeInvitationsSentBy(tx, withdrawal);
+    await lowerKeysInNetwork({ tx, ...withdrawal });
+    await revokeInvitationsSentBy({ tx, ...withdrawal });
   }
   return { membership: updated, user: current.user };
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { memberships, users } from '../../../db/schema';
+import type { Queryable } from '@/db/client';
+import { memberships, users } from '@/db/schema';
+import type { NetworkPage } from '@/server/services/page';
 
 export type MembershipRow = typeof memberships.$inferSelect;
 export type MembershipStatus = MembershipRow['status'];
@@ -17,7 +18,7 @@ const memberColumns = {
 };
 
 /** One member of a network, or undefined (also when the id belongs to another network: ids are not leaked). */
-export async function findMember(db: Queryable, networkId: string, memberId: string): Promise<MemberRecord | undefined> {
+export async function findMember({ db, networkId, memberId }: { db: Queryable; networkId: string; memberId: string }): Promise<MemberRecord | undefined> {
   const [row] = await db
     .select(memberColumns)
     .from(memberships)
@@ -27,13 +28,13 @@ export async function findMember(db: Queryable, networkId: string, memberId: str
 }
 
 /** Members of a network with the given status, in id (= creation) order, after `afterId`. */
-export async function listMembers(
-  db: Queryable,
-  networkId: string,
-  status: MembershipStatus,
-  afterId: string | undefined,
-  take: number,
-): Promise<Array<MemberRecord & { id: string }>> {
+export async function listMembers({
+  db,
+  networkId,
+  status,
+  afterId,
+  take,
+}: NetworkPage & { status: MembershipStatus }): Promise<Array<MemberRecord & { id: string }>> {
   const conditions: SQL[] = [eq(memberships.networkId, networkId), eq(memberships.status, status)];
   if (afterId) conditions.push(gt(memberships.id, afterId));
   const rows = await db

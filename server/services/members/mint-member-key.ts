@@ -1,10 +1,10 @@
-import type { Tx } from '../../../db/client';
-import type { Principal } from '../../auth/principal';
-import { roleAtLeast, type Role } from '../../auth/roles';
-import { badRequest, conflict, notFound } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
-import { mintApiKey } from '../keys/mint-api-key';
-import type { KeyEnvironment } from '../../auth/tokens';
+import type { Tx } from '@/db/client';
+import type { Principal } from '@/server/auth/principal';
+import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { badRequest, conflict, notFound } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { mintApiKey } from '@/server/services/keys/mint-api-key';
+import type { KeyEnvironment } from '@/server/auth/tokens';
 import { findMember } from './find-members';
 
 export interface MintMemberKeyInput {
@@ -22,8 +22,8 @@ export interface MintMemberKeyInput {
  * scoped to that one network. The key is the person's: it follows their
  * membership (removal or demotion narrows it on the next request).
  */
-export async function mintMemberKey(tx: Tx, creator: Principal, input: MintMemberKeyInput) {
-  const member = await findMember(tx, input.networkId, input.memberId);
+export async function mintMemberKey({ tx, creator, ...input }: { tx: Tx; creator: Principal } & MintMemberKeyInput) {
+  const member = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
   if (!member) throw notFound('Member');
   if (member.membership.status !== 'active') {
     throw conflict('This member has been removed from the network; a key for them would not work here.');
@@ -38,7 +38,8 @@ export async function mintMemberKey(tx: Tx, creator: Principal, input: MintMembe
     throw badRequest('expires_at must be in the future.', [{ path: 'expires_at', message: 'expires_at must be in the future.' }]);
   }
   const scopes = [{ networkId: input.networkId, role }];
-  const { key, token } = await mintApiKey(tx, {
+  const { key, token } = await mintApiKey({
+    tx,
     name: input.name,
     environment: input.environment,
     owner: { userId: member.user.id },
@@ -46,13 +47,19 @@ export async function mintMemberKey(tx: Tx, creator: Principal, input: MintMembe
     scopes,
     expiresAt: input.expiresAt ?? null,
   });
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: creator.keyId,
     action: 'api_key.created',
     targetType: 'api_key',
     targetId: key.id,
-    data: { key_name: key.name, owner: { type: 'person', id: member.user.id }, member_id: member.membership.id, scopes: [{ network_id: input.networkId, role }] },
+    data: {
+      key_name: key.name,
+      owner: { type: 'person', id: member.user.id },
+      member_id: member.membership.id,
+      scopes: [{ network_id: input.networkId, role }],
+    },
   });
   return { key, token, scopes };
 }

@@ -1,12 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { memberships } from '../../../db/schema';
-import { notFound } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
-import { cutKeysFromNetwork, revokeInvitationsSentBy } from '../keys/withdraw-access';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { memberships } from '@/db/schema';
+import { notFound } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { cutKeysFromNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
 import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
-import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
+import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
 export interface RemoveMemberInput {
   networkId: string;
@@ -23,22 +23,26 @@ export interface RemoveMemberInput {
  * already removed member changes nothing and answers it as it is (DELETE is
  * idempotent).
  */
-export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<MemberRecord> {
-  const administratorIds = await lockActiveAdministrators(tx, input.networkId);
-  const current = await findMember(tx, input.networkId, input.memberId);
+export async function removeMember({ tx, ...input }: { tx: Tx } & RemoveMemberInput): Promise<MemberRecord> {
+  const administratorIds = await lockActiveAdministrators({ tx, networkId: input.networkId });
+  const current = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
   if (!current) throw notFound('Member');
   const { membership } = current;
   const version = versionToWrite('Member', membership.version, input.expectedVersion);
   if (membership.status === 'removed') return current;
   assertNotLastAdministrator(current, administratorIds, 'remove');
 
-  const [updated] = await tx
-    .update(memberships)
-    .set({ status: 'removed', version: sql`${memberships.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(memberships.id, membership.id), eq(memberships.version, version)))
-    .returning();
+  const [updated] = await updateVersioned({
+    tx,
+    table: memberships,
+    networkId: membership.networkId,
+    set: { status: 'removed' },
+    where: eq(memberships.id, membership.id),
+    version,
+  }).returning();
   if (!updated) throw modifiedConcurrently('Member');
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'member.removed',
@@ -47,7 +51,7 @@ export async function removeMember(tx: Tx, input: RemoveMemberInput): Promise<Me
     data: { user_id: current.user.id, role: membership.role },
   });
   const withdrawal = { owner: { userId: current.user.id }, networkId: input.networkId, actorKeyId: input.actorKeyId, reason: 'member_removed' } as const;
-  await cutKeysFromNetwork(tx, withdrawal);
-  await revokeInvitationsSentBy(tx, withdrawal);
+  await cutKeysFromNetwork({ tx, ...withdrawal });
+  await revokeInvitationsSentBy({ tx, ...withdrawal });
   return { membership: updated, user: current.user };
 }

@@ -1,8 +1,11 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { networks } from '../../../db/schema';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { networks } from '@/db/schema';
 
-export async function createNetwork(tx: Tx, input: { name: string }) {
-  const [row] = await tx.insert(networks).values({ id: newId('network'), name: input.name }).returning();
+export async function createNetwork({ tx, ...input }: { tx: Tx; name: string }) {
+  const [row] = await tx
+    .insert(networks)
+    .values({ id: newId('network'), name: input.name })
+    .returning();
   return row!;
 }

@@ -1,7 +1,7 @@
 import { asc, gt, sql } from 'drizzle-orm';
-import { preparedQuery, type Database } from '../../../db/client';
-import { networks } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
+import { preparedQuery, type Database } from '@/db/client';
+import { networks } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
 
 const after = sql.placeholder('after');
 const take = sql.placeholder('take');
@@ -21,7 +21,7 @@ const scopedNetworks = preparedQuery((db) =>
 );
 
 /** Networks the key can see (all of them for super_user), in id order, after `afterId`. */
-export async function listNetworks(db: Database, principal: Principal, afterId: string | undefined, limit: number) {
+export async function listNetworks({ db, principal, afterId, limit }: { db: Database; principal: Principal; afterId: string | undefined; limit: number }) {
   if (principal.superUser) return allNetworks(db).execute({ after: afterId ?? '', take: limit });
   const ids = [...principal.scopes.keys()];
   if (ids.length === 0) return [];

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from '../../../db/schema/statuses';
+import type { Queryable } from '@/db/client';
+import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from '@/db/schema/statuses';
 
 type Counts<K extends string> = Record<K, number>;
 
@@ -17,7 +17,7 @@ function zeros<K extends string>(keys: readonly K[]): Counts<K> {
 }
 
 /** Counts of a network's advertising objects, by status, in one round trip. */
-export async function networkOverview(db: Queryable, networkId: string): Promise<NetworkOverview> {
+export async function networkOverview({ db, networkId }: { db: Queryable; networkId: string }): Promise<NetworkOverview> {
   const rows = await db.execute<{ kind: string; status: string; n: string }>(sql`
     select 'advertisers' as kind, '' as status, count(*) as n from advertisers where network_id = ${networkId} and deleted_at is null
     union all

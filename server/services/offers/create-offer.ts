@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { campaigns, offers, podcasts } from '../../../db/schema';
-import { badRequest, conflict } from '../../errors';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { campaigns, offers, podcasts } from '@/db/schema';
+import { badRequest, conflict } from '@/server/errors';
 
 export interface NewOffer {
   campaignId: string;
@@ -15,8 +15,11 @@ export interface NewOffer {
 /** Campaigns that may be offered: draft (to line up inventory) and active. */
 export const OFFERABLE_CAMPAIGN_STATUSES = ['draft', 'active'] as const;
 
-export async function createOffer(tx: Tx, networkId: string, input: NewOffer) {
-  const [campaign] = await tx.select().from(campaigns).where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, input.campaignId)));
+export async function createOffer({ tx, networkId, ...input }: { tx: Tx; networkId: string } & NewOffer) {
+  const [campaign] = await tx
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, input.campaignId)));
   if (!campaign) throw badRequest('campaign_id is not a campaign of this network.', [{ path: 'campaign_id', message: 'Unknown campaign.' }]);
   const [podcast] = await tx
     .select()

@@ -1,15 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { campaigns, creatives, offers, podcasts } from '../../../db/schema';
-import { enqueueJob } from '../../../jobs/enqueue';
-import { conflict, notFound } from '../../errors';
-import { recordEvent } from '../events/record-event';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { campaigns, creatives, offers, podcasts } from '@/db/schema';
+import { enqueueJob } from '@/jobs/enqueue';
+import { conflict, notFound } from '@/server/errors';
+import { recordEvent } from '@/server/services/events/record-event';
 import { findOffer, offerStatus, type OfferRow } from './find-offers';
+import { updateVersioned } from '@/server/services/optimistic-lock';
 
 /** Lock the offer and make sure it can still be decided. Concurrent deciders queue here; the first wins. */
 async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promise<OfferRow> {
-  const offer = await findOffer(tx, networkId, offerId, { lock: true });
+  const offer = await findOffer({ db: tx, networkId, id: offerId, lock: true });
   if (!offer) throw notFound('Offer');
   const status = offerStatus(offer);
   if (status !== 'open') throw conflict(`The offer is no longer open (it is ${status}).`);
@@ -20,10 +21,10 @@ async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promis
  * Accept: the offer update, the creative (generating), the offer.accepted
  * event and the synthesis job commit together or not at all.
  */
-export async function acceptOffer(tx: Tx, networkId: string, offerId: string) {
+export async function acceptOffer({ tx, networkId, offerId }: { tx: Tx; networkId: string; offerId: string }) {
   const offer = await lockOpenOffer(tx, networkId, offerId);
-  const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, offer.campaignId));
-  const [podcast] = await tx.select().from(podcasts).where(eq(podcasts.id, offer.podcastId));
+  const [campaign] = await tx.select().from(campaigns).where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, offer.campaignId)));
+  const [podcast] = await tx.select().from(podcasts).where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, offer.podcastId)));
   const [creative] = await tx
     .insert(creatives)
     .values({
@@ -36,28 +37,34 @@ export async function acceptOffer(tx: Tx, networkId: string, offerId: string) {
       voice: podcast!.voice,
     })
     .returning();
-  const [accepted] = await tx
-    .update(offers)
-    .set({ status: 'accepted', creativeId: creative!.id, decidedAt: sql`now()`, version: sql`${offers.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(offers.id, offer.id), eq(offers.status, 'open')))
-    .returning();
-  await recordEvent(tx, {
+  const [accepted] = await updateVersioned({
+    tx,
+    table: offers,
+    networkId,
+    set: { status: 'accepted', creativeId: creative!.id, decidedAt: sql`now()` },
+    where: and(eq(offers.id, offer.id), eq(offers.status, 'open')),
+  }).returning();
+  await recordEvent({
+    tx,
     networkId,
     type: 'offer.accepted',
     data: { offer_id: offer.id, campaign_id: offer.campaignId, podcast_id: offer.podcastId, creative_id: creative!.id },
   });
-  await enqueueJob(tx, 'synthesize-creative', { creativeId: creative!.id }, { maxAttempts: synthesisAttempts() });
+  await enqueueJob(tx, 'synthesize-creative', { creativeId: creative!.id, networkId }, { maxAttempts: synthesisAttempts() });
   return accepted!;
 }
 
-export async function rejectOffer(tx: Tx, networkId: string, offerId: string, reason: string | undefined) {
+export async function rejectOffer({ tx, networkId, offerId, reason }: { tx: Tx; networkId: string; offerId: string; reason: string | undefined }) {
   const offer = await lockOpenOffer(tx, networkId, offerId);
-  const [rejected] = await tx
-    .update(offers)
-    .set({ status: 'rejected', rejectReason: reason ?? null, decidedAt: sql`now()`, version: sql`${offers.version} + 1`, updatedAt: sql`now()` })
-    .where(eq(offers.id, offer.id))
-    .returning();
-  await recordEvent(tx, {
+  const [rejected] = await updateVersioned({
+    tx,
+    table: offers,
+    networkId,
+    set: { status: 'rejected', rejectReason: reason ?? null, decidedAt: sql`now()` },
+    where: eq(offers.id, offer.id),
+  }).returning();
+  await recordEvent({
+    tx,
     networkId,
     type: 'offer.rejected',
     data: { offer_id: offer.id, campaign_id: offer.campaignId, podcast_id: offer.podcastId, reason: reason ?? null },

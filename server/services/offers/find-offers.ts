@@ -1,15 +1,19 @@
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
-import { offers } from '../../../db/schema';
+import type { Queryable } from '@/db/client';
+import { offers } from '@/db/schema';
+import type { NetworkPage } from '@/server/services/page';
 
 export type OfferRow = typeof offers.$inferSelect;
 export type OfferStatus = OfferRow['status'];
 
 export { offerStatus } from './offer-status';
 
-export async function findOffer(db: Queryable, networkId: string, id: string, options: { lock?: boolean } = {}) {
-  const query = db.select().from(offers).where(and(eq(offers.networkId, networkId), eq(offers.id, id)));
-  const [row] = options.lock ? await query.for('update') : await query;
+export async function findOffer({ db, networkId, id, lock = false }: { db: Queryable; networkId: string; id: string; lock?: boolean }) {
+  const query = db
+    .select()
+    .from(offers)
+    .where(and(eq(offers.networkId, networkId), eq(offers.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
   return row;
 }
 
@@ -19,7 +23,7 @@ export interface OfferFilter {
   podcastId?: string | undefined;
 }
 
-export async function listOffers(db: Queryable, networkId: string, filter: OfferFilter, afterId: string | undefined, take: number) {
+export async function listOffers({ db, networkId, filter, afterId, take }: NetworkPage & { filter: OfferFilter }) {
   const conditions: SQL[] = [eq(offers.networkId, networkId)];
   if (filter.status === 'expired') {
     conditions.push(sql`(${offers.status} = 'expired' or (${offers.status} = 'open' and ${offers.expiresAt} <= now()))`);

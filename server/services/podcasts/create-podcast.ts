@@ -1,6 +1,6 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { podcasts } from '../../../db/schema';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { podcasts } from '@/db/schema';
 import type { PodcastRow } from './find-podcasts';
 import { DEFAULT_VOICE, type VoicePreset } from './voices';
 
@@ -12,7 +12,7 @@ export interface PodcastFields {
 }
 
 /** A new podcast starts `not_opted_in`: it receives no offers until it opts in. */
-export async function createPodcast(tx: Tx, networkId: string, fields: PodcastFields): Promise<PodcastRow> {
+export async function createPodcast({ tx, networkId, fields }: { tx: Tx; networkId: string; fields: PodcastFields }): Promise<PodcastRow> {
   const [row] = await tx
     .insert(podcasts)
     .values({

@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { podcasts } from '../../../db/schema';
-import { notFound } from '../../errors';
-import { recordEvent } from '../events/record-event';
+import type { Tx } from '@/db/client';
+import { podcasts } from '@/db/schema';
+import { notFound } from '@/server/errors';
+import { recordEvent } from '@/server/services/events/record-event';
 import { findPodcast, type PodcastRow } from './find-podcasts';
+import { updateVersioned } from '@/server/services/optimistic-lock';
 
 /**
  * Opt a podcast in and record `optin.completed` on the same transaction.
@@ -12,20 +13,18 @@ import { findPodcast, type PodcastRow } from './find-podcasts';
  * the event; the others wait, then see it opted in. A podcast that opted out
  * may opt in again, which is a new opt-in (and a new event).
  */
-export async function optInPodcast(tx: Tx, networkId: string, podcastId: string): Promise<PodcastRow> {
-  const current = await findPodcast(tx, networkId, podcastId, 'update');
+export async function optInPodcast({ tx, networkId, podcastId }: { tx: Tx; networkId: string; podcastId: string }): Promise<PodcastRow> {
+  const current = await findPodcast({ db: tx, networkId, podcastId, lock: 'update' });
   if (!current) throw notFound('Podcast');
   if (current.optInStatus === 'opted_in') return current;
-  const [row] = await tx
-    .update(podcasts)
-    .set({ optInStatus: 'opted_in', optedInAt: sql`now()`, version: sql`${podcasts.version} + 1`, updatedAt: sql`now()` })
-    .where(eq(podcasts.id, current.id))
-    .returning();
-  await recordEvent(tx, {
+  const [row] = await updateVersioned({
+    tx,
+    table: podcasts,
     networkId,
-    type: 'optin.completed',
-    data: { podcast_id: row!.id, name: row!.name, host_name: row!.hostName },
-  });
+    set: { optInStatus: 'opted_in', optedInAt: sql`now()` },
+    where: eq(podcasts.id, current.id),
+  }).returning();
+  await recordEvent({ tx, networkId, type: 'optin.completed', data: { podcast_id: row!.id, name: row!.name, host_name: row!.hostName } });
   return row!;
 }
 
@@ -34,14 +33,16 @@ export async function optInPodcast(tx: Tx, networkId: string, podcastId: string)
  * Idempotent like opt-in; `opted_in_at` is cleared, since it no longer
  * describes the podcast's state. No event: the spec defines none for it.
  */
-export async function optOutPodcast(tx: Tx, networkId: string, podcastId: string): Promise<PodcastRow> {
-  const current = await findPodcast(tx, networkId, podcastId, 'update');
+export async function optOutPodcast({ tx, networkId, podcastId }: { tx: Tx; networkId: string; podcastId: string }): Promise<PodcastRow> {
+  const current = await findPodcast({ db: tx, networkId, podcastId, lock: 'update' });
   if (!current) throw notFound('Podcast');
   if (current.optInStatus === 'opted_out') return current;
-  const [row] = await tx
-    .update(podcasts)
-    .set({ optInStatus: 'opted_out', optedInAt: null, version: sql`${podcasts.version} + 1`, updatedAt: sql`now()` })
-    .where(eq(podcasts.id, current.id))
-    .returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: podcasts,
+    networkId,
+    set: { optInStatus: 'opted_out', optedInAt: null },
+    where: eq(podcasts.id, current.id),
+  }).returning();
   return row!;
 }

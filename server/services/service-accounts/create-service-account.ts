@@ -1,10 +1,10 @@
-import type { Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { serviceAccounts } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import type { Role } from '../../auth/roles';
-import { recordAudit } from '../audit/record-audit';
-import { checkExpiry } from '../keys/create-own-key';
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { serviceAccounts } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import type { Role } from '@/server/auth/roles';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { checkExpiry } from '@/server/services/keys/create-own-key';
 import { mintServiceAccountKey, type NewServiceAccountKey } from './mint-service-account-key';
 
 export interface NewServiceAccount {
@@ -18,13 +18,14 @@ export interface NewServiceAccount {
  * Create a service account and mint its first key, in one transaction: an
  * account is never left without the credential its creator was promised.
  */
-export async function createServiceAccount(tx: Tx, principal: Principal, networkId: string, input: NewServiceAccount) {
+export async function createServiceAccount({ tx, principal, networkId, ...input }: { tx: Tx; principal: Principal; networkId: string } & NewServiceAccount) {
   checkExpiry(input.key.expiresAt);
   const [account] = await tx
     .insert(serviceAccounts)
     .values({ id: newId('serviceAccount'), networkId, name: input.name, role: input.role })
     .returning();
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId,
     actorKeyId: principal.keyId,
     action: 'service_account.created',
@@ -32,6 +33,6 @@ export async function createServiceAccount(tx: Tx, principal: Principal, network
     targetId: account!.id,
     data: { name: input.name, role: input.role },
   });
-  const firstKey = await mintServiceAccountKey(tx, principal, account!, { ...input.key, role: input.role });
+  const firstKey = await mintServiceAccountKey({ tx, principal, account: account!, ...input.key, role: input.role });
   return { account: account!, firstKey };
 }

@@ -1,11 +1,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import { apiKeys, serviceAccounts } from '../../../db/schema';
-import type { Principal } from '../../auth/principal';
-import { conflict, notFound } from '../../errors';
-import { recordAudit } from '../audit/record-audit';
-import { revokeKeys } from '../keys/find-keys';
-import { revokeInvitationsSentBy } from '../keys/withdraw-access';
+import type { Tx } from '@/db/client';
+import { apiKeys, serviceAccounts } from '@/db/schema';
+import type { Principal } from '@/server/auth/principal';
+import { conflict, notFound } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { revokeKeys } from '@/server/services/keys/find-keys';
+import { revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
 import { findServiceAccount } from './find-service-account';
 
 /**
@@ -13,8 +13,8 @@ import { findServiceAccount } from './find-service-account';
  * one transaction, so its keys get 401 from the next request on. The row is
  * kept (status `deleted`) for the audit trail; deleting it again is a 409.
  */
-export async function deleteServiceAccount(tx: Tx, principal: Principal, networkId: string, id: string) {
-  const found = await findServiceAccount(tx, networkId, id);
+export async function deleteServiceAccount({ tx, principal, networkId, id }: { tx: Tx; principal: Principal; networkId: string; id: string }) {
+  const found = await findServiceAccount({ db: tx, networkId, id });
   if (!found) throw notFound('Service account');
   // Conditional on not yet deleted: of two concurrent deletes exactly one wins.
   const [account] = await tx
@@ -23,7 +23,8 @@ export async function deleteServiceAccount(tx: Tx, principal: Principal, network
     .where(and(eq(serviceAccounts.id, found.id), isNull(serviceAccounts.deletedAt)))
     .returning();
   if (!account) throw conflict('This service account is already deleted.');
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId,
     actorKeyId: principal.keyId,
     action: 'service_account.deleted',
@@ -31,9 +32,10 @@ export async function deleteServiceAccount(tx: Tx, principal: Principal, network
     targetId: account.id,
     data: { name: account.name, role: account.role },
   });
-  const revoked = (await revokeKeys(tx, eq(apiKeys.serviceAccountId, account.id))).sort((a, b) => a.id.localeCompare(b.id));
+  const revoked = (await revokeKeys({ db: tx, condition: eq(apiKeys.serviceAccountId, account.id) })).sort((a, b) => a.id.localeCompare(b.id));
   for (const key of revoked) {
-    await recordAudit(tx, {
+    await recordAudit({
+      tx,
       networkId,
       actorKeyId: principal.keyId,
       action: 'api_key.revoked',
@@ -42,6 +44,6 @@ export async function deleteServiceAccount(tx: Tx, principal: Principal, network
       data: { reason: 'service_account_deleted', service_account_id: account.id },
     });
   }
-  await revokeInvitationsSentBy(tx, { owner: { serviceAccountId: account.id }, networkId, actorKeyId: principal.keyId, reason: 'service_account_deleted' });
+  await revokeInvitationsSentBy({ tx, owner: { serviceAccountId: account.id }, networkId, actorKeyId: principal.keyId, reason: 'service_account_deleted' });
   return { account, revokedKeyIds: revoked.map((k) => k.id) };
 }

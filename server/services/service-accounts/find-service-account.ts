@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import type { Queryable, Tx } from '../../../db/client';
-import { isId } from '../../../db/ids';
-import { serviceAccounts } from '../../../db/schema';
+import type { Queryable, Tx } from '@/db/client';
+import { isId } from '@/db/ids';
+import { serviceAccounts } from '@/db/schema';
+import type { NetworkPage } from '@/server/services/page';
 
 export type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
 export type ServiceAccountStatus = 'active' | 'deleted';
@@ -10,7 +11,7 @@ export type ServiceAccountStatus = 'active' | 'deleted';
  * A service account of this network, deleted or not; undefined when it does not
  * exist or belongs to another network (404 either way: ids are not leaked).
  */
-export async function findServiceAccount(db: Queryable, networkId: string, id: string): Promise<ServiceAccountRow | undefined> {
+export async function findServiceAccount({ db, networkId, id }: { db: Queryable; networkId: string; id: string }): Promise<ServiceAccountRow | undefined> {
   if (!isId('serviceAccount', id)) return undefined;
   const [row] = await db
     .select()
@@ -24,7 +25,7 @@ export async function findServiceAccount(db: Queryable, networkId: string, id: s
  * and a concurrent delete of that account are serialised, so the delete either
  * sees (and revokes) the new key or the mint sees the account deleted.
  */
-export async function lockServiceAccount(tx: Tx, networkId: string, id: string): Promise<ServiceAccountRow | undefined> {
+export async function lockServiceAccount({ tx, networkId, id }: { tx: Tx; networkId: string; id: string }): Promise<ServiceAccountRow | undefined> {
   if (!isId('serviceAccount', id)) return undefined;
   const [row] = await tx
     .select()
@@ -35,13 +36,7 @@ export async function lockServiceAccount(tx: Tx, networkId: string, id: string):
 }
 
 /** The network's service accounts in one status, in id order, after `afterId`. */
-export async function listServiceAccounts(
-  db: Queryable,
-  networkId: string,
-  status: ServiceAccountStatus,
-  afterId: string | undefined,
-  take: number,
-) {
+export async function listServiceAccounts({ db, networkId, status, afterId, take }: NetworkPage & { status: ServiceAccountStatus }) {
   const conditions: SQL[] = [
     eq(serviceAccounts.networkId, networkId),
     status === 'deleted' ? isNotNull(serviceAccounts.deletedAt) : isNull(serviceAccounts.deletedAt),

@@ -1,10 +1,10 @@
-import type { Tx } from '../../../db/client';
-import type { Principal } from '../../auth/principal';
-import { roleAtLeast, type Role } from '../../auth/roles';
-import { config } from '../../config';
-import { conflict, forbidden, notFound } from '../../errors';
-import { auditKeyChange, checkExpiry } from '../keys/create-own-key';
-import { mintApiKey } from '../keys/mint-api-key';
+import type { Tx } from '@/db/client';
+import type { Principal } from '@/server/auth/principal';
+import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { config } from '@/server/config';
+import { conflict, forbidden, notFound } from '@/server/errors';
+import { auditKeyChange, checkExpiry } from '@/server/services/keys/create-own-key';
+import { mintApiKey } from '@/server/services/keys/mint-api-key';
 import { lockServiceAccount, type ServiceAccountRow } from './find-service-account';
 
 export interface NewServiceAccountKey {
@@ -18,7 +18,12 @@ export interface NewServiceAccountKey {
  * Mint a key for a service account, scoped to the account's network only (a
  * service account belongs to one network). The token is returned once.
  */
-export async function mintServiceAccountKey(tx: Tx, principal: Principal, account: ServiceAccountRow, input: NewServiceAccountKey) {
+export async function mintServiceAccountKey({
+  tx,
+  principal,
+  account,
+  ...input
+}: { tx: Tx; principal: Principal; account: ServiceAccountRow } & NewServiceAccountKey) {
   if (account.deletedAt) throw conflict('This service account is deleted; its keys were revoked and it cannot get new ones.');
   const role = input.role ?? account.role;
   if (!roleAtLeast(account.role, role)) {
@@ -26,7 +31,8 @@ export async function mintServiceAccountKey(tx: Tx, principal: Principal, accoun
   }
   checkExpiry(input.expiresAt);
   const scopes = [{ networkId: account.networkId, role }];
-  const minted = await mintApiKey(tx, {
+  const minted = await mintApiKey({
+    tx,
     name: input.name,
     environment: config().APP_ENV,
     owner: { serviceAccountId: account.id },
@@ -34,23 +40,30 @@ export async function mintServiceAccountKey(tx: Tx, principal: Principal, accoun
     scopes,
     expiresAt: input.expiresAt ?? null,
   });
-  await auditKeyChange(tx, principal.keyId, 'api_key.created', minted.key.id, scopes, {
-    key_name: input.name,
-    super_user: false,
-    service_account_id: account.id,
+  await auditKeyChange({
+    tx,
+    actorKeyId: principal.keyId,
+    action: 'api_key.created',
+    keyId: minted.key.id,
+    scopes,
+    data: {
+      key_name: input.name,
+      super_user: false,
+      service_account_id: account.id,
+    },
   });
   return { ...minted, scopes };
 }
 
 /** POST …/service-accounts/{id}/keys: another key for an account of this network (404 for another network's). */
-export async function createServiceAccountKey(
-  tx: Tx,
-  principal: Principal,
-  networkId: string,
-  serviceAccountId: string,
-  input: NewServiceAccountKey,
-) {
-  const account = await lockServiceAccount(tx, networkId, serviceAccountId);
+export async function createServiceAccountKey({
+  tx,
+  principal,
+  networkId,
+  serviceAccountId,
+  ...input
+}: { tx: Tx; principal: Principal; networkId: string; serviceAccountId: string } & NewServiceAccountKey) {
+  const account = await lockServiceAccount({ tx, networkId, id: serviceAccountId });
   if (!account) throw notFound('Service account');
-  return mintServiceAccountKey(tx, principal, account, input);
+  return mintServiceAccountKey({ tx, principal, account, ...input });
 }

@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client';
-import { recordAudit } from '../audit/record-audit';
+import { and, eq, exists, gt, isNull, lte, notExists, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { webhookDeliveries, webhooks } from '@/db/schema';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { EVERY_NETWORK, updateVersioned } from '@/server/services/optimistic-lock';
 
 /** Days of nothing but failures after which a subscription is disabled (WEBHOOK_AUTO_DISABLE_DAYS). */
 export function autoDisableDays(): number {
@@ -14,25 +16,37 @@ export function autoDisableDays(): number {
  * since. The reason is visible in `disabled_reason` and in the audit log;
  * enabling it again (PATCH status active) clears the reason.
  */
-export async function autoDisableFailingWebhooks(db: Database, days = autoDisableDays()): Promise<string[]> {
+export async function autoDisableFailingWebhooks({ db, days = autoDisableDays() }: { db: Database; days?: number }): Promise<string[]> {
   const reason = `Every delivery failed for ${days} days; re-enable the subscription once the endpoint works.`;
   return db.transaction(async (tx) => {
-    const disabled = await tx.execute<{ id: string; network_id: string }>(sql`
-      update webhooks w
-      set status = 'disabled', disabled_reason = ${reason}, version = w.version + 1, updated_at = now()
-      where w.status = 'active' and w.deleted_at is null
-        and exists (
-          select 1 from webhook_deliveries d
-          where d.webhook_id = w.id and d.status = 'failed'
-            and d.created_at <= now() - make_interval(days => ${days}))
-        and not exists (
-          select 1 from webhook_deliveries d
-          where d.webhook_id = w.id and d.status = 'succeeded'
-            and d.succeeded_at > now() - make_interval(days => ${days}))
-      returning w.id, w.network_id`);
+    const d = webhookDeliveries;
+    const since = sql`now() - make_interval(days => ${days})`;
+    const disabled = await updateVersioned({
+      tx,
+      table: webhooks,
+      networkId: EVERY_NETWORK,
+      set: { status: 'disabled', disabledReason: reason },
+      where: and(
+        eq(webhooks.status, 'active'),
+        isNull(webhooks.deletedAt),
+        exists(
+          tx
+            .select({ one: sql`1` })
+            .from(d)
+            .where(and(eq(d.webhookId, webhooks.id), eq(d.status, 'failed'), lte(d.createdAt, since))),
+        ),
+        notExists(
+          tx
+            .select({ one: sql`1` })
+            .from(d)
+            .where(and(eq(d.webhookId, webhooks.id), eq(d.status, 'succeeded'), gt(d.succeededAt, since))),
+        ),
+      ),
+    }).returning({ id: webhooks.id, networkId: webhooks.networkId });
     for (const row of disabled) {
-      await recordAudit(tx, {
-        networkId: row.network_id,
+      await recordAudit({
+        tx,
+        networkId: row.networkId,
         actorKeyId: null,
         action: 'webhook.auto_disabled',
         targetType: 'webhook',

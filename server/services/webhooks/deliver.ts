@@ -1,9 +1,12 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { postgresClientOf, type Database } from '../../../db/client';
-import { logger } from '../../logger';
-import { openSecret } from '../../secrets';
+import { and, eq, sql } from 'drizzle-orm';
+import { postgresClientOf, type Database } from '@/db/client';
+import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import { column, statement } from '@/db/statement';
+import { logger } from '@/server/logger';
+import { openSecret } from '@/server/secrets';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
@@ -68,7 +71,10 @@ export function pinnedLookup(addresses: readonly VettedAddress[]): LookupFunctio
         error.code = 'ENOTFOUND';
         callback(error, '', 0);
       } else if (options.all) {
-        callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        callback(
+          null,
+          usable.map((a) => ({ address: a.address, family: a.family })),
+        );
       } else {
         callback(null, usable[0]!.address, usable[0]!.family);
       }
@@ -179,6 +185,64 @@ interface DeliveryRow {
   previous_secret_expires_ms: number | null;
 }
 
+const d = webhookDeliveries;
+const w = webhooks;
+const at = webhookAttempts;
+const deliveryIdParam = sql.placeholder('deliveryId');
+const networkIdParam = sql.placeholder('networkId');
+
+/** The delivery with what its attempt needs of the subscription, in one read (both rows of its network). */
+const readDelivery = statement<DeliveryRow, { deliveryId: string; networkId: string }>(sql`
+  select ${d.status}, ${d.attemptCount}, ${d.eventType}, ${d.body},
+         ${w.id} as webhook_id, ${w.url}, ${w.status} as webhook_status, ${w.deletedAt},
+         ${w.secretSealed}, ${w.previousSecretSealed},
+         (extract(epoch from ${w.previousSecretExpiresAt}) * 1000)::float8 as previous_secret_expires_ms
+    from ${d} left join ${w} on ${w.networkId} = ${d.networkId} and ${w.id} = ${d.webhookId}
+   where ${d.networkId} = ${networkIdParam} and ${d.id} = ${deliveryIdParam}::uuid`);
+
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * The attempt's record, the delivery's new state and (when another attempt is due) its job, in
+ * one statement. The next attempt is a new job (what jobs/enqueue.ts addJob does), with this record.
+ */
+const recordAttempt = statement<never, {
+  deliveryId: string;
+  networkId: string;
+  attemptNumber: number;
+  started: string;
+  latencyMs: number;
+  statusCode: number | null;
+  responseBody: string | null;
+  headersJson: string | null;
+  error: string | null;
+  status: string;
+  ok: boolean;
+  runAt: string | null;
+}>(sql`
+  with attempt as (
+    insert into ${at} (${column(at.deliveryId)}, ${column(at.networkId)}, ${column(at.attemptNumber)}, ${column(at.startedAt)}, ${column(at.latencyMs)}, ${column(at.statusCode)},
+                       ${column(at.responseBody)}, ${column(at.responseHeaders)}, ${column(at.error)})
+    values (${deliveryIdParam}::uuid, ${networkIdParam}::text, ${p('attemptNumber')}::int, ${p('started')}::timestamptz, ${p('latencyMs')}::int, ${p('statusCode')}::int,
+            ${p('responseBody')}::text, ${p('headersJson')}::text::jsonb, ${p('error')}::text)
+  ), delivery as (
+    update ${d}
+       set ${column(d.attemptCount)} = ${p('attemptNumber')}::int, ${column(d.lastStatusCode)} = ${p('statusCode')}::int,
+           ${column(d.lastAttemptAt)} = ${p('started')}::timestamptz, ${column(d.status)} = ${p('status')}::text,
+           ${column(d.succeededAt)} = case when ${p('ok')}::boolean then now() end, ${column(d.nextAttemptAt)} = ${p('runAt')}::timestamptz
+     where ${d.networkId} = ${networkIdParam} and ${d.id} = ${deliveryIdParam}::uuid
+    returning ${d.id} as id
+  )
+  select graphile_worker.add_job(
+    'deliver-webhook'::text,
+    json_build_object('deliveryId', delivery.id, 'networkId', ${networkIdParam}::text),
+    queue_name => null::text,
+    run_at => ${p('runAt')}::timestamptz,
+    max_attempts => null::int,
+    job_key => 'delivery:' || delivery.id::text
+  )
+    from delivery
+   where ${p('runAt')}::timestamptz is not null`);
 
 /**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;
@@ -189,19 +253,23 @@ interface DeliveryRow {
  * write that records the attempt, updates the delivery and (when another attempt is due)
  * adds its job — atomically, being one statement.
  */
-export async function attemptDelivery(db: Database, deliveryId: string, checkUrl: UrlCheck): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
-  const sql = postgresClientOf(db);
-  const [row] = await sql<DeliveryRow[]>`
-    select d.status, d.attempt_count, d.event_type, d.body,
-           w.id as webhook_id, w.url, w.status as webhook_status, w.deleted_at,
-           w.secret_sealed, w.previous_secret_sealed,
-           (extract(epoch from w.previous_secret_expires_at) * 1000)::float8 as previous_secret_expires_ms
-      from webhook_deliveries d left join webhooks w on w.id = d.webhook_id
-     where d.id = ${deliveryId}::uuid`;
+export async function attemptDelivery({
+  db,
+  networkId,
+  deliveryId,
+  checkUrl,
+}: {
+  db: Database;
+  networkId: string;
+  deliveryId: string;
+  checkUrl: UrlCheck;
+}): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
+  const client = postgresClientOf(db);
+  const [row] = await readDelivery(client, { deliveryId, networkId });
   if (!row || row.status !== 'pending') return 'skipped';
   // A disabled subscription pauses deliveries; a deleted one ends them.
   if (!row.webhook_id || row.deleted_at) {
-    await sql`update webhook_deliveries set status = 'failed', next_attempt_at = null where id = ${deliveryId}::uuid`;
+    await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null }).where(and(eq(webhookDeliveries.networkId, networkId), eq(webhookDeliveries.id, deliveryId)));
     return 'failed';
   }
   if (row.webhook_status !== 'active') return 'skipped';
@@ -252,31 +320,20 @@ export async function attemptDelivery(db: Database, deliveryId: string, checkUrl
   const statusCode = outcome.statusCode ?? null;
   const headersJson = responseHeaders === null ? null : JSON.stringify(responseHeaders);
 
-  // Our own schedule: the next attempt is a new job (the call of jobs/enqueue.ts addJob), written
-  // with this attempt's record, in the same statement.
-  await sql`
-    with attempt as (
-      insert into webhook_attempts (delivery_id, attempt_number, started_at, latency_ms, status_code, response_body, response_headers, error)
-      values (${deliveryId}::uuid, ${attemptNumber}::int, ${started.toISOString()}::timestamptz, ${latencyMs}::int, ${statusCode}::int,
-              ${responseBody}::text, ${headersJson}::text::jsonb, ${outcome.error ?? null}::text)
-    ), delivery as (
-      update webhook_deliveries
-         set attempt_count = ${attemptNumber}::int, last_status_code = ${statusCode}::int, last_attempt_at = ${started.toISOString()}::timestamptz,
-             status = ${result === 'retrying' ? 'pending' : result}::text, succeeded_at = case when ${ok}::boolean then now() end,
-             next_attempt_at = ${runAt}::timestamptz
-       where id = ${deliveryId}::uuid
-      returning id
-    )
-    select graphile_worker.add_job(
-      'deliver-webhook'::text,
-      json_build_object('deliveryId', delivery.id),
-      queue_name => null::text,
-      run_at => ${runAt}::timestamptz,
-      max_attempts => null::int,
-      job_key => 'delivery:' || delivery.id::text
-    )
-      from delivery
-     where ${runAt}::timestamptz is not null`;
+  await recordAttempt(client, {
+    deliveryId,
+    networkId,
+    attemptNumber,
+    started: started.toISOString(),
+    latencyMs,
+    statusCode,
+    responseBody,
+    headersJson,
+    error: outcome.error ?? null,
+    status: result === 'retrying' ? 'pending' : result,
+    ok,
+    runAt,
+  });
   if (result !== 'succeeded') logger.info({ deliveryId, attemptNumber, statusCode: outcome.statusCode, error: outcome.error, result }, 'webhook attempt');
   return result;
 }

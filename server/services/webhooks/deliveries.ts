@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
-import type { Queryable, Tx } from '../../../db/client';
-import { webhookAttempts, webhookDeliveries } from '../../../db/schema';
-import { enqueueJob } from '../../../jobs/enqueue';
-import { conflict, notFound } from '../../errors';
+import type { Queryable, Tx } from '@/db/client';
+import { webhookAttempts, webhookDeliveries } from '@/db/schema';
+import { enqueueJob } from '@/jobs/enqueue';
+import { conflict, notFound } from '@/server/errors';
+import type { NetworkPage } from '@/server/services/page';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -31,15 +32,16 @@ export interface DeliveryFilters {
  * Deliveries of one subscription in creation order (or its reverse), (created_at, id) keyset,
  * after the delivery `afterId` (which must belong to the same subscription).
  */
-export async function listDeliveries(
-  db: Queryable,
-  scope: { networkId: string; webhookId: string },
-  filters: DeliveryFilters,
-  afterId: string | undefined,
-  take: number,
-): Promise<DeliveryRow[]> {
+export async function listDeliveries({
+  db,
+  filters,
+  afterId,
+  take,
+  networkId,
+  webhookId,
+}: NetworkPage & { filters: DeliveryFilters; webhookId: string }): Promise<DeliveryRow[]> {
   const d = webhookDeliveries;
-  const conditions: SQL[] = [eq(d.networkId, scope.networkId), eq(d.webhookId, scope.webhookId)];
+  const conditions: SQL[] = [eq(d.networkId, networkId), eq(d.webhookId, webhookId)];
   if (filters.status) conditions.push(eq(d.status, filters.status));
   if (filters.eventType) conditions.push(eq(d.eventType, filters.eventType));
   if (filters.since) conditions.push(gte(d.createdAt, filters.since));
@@ -49,7 +51,7 @@ export async function listDeliveries(
     const [after] = await db
       .select({ createdAt: d.createdAt })
       .from(d)
-      .where(and(eq(d.id, afterId), eq(d.webhookId, scope.webhookId)));
+      .where(and(eq(d.id, afterId), eq(d.webhookId, webhookId)));
     if (!after) return [];
     const beyond = filters.order === 'desc' ? lt : gt;
     conditions.push(or(beyond(d.createdAt, after.createdAt), and(eq(d.createdAt, after.createdAt), beyond(d.id, afterId)))!);
@@ -64,47 +66,68 @@ export async function listDeliveries(
 }
 
 /** One delivery of the subscription, or undefined (also for a non-UUID or another subscription's id). */
-export async function findDelivery(
-  db: Queryable,
-  scope: { networkId: string; webhookId: string },
-  deliveryId: string,
-  lock?: 'update',
-): Promise<DeliveryRow | undefined> {
+export async function findDelivery({
+  db,
+  deliveryId,
+  lock,
+  networkId,
+  webhookId,
+}: {
+  db: Queryable;
+  deliveryId: string;
+  lock?: 'update';
+  networkId: string;
+  webhookId: string;
+}): Promise<DeliveryRow | undefined> {
   if (!isDeliveryId(deliveryId)) return undefined;
   const d = webhookDeliveries;
   const query = db
     .select()
     .from(d)
-    .where(and(eq(d.id, deliveryId), eq(d.networkId, scope.networkId), eq(d.webhookId, scope.webhookId)));
+    .where(and(eq(d.id, deliveryId), eq(d.networkId, networkId), eq(d.webhookId, webhookId)));
   const [row] = lock ? await query.for(lock) : await query;
   return row;
 }
 
 /** The latency of each delivery's latest attempt (absent: no attempt yet; null: no response). */
-export async function lastLatencies(db: Queryable, deliveryIds: string[]): Promise<Map<string, number | null>> {
+export async function lastLatencies({
+  db,
+  networkId,
+  deliveryIds,
+}: {
+  db: Queryable;
+  networkId: string;
+  deliveryIds: string[];
+}): Promise<Map<string, number | null>> {
   if (deliveryIds.length === 0) return new Map();
   const a = webhookAttempts;
   const rows = await db
     .selectDistinctOn([a.deliveryId], { deliveryId: a.deliveryId, latencyMs: a.latencyMs })
     .from(a)
-    .where(inArray(a.deliveryId, deliveryIds))
+    .where(and(eq(a.networkId, networkId), inArray(a.deliveryId, deliveryIds)))
     .orderBy(a.deliveryId, desc(a.attemptNumber));
   return new Map(rows.map((r) => [r.deliveryId, r.latencyMs]));
 }
 
 /** Every attempt of a delivery, in order. */
-export async function listAttempts(db: Queryable, deliveryId: string): Promise<AttemptRow[]> {
-  return db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.attemptNumber));
+export async function listAttempts({ db, networkId, deliveryId }: { db: Queryable; networkId: string; deliveryId: string }): Promise<AttemptRow[]> {
+  const a = webhookAttempts;
+  return db
+    .select()
+    .from(a)
+    .where(and(eq(a.networkId, networkId), eq(a.deliveryId, deliveryId)))
+    .orderBy(asc(a.attemptNumber));
 }
 
-async function reschedule(tx: Tx, ids: string[]): Promise<DeliveryRow[]> {
+async function reschedule(tx: Tx, networkId: string, ids: string[]): Promise<DeliveryRow[]> {
   if (ids.length === 0) return [];
+  const d = webhookDeliveries;
   const rows = await tx
-    .update(webhookDeliveries)
+    .update(d)
     .set({ status: 'pending', nextAttemptAt: null })
-    .where(inArray(webhookDeliveries.id, ids))
+    .where(and(eq(d.networkId, networkId), inArray(d.id, ids)))
     .returning();
-  for (const row of rows) await enqueueJob(tx, 'deliver-webhook', { deliveryId: row.id }, { jobKey: `delivery:${row.id}` });
+  for (const row of rows) await enqueueJob(tx, 'deliver-webhook', { deliveryId: row.id, networkId }, { jobKey: `delivery:${row.id}` });
   return rows;
 }
 
@@ -113,26 +136,37 @@ async function reschedule(tx: Tx, ids: string[]): Promise<DeliveryRow[]> {
  * its attempt history kept (attempt numbers continue), and a job on this
  * transaction. A pending delivery is already scheduled: 409.
  */
-export async function redeliver(tx: Tx, scope: { networkId: string; webhookId: string }, deliveryId: string): Promise<DeliveryRow> {
-  const current = await findDelivery(tx, scope, deliveryId, 'update');
+export async function redeliver({
+  tx,
+  deliveryId,
+  networkId,
+  webhookId,
+}: {
+  tx: Tx;
+  deliveryId: string;
+  networkId: string;
+  webhookId: string;
+}): Promise<DeliveryRow> {
+  const current = await findDelivery({ db: tx, networkId, webhookId, deliveryId, lock: 'update' });
   if (!current) throw notFound('Delivery');
   if (current.status === 'pending') throw conflict('This delivery is already scheduled (status pending); wait for it to finish before redelivering it.');
-  const [row] = await reschedule(tx, [current.id]);
+  const [row] = await reschedule(tx, networkId, [current.id]);
   return row!;
 }
 
 /** Re-send every failed delivery of the subscription created at or after `since` (oldest first, at most RECOVER_LIMIT). */
-export async function recoverFailed(tx: Tx, scope: { networkId: string; webhookId: string }, since: Date): Promise<number> {
+export async function recoverFailed({ tx, since, networkId, webhookId }: { tx: Tx; since: Date; networkId: string; webhookId: string }): Promise<number> {
   const d = webhookDeliveries;
   const failed = await tx
     .select({ id: d.id })
     .from(d)
-    .where(and(eq(d.networkId, scope.networkId), eq(d.webhookId, scope.webhookId), eq(d.status, 'failed'), gte(d.createdAt, since)))
+    .where(and(eq(d.networkId, networkId), eq(d.webhookId, webhookId), eq(d.status, 'failed'), gte(d.createdAt, since)))
     .orderBy(asc(d.createdAt), asc(d.id))
     .limit(RECOVER_LIMIT)
     .for('update', { skipLocked: true });
   const rows = await reschedule(
     tx,
+    networkId,
     failed.map((r) => r.id),
   );
   return rows.length;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
+import type { Queryable } from '@/db/client';
 
 export type StatsBucket = 'hour' | 'day';
 
@@ -29,13 +29,20 @@ export function bucketStart(at: Date, bucket: StatsBucket): Date {
  * range is present, empty ones with zeros and null latencies. Optionally one
  * subscription only.
  */
-export async function deliveryStats(
-  db: Queryable,
-  scope: { networkId: string; webhookId?: string | undefined },
-  since: Date,
-  bucket: StatsBucket,
+export async function deliveryStats({
+  db,
+  since,
+  bucket,
   now = new Date(),
-): Promise<DeliveryStatsBucket[]> {
+  ...scope
+}: {
+  db: Queryable;
+  since: Date;
+  bucket: StatsBucket;
+  now?: Date;
+  networkId: string;
+  webhookId?: string | undefined;
+}): Promise<DeliveryStatsBucket[]> {
   const unit = sql.raw(`'${bucket}'`);
   const hook = scope.webhookId ? sql`and d.webhook_id = ${scope.webhookId}` : sql``;
   const counts = await db.execute<{ start: string; status: string; n: string }>(sql`
@@ -48,8 +55,8 @@ export async function deliveryStats(
            percentile_cont(0.5) within group (order by a.latency_ms) as p50,
            percentile_cont(0.95) within group (order by a.latency_ms) as p95
     from webhook_attempts a
-    join webhook_deliveries d on d.id = a.delivery_id
-    where d.network_id = ${scope.networkId} ${hook} and a.started_at >= ${since.toISOString()}::timestamptz and a.latency_ms is not null
+    join webhook_deliveries d on d.network_id = a.network_id and d.id = a.delivery_id
+    where a.network_id = ${scope.networkId} ${hook} and a.started_at >= ${since.toISOString()}::timestamptz and a.latency_ms is not null
     group by 1`);
 
   const step = STEP_MS[bucket];

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, arrayContains, eq, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../../../db/client';
-import type { events } from '../../../db/schema';
-import { webhooks } from '../../../db/schema';
+import type { Tx } from '@/db/client';
+import type { events } from '@/db/schema';
+import { webhookDeliveries, webhooks } from '@/db/schema';
+import { column } from '@/db/statement';
 
 type EventRow = typeof events.$inferSelect;
 
@@ -14,17 +15,12 @@ type EventRow = typeof events.$inferSelect;
  * Two statements whatever the number of subscriptions: find them, then insert
  * every delivery and add every job (`graphile_worker.add_jobs`) at once.
  */
-export async function fanOutEvent(tx: Tx, event: EventRow): Promise<number> {
+export async function fanOutEvent({ tx, event }: { tx: Tx; event: EventRow }): Promise<number> {
   const targets = await tx
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(
-      and(
-        eq(webhooks.networkId, event.networkId),
-        eq(webhooks.status, 'active'),
-        isNull(webhooks.deletedAt),
-        arrayContains(webhooks.events, [event.type]),
-      ),
+      and(eq(webhooks.networkId, event.networkId), eq(webhooks.status, 'active'), isNull(webhooks.deletedAt), arrayContains(webhooks.events, [event.type])),
     );
   if (targets.length === 0) return 0;
   const occurredAt = event.occurredAt.toISOString();
@@ -32,15 +28,16 @@ export async function fanOutEvent(tx: Tx, event: EventRow): Promise<number> {
     const id = randomUUID();
     return { id, webhook_id: target.id, body: JSON.stringify({ id, type: event.type, occurred_at: occurredAt, data: event.data }) };
   });
+  const d = webhookDeliveries;
   await tx.execute(sql`
     with delivery as (
-      insert into webhook_deliveries (id, webhook_id, network_id, event_id, event_type, body)
-      select d.id, d.webhook_id, ${event.networkId}, ${event.id}, ${event.type}, d.body
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as d(id uuid, webhook_id text, body text)
-      returning id
+      insert into ${d} (${column(d.id)}, ${column(d.webhookId)}, ${column(d.networkId)}, ${column(d.eventId)}, ${column(d.eventType)}, ${column(d.body)})
+      select r.id, r.webhook_id, ${event.networkId}, ${event.id}, ${event.type}, r.body
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, webhook_id text, body text)
+      returning ${d.id} as id
     )
     select count(*) from graphile_worker.add_jobs((
-      select array_agg(row('deliver-webhook', json_build_object('deliveryId', id), null, null, null, 'delivery:' || id, null, null)::graphile_worker.job_spec)
+      select array_agg(row('deliver-webhook', json_build_object('deliveryId', id, 'networkId', ${event.networkId}::text), null, null, null, 'delivery:' || id, null, null)::graphile_worker.job_spec)
         from delivery
     ))`);
   return targets.length;

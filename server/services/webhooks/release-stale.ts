@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../../../db/client';
+import type { Queryable } from '@/db/client';
 
 /**
  * A worker killed outright (SIGKILL, OOM) leaves its jobs locked, and
- * graphile-worker 0.17 only reclaims a locked job after four hours. A delivery
+ * graphile-worker (0.17 and 0.18 alike) only reclaims a locked job after four hours. A delivery
  * attempt lasts at most WEBHOOK_TIMEOUT_MS, so a delivery job locked for four
  * times that (60 s with the default 15 s) belongs to a dead worker: unlock it
  * so another worker sends it now. Deliveries are at-least-once, so the rare
@@ -14,7 +14,7 @@ export function staleDeliverySeconds(): number {
   return Math.max(5, Math.ceil(timeoutSeconds * 4));
 }
 
-export async function releaseStaleDeliveryJobs(db: Queryable, staleSeconds = staleDeliverySeconds()): Promise<number> {
+export async function releaseStaleDeliveryJobs({ db, staleSeconds = staleDeliverySeconds() }: { db: Queryable; staleSeconds?: number }): Promise<number> {
   const rows = await db.execute<{ id: string }>(sql`
     update graphile_worker._private_jobs j
     set locked_at = null, locked_by = null

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { assertDeliverableUrl, isForbiddenAddress, resolveDeliverableUrl } from './ssrf';
+import { AppError } from '@/server/errors';
+import { assertDeliverableUrl, isForbiddenAddress, resolveDeliverableUrl, type UrlPolicy } from './ssrf';
 
 const strict = { allowPrivate: false, requireHttps: false };
 const live = { allowPrivate: false, requireHttps: true };
 const permissive = { allowPrivate: true, requireHttps: false };
 
-async function refusal(url: string, opts = strict): Promise<AppError> {
+async function refusal(url: string, opts: UrlPolicy = strict): Promise<AppError> {
   const error = await assertDeliverableUrl(url, opts).then(
     () => undefined,
     (e: unknown) => e,
@@ -162,6 +162,14 @@ describe('assertDeliverableUrl', () => {
   it('resolves host names and refuses localhost (loopback)', async () => {
     const error = await refusal('http://localhost/');
     expect(error.detail).toMatch(/public address/);
+  });
+
+  it('names WEBHOOK_ALLOW_PRIVATE=1 in the refusal only where that setting is allowed (not in live mode)', async () => {
+    const local = await refusal('http://127.0.0.1:9/x', { ...strict, hintAllowPrivate: true });
+    expect(local.detail).toContain('WEBHOOK_ALLOW_PRIVATE=1');
+    expect(local.extra.errors?.[0]?.message).toContain('WEBHOOK_ALLOW_PRIVATE=1');
+    const inLive = await refusal('https://127.0.0.1:9/x', { ...live, hintAllowPrivate: false });
+    expect(inLive.detail).not.toContain('WEBHOOK_ALLOW_PRIVATE');
   });
 
   it('refuses schemes other than http and https, malformed URLs and credentials', async () => {

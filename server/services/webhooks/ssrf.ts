@@ -1,22 +1,27 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { config } from '../../config';
-import { badRequest } from '../../errors';
+import { config } from '@/server/config';
+import { badRequest } from '@/server/errors';
 
 export interface UrlPolicy {
   /** Allow targets on private, loopback, link-local… addresses (WEBHOOK_ALLOW_PRIVATE=1: tests, local development). */
   allowPrivate: boolean;
   /** Only https URLs (live mode). */
   requireHttps: boolean;
+  /** Name WEBHOOK_ALLOW_PRIVATE=1 in a refusal (outside live mode, where the setting is allowed). */
+  hintAllowPrivate?: boolean;
 }
+
+const ALLOW_PRIVATE_HINT = ' For local development, start the service with WEBHOOK_ALLOW_PRIVATE=1.';
 
 /**
  * Where webhooks may point: https only in live mode; private targets only with
  * WEBHOOK_ALLOW_PRIVATE=1 (tests, local development). Read on every call.
  */
 export function webhookUrlPolicy(): UrlPolicy {
-  return { allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === '1', requireHttps: config().APP_ENV === 'live' };
+  const live = config().APP_ENV === 'live';
+  return { allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === '1', requireHttps: live, hintAllowPrivate: !live };
 }
 
 export interface VettedAddress {
@@ -111,9 +116,11 @@ export async function resolveDeliverableUrl(url: string, opts: UrlPolicy, resolv
   if (!opts.allowPrivate) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
     if (bad) {
+      // The hint is in the field message too: the console shows that one under the URL field.
+      const hint = opts.hintAllowPrivate ? ALLOW_PRIVATE_HINT : '';
       refuse(
-        'url must point to a public address (global unicast): private, loopback, link-local, multicast, metadata, documentation and IPv4-embedded IPv6 addresses are refused.',
-        `${host} resolves to a non-public address.`,
+        `url must point to a public address (global unicast): private, loopback, link-local, multicast, metadata, documentation and IPv4-embedded IPv6 addresses are refused.${hint}`,
+        `${host} resolves to a non-public address.${hint}`,
       );
     }
   }

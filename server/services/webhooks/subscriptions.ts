@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Queryable, Tx } from '../../../db/client';
-import { newId } from '../../../db/ids';
-import { webhookDeliveries, webhooks } from '../../../db/schema';
-import { notFound } from '../../errors';
-import { sealSecret } from '../../secrets';
-import { recordAudit } from '../audit/record-audit';
-import type { EventType } from '../events/event-types';
+import type { Queryable, Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { webhookDeliveries, webhooks } from '@/db/schema';
+import { conflict, notFound } from '@/server/errors';
+import { sealSecret } from '@/server/secrets';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import type { EventType } from '@/server/services/events/event-types';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
-import { versionToWrite, modifiedConcurrently } from '../optimistic-lock';
+import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
+import type { NetworkPage } from '@/server/services/page';
 
 export { webhookUrlPolicy };
 
@@ -31,7 +32,17 @@ function auditData(row: WebhookRow, extra: Record<string, unknown> = {}): Record
 }
 
 /** One live (not deleted) subscription of the network, or undefined (also for another network's id). */
-export async function findWebhook(db: Queryable, networkId: string, webhookId: string, lock?: 'update'): Promise<WebhookRow | undefined> {
+export async function findWebhook({
+  db,
+  networkId,
+  webhookId,
+  lock,
+}: {
+  db: Queryable;
+  networkId: string;
+  webhookId: string;
+  lock?: 'update';
+}): Promise<WebhookRow | undefined> {
   const query = db
     .select()
     .from(webhooks)
@@ -41,7 +52,21 @@ export async function findWebhook(db: Queryable, networkId: string, webhookId: s
 }
 
 /** Live subscriptions of a network in id order, after `afterId`. */
-export async function listWebhooks(db: Queryable, networkId: string, afterId: string | undefined, take: number): Promise<WebhookRow[]> {
+/** 404 unless the subscription is a live one of this network. */
+export async function requireWebhook({ db, networkId, webhookId, lock }: { db: Queryable; networkId: string; webhookId: string; lock?: 'update' }) {
+  const hook = await findWebhook({ db, networkId, webhookId, lock });
+  if (!hook) throw notFound('Webhook');
+  return hook;
+}
+
+/** A disabled subscription sends nothing, so a redelivery would wait forever: refuse it. */
+export async function requireActiveWebhook({ db, networkId, webhookId }: { db: Queryable; networkId: string; webhookId: string }) {
+  const hook = await requireWebhook({ db, networkId, webhookId });
+  if (hook.status !== 'active') throw conflict('The webhook subscription is disabled; enable it (PATCH status: active) before sending deliveries again.');
+  return hook;
+}
+
+export async function listWebhooks({ db, networkId, afterId, take }: NetworkPage): Promise<WebhookRow[]> {
   const conditions: SQL[] = [eq(webhooks.networkId, networkId), isNull(webhooks.deletedAt)];
   if (afterId) conditions.push(gt(webhooks.id, afterId));
   return db
@@ -65,7 +90,7 @@ export interface CreateWebhookInput {
  * stored; the plain secret is returned here, once. The URL must have been
  * checked (`checkWebhookUrl`) before.
  */
-export async function createWebhook(tx: Tx, input: CreateWebhookInput): Promise<{ row: WebhookRow; secret: string }> {
+export async function createWebhook({ tx, ...input }: { tx: Tx } & CreateWebhookInput): Promise<{ row: WebhookRow; secret: string }> {
   const secret = generateWebhookSecret();
   const [row] = await tx
     .insert(webhooks)
@@ -78,7 +103,8 @@ export async function createWebhook(tx: Tx, input: CreateWebhookInput): Promise<
       secretSealed: sealSecret(WEBHOOK_SECRET_PURPOSE, secret),
     })
     .returning();
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'webhook.created',
@@ -108,25 +134,36 @@ function assertVersion(current: WebhookRow, expected: number | undefined): numbe
  * disabling through the API records no reason (that field explains automatic
  * disabling). A request that changes nothing answers the subscription as it is.
  */
-export async function updateWebhook(
-  tx: Tx,
-  input: { networkId: string; webhookId: string; changes: WebhookChanges; expectedVersion: number | undefined; actorKeyId: string },
-): Promise<WebhookRow> {
-  const current = await findWebhook(tx, input.networkId, input.webhookId);
+export async function updateWebhook({
+  tx,
+  ...input
+}: {
+  tx: Tx;
+  networkId: string;
+  webhookId: string;
+  changes: WebhookChanges;
+  expectedVersion: number | undefined;
+  actorKeyId: string;
+}): Promise<WebhookRow> {
+  const current = await findWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
   if (!current) throw notFound('Webhook');
   const version = assertVersion(current, input.expectedVersion);
   const changed = Object.keys(input.changes);
   if (changed.length === 0) return current;
   const set: Partial<typeof webhooks.$inferInsert> = { ...input.changes };
   if (input.changes.status === 'active') set.disabledReason = null;
-  const [row] = await tx
-    .update(webhooks)
-    .set({ ...set, version: sql`${webhooks.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
-    .returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: webhooks,
+    networkId: current.networkId,
+    set: set,
+    where: and(eq(webhooks.id, current.id), isNull(webhooks.deletedAt)),
+    version,
+  }).returning();
   if (!row) throw modifiedConcurrently('Webhook');
-  if (current.status === 'disabled' && row.status === 'active') await resumePendingDeliveries(tx, row.id);
-  await recordAudit(tx, {
+  if (current.status === 'disabled' && row.status === 'active') await resumePendingDeliveries(tx, row.networkId, row.id);
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'webhook.updated',
@@ -141,28 +178,38 @@ export async function updateWebhook(
  * One job per pending delivery of the subscription, in one statement; the job
  * key means a delivery that still has a job (a scheduled retry) keeps one.
  */
-async function resumePendingDeliveries(tx: Tx, webhookId: string): Promise<void> {
+async function resumePendingDeliveries(tx: Tx, networkId: string, webhookId: string): Promise<void> {
   await tx.execute(sql`
-    select graphile_worker.add_job('deliver-webhook', json_build_object('deliveryId', d.id), job_key => 'delivery:' || d.id, job_key_mode => 'preserve_run_at')
+    select graphile_worker.add_job('deliver-webhook', json_build_object('deliveryId', d.id, 'networkId', d.network_id), job_key => 'delivery:' || d.id, job_key_mode => 'preserve_run_at')
     from ${webhookDeliveries} d
-    where d.webhook_id = ${webhookId} and d.status = 'pending'`);
+    where d.network_id = ${networkId} and d.webhook_id = ${webhookId} and d.status = 'pending'`);
 }
 
 /** Soft delete: the subscription stops receiving events, is not listed, and reads answer 404. */
-export async function deleteWebhook(
-  tx: Tx,
-  input: { networkId: string; webhookId: string; expectedVersion: number | undefined; actorKeyId: string },
-): Promise<WebhookRow> {
-  const current = await findWebhook(tx, input.networkId, input.webhookId);
+export async function deleteWebhook({
+  tx,
+  ...input
+}: {
+  tx: Tx;
+  networkId: string;
+  webhookId: string;
+  expectedVersion: number | undefined;
+  actorKeyId: string;
+}): Promise<WebhookRow> {
+  const current = await findWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
   if (!current) throw notFound('Webhook');
   const version = assertVersion(current, input.expectedVersion);
-  const [row] = await tx
-    .update(webhooks)
-    .set({ deletedAt: sql`now()`, version: sql`${webhooks.version} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(webhooks.id, current.id), eq(webhooks.version, version), isNull(webhooks.deletedAt)))
-    .returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: webhooks,
+    networkId: current.networkId,
+    set: { deletedAt: sql`now()` },
+    where: and(eq(webhooks.id, current.id), isNull(webhooks.deletedAt)),
+    version,
+  }).returning();
   if (!row) throw modifiedConcurrently('Webhook');
-  await recordAudit(tx, {
+  await recordAudit({
+    tx,
     networkId: input.networkId,
     actorKeyId: input.actorKeyId,
     action: 'webhook.deleted',

@@ -6,8 +6,8 @@
  * effect, and then checks every invariant (checks.ts).
  */
 import fc from 'fast-check';
-import { newId } from '../../../db/ids';
-import { generateApiKeyToken, hashToken, tokenStart } from '../../../server/auth/tokens';
+import { newId } from '@/db/ids';
+import { generateApiKeyToken, hashToken, tokenStart } from '@/server/auth/tokens';
 import { checkCreatedKey, checkEveryToken, checkNetworkKeyList, checkNetworkKeyLists, checkOwnKeyList, checkShownAccess } from './checks';
 import { post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
 import {

@@ -5,21 +5,22 @@ import { Plus } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { createNetworkInput } from '@/server/routers/networks/create-network.types';
-import { networkPath } from '../../_lib/network';
-import { api } from '../../_lib/trpc';
-import { Button } from '../ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../ui/form';
-import { Input } from '../ui/input';
-import { toast } from '../ui/toaster';
+import { networkPath } from '@/app/(console)/_lib/network';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { toast } from '@/app/(console)/_components/ui/toaster';
 
 /** super_user only: create a network and switch to it. */
 export function CreateNetworkDialog({ triggerClassName }: { triggerClassName?: string }) {
+  const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useZodForm(createNetworkInput, { defaultValues: { name: '' } });
-  const create = useMutation(api.networks.create.mutationOptions());
+  const create = useMutation(trpc.networks.create.mutationOptions());
 
   return (
     <Dialog
@@ -39,7 +40,7 @@ export function CreateNetworkDialog({ triggerClassName }: { triggerClassName?: s
           form={form}
           onSubmit={async (values) => {
             const network = await create.mutateAsync(values);
-            await queryClient.invalidateQueries({ queryKey: api.networks.pathKey() });
+            await queryClient.invalidateQueries({ queryKey: trpc.networks.pathKey() });
             toast.success(`Network “${network.name}” created`);
             setOpen(false);
             form.reset();

@@ -2,9 +2,9 @@
 
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, type ReactNode } from 'react';
-import { SIGN_IN_PATH } from '../../_lib/providers';
-import { useApiKey, wasSignedOutByUser } from '../../_lib/session';
-import { LoadingBlock } from '../ui/skeleton';
+import { SIGN_IN_PATH } from '@/app/(console)/_lib/providers';
+import { useApiKey, wasSignedOutByUser } from '@/app/(console)/_lib/session';
+import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
 
 /** Renders children only with a key in sessionStorage; otherwise goes to sign-in (and back here after). */
 export function RequireSession({ children }: { children: ReactNode }) {

@@ -2,8 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { audioErrorSentence, AudioFetchError, fetchAuthorizedBlob } from '../../_lib/ads';
-import { cn } from '../../_lib/cn';
+import { audioErrorSentence, AudioFetchError, fetchAuthorizedBlob } from '@/app/(console)/_lib/ads';
+import { cn } from '@/app/(console)/_lib/cn';
 import { Button } from './button';
 import { Skeleton } from './skeleton';
 

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 
 export function Card({ className, ...props }: ComponentProps<'section'>) {
   return <section className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)} {...props} />;

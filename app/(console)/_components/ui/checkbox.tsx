@@ -3,7 +3,7 @@
 import { Checkbox as CheckboxPrimitive } from 'radix-ui';
 import { Check } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 
 /**
  * Radix checkbox (a button with role="checkbox"). Controlled with

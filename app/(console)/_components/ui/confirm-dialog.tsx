@@ -4,7 +4,7 @@ import { AlertDialog } from 'radix-ui';
 import { useState, type ReactNode } from 'react';
 import { Button } from './button';
 import { overlayClasses, panelClasses } from './dialog';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 
 export interface ConfirmDialogProps {
   /** The element that opens the dialog (a Button). */

@@ -11,7 +11,7 @@ import {
 } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 import { Button } from './button';
 import { Skeleton } from './skeleton';
 import { EmptyState, ErrorState } from './states';

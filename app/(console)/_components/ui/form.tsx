@@ -13,8 +13,8 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import { z } from 'zod';
-import { cn } from '../../_lib/cn';
-import { problemOf, problemSentence } from '../../_lib/problem';
+import { cn } from '@/app/(console)/_lib/cn';
+import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
 import { Label } from './label';
 
 /**

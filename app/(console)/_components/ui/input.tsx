@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 
 export const fieldClasses =
   'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus-visible:border-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:bg-slate-100 aria-invalid:border-red-600';

@@ -1,11 +1,24 @@
 import { ChevronDown } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 import { fieldClasses } from './input';
 
 export interface SelectOption {
   value: string;
   label: string;
+}
+
+/**
+ * Options for each value of an API enum, in the API's order: `optionsOf(offerStatusSchema.options)`.
+ * Labels read `not_opted_in` as "Not opted in"; give `labels` where a word helps.
+ */
+export function optionsOf<V extends string>(values: readonly V[], labels: Partial<Record<V, string>> = {}): { value: V; label: string }[] {
+  return values.map((value) => ({ value, label: labels[value] ?? value[0]!.toUpperCase() + value.slice(1).replaceAll('_', ' ') }));
+}
+
+/** Options naming things by id: `namedOptions(advertisers.data?.items)`. */
+export function namedOptions(items: { id: string; name: string }[] | undefined): SelectOption[] {
+  return (items ?? []).map((item) => ({ value: item.id, label: item.name }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cn } from '../../_lib/cn';
+import { cn } from '@/app/(console)/_lib/cn';
 
 export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
   return <div aria-hidden className={cn('animate-pulse rounded-md bg-slate-200', className)} {...props} />;

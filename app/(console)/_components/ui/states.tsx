@@ -2,8 +2,8 @@
 
 import { AlertTriangle, Inbox, RotateCw } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { cn } from '../../_lib/cn';
-import { problemOf, problemSentence } from '../../_lib/problem';
+import { cn } from '@/app/(console)/_lib/cn';
+import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
 import { Button } from './button';
 
 /** An error with the API's `detail` and a retry button: <ErrorState error={query.error} onRetry={() => query.refetch()} />. */

@@ -4,14 +4,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
-import { BRAND_ICON as Brand } from '../../_components/shell/nav-items';
-import { Button } from '../../_components/ui/button';
-import { Card, CardContent } from '../../_components/ui/card';
-import { FieldShell } from '../../_components/ui/form';
-import { Input } from '../../_components/ui/input';
-import { problemOf } from '../../_lib/problem';
-import { signIn, takeSignInNotice } from '../../_lib/session';
-import { createOneOffClient } from '../../_lib/trpc';
+import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Card, CardContent } from '@/app/(console)/_components/ui/card';
+import { FieldShell } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { problemOf } from '@/app/(console)/_lib/problem';
+import { signIn, takeSignInNotice } from '@/app/(console)/_lib/session';
+import { createOneOffClient } from '@/app/(console)/_lib/trpc';
 
 const TOKEN_SHAPE = /^sk_(test|live)_[A-Za-z0-9]+$/;
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { CodeBlock } from '../../code-block';
-import { ERROR_TYPES, errorType, RETRY_LABEL } from '../../error-catalog';
-import { Code, InlineText } from '../../inline-text';
+import { CodeBlock } from '@/app/docs/code-block';
+import { ERROR_TYPES, errorType, RETRY_LABEL } from '@/app/docs/error-catalog';
+import { Code, InlineText } from '@/app/docs/inline-text';
 
 type Props = { params: Promise<{ slug: string }> };
 

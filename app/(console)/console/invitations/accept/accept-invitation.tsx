@@ -4,16 +4,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { acceptInvitationInput } from '@/server/routers/invitations/accept-invitation.types';
-import { BRAND_ICON as Brand } from '../../../_components/shell/nav-items';
-import { Button } from '../../../_components/ui/button';
-import { Card, CardContent } from '../../../_components/ui/card';
-import { Form, FormError, FormField, useZodForm } from '../../../_components/ui/form';
-import { Input } from '../../../_components/ui/input';
-import { SecretReveal } from '../../../_components/ui/secret-reveal';
-import { networkPath } from '../../../_lib/network';
-import { problemOf } from '../../../_lib/problem';
-import { signIn } from '../../../_lib/session';
-import { createOneOffClient } from '../../../_lib/trpc';
+import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Card, CardContent } from '@/app/(console)/_components/ui/card';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { networkPath } from '@/app/(console)/_lib/network';
+import { problemOf } from '@/app/(console)/_lib/problem';
+import { signIn } from '@/app/(console)/_lib/session';
+import { createOneOffClient } from '@/app/(console)/_lib/trpc';
 import { existingAccountEmail, ProveItsYou, type AcceptedInvitation } from './prove-its-you';
 
 /** The invitation token from the link: the fragment (#token=…, never sent to servers) or ?token=…. */

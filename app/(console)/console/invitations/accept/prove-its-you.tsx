@@ -2,13 +2,13 @@
 
 import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import { acceptInvitationInput } from '@/server/routers/invitations/accept-invitation.types';
-import { Button } from '../../../_components/ui/button';
-import { FieldShell, Form, FormError, FormField, useZodForm } from '../../../_components/ui/form';
-import { Input } from '../../../_components/ui/input';
-import { Label } from '../../../_components/ui/label';
-import { problemOf, type ConsoleProblem } from '../../../_lib/problem';
-import { readApiKey, useApiKey } from '../../../_lib/session';
-import { createOneOffClient } from '../../../_lib/trpc';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { FieldShell, Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { problemOf, type ConsoleProblem } from '@/app/(console)/_lib/problem';
+import { readApiKey, useApiKey } from '@/app/(console)/_lib/session';
+import { createOneOffClient } from '@/app/(console)/_lib/trpc';
 
 export interface AcceptedInvitation {
   token: string;

@@ -2,12 +2,12 @@
 
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { ConsoleShell } from '../../../_components/shell/console-shell';
-import { RequireSession } from '../../../_components/shell/require-session';
-import { buttonVariants } from '../../../_components/ui/button';
-import { Card } from '../../../_components/ui/card';
-import { EmptyState } from '../../../_components/ui/states';
-import { useMe, useNetworkId, useNetworkRole } from '../../../_lib/network';
+import { ConsoleShell } from '@/app/(console)/_components/shell/console-shell';
+import { RequireSession } from '@/app/(console)/_components/shell/require-session';
+import { buttonVariants } from '@/app/(console)/_components/ui/button';
+import { Card } from '@/app/(console)/_components/ui/card';
+import { EmptyState } from '@/app/(console)/_components/ui/states';
+import { useMe, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
 
 /** Every page of a network: signed in, inside the shell. Pages read the network with useNetworkId(). */
 export default function NetworkLayout({ children }: { children: ReactNode }) {

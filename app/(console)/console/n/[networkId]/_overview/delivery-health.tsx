@@ -5,13 +5,13 @@ import { Webhook } from 'lucide-react';
 import Link from 'next/link';
 import { useId, useState } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { buttonVariants } from '../../../../_components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../_components/ui/card';
-import { Skeleton } from '../../../../_components/ui/skeleton';
-import { EmptyState, ErrorState } from '../../../../_components/ui/states';
-import { networkPath } from '../../../../_lib/network';
-import { api } from '../../../../_lib/trpc';
-import { cn } from '../../../../_lib/cn';
+import { buttonVariants } from '@/app/(console)/_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
+import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
+import { EmptyState, ErrorState } from '@/app/(console)/_components/ui/states';
+import { networkPath } from '@/app/(console)/_lib/network';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { cn } from '@/app/(console)/_lib/cn';
 
 type Range = 'hour' | 'day';
 const RANGES: Array<{ value: Range; label: string; caption: string }> = [
@@ -21,10 +21,11 @@ const RANGES: Array<{ value: Range; label: string; caption: string }> = [
 
 /** Webhook deliveries succeeded / failed / pending and p50 / p95 latency over time (administrators). */
 export function DeliveryHealth({ networkId }: { networkId: string }) {
+  const trpc = useTRPC();
   const [bucket, setBucket] = useState<Range>('hour');
   const captionId = useId();
-  const stats = useQuery(api.webhooks.deliveryStats.queryOptions({ networkId, bucket }, { refetchInterval: 15_000 }));
-  const hooks = useQuery(api.webhooks.list.queryOptions({ networkId, limit: 1 }));
+  const stats = useQuery(trpc.webhooks.deliveryStats.queryOptions({ networkId, bucket }, { refetchInterval: 15_000 }));
+  const hooks = useQuery(trpc.webhooks.list.queryOptions({ networkId, limit: 1 }));
   const range = RANGES.find((r) => r.value === bucket)!;
   const totals = stats.data?.totals;
   const total = totals ? totals.succeeded + totals.failed + totals.pending : 0;

@@ -4,11 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Activity } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../_components/ui/card';
-import { Skeleton } from '../../../../_components/ui/skeleton';
-import { EmptyState, ErrorState, PageHeader } from '../../../../_components/ui/states';
-import { networkPath, useNetworkId, useNetworkRole } from '../../../../_lib/network';
-import { api } from '../../../../_lib/trpc';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
+import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
+import { EmptyState, ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { DeliveryHealth } from './delivery-health';
 import { describeEvent } from './event-summary';
 
@@ -47,7 +47,8 @@ export function OverviewPage() {
 }
 
 function Counts({ networkId }: { networkId: string }) {
-  const overview = useQuery(api.networks.overview.queryOptions({ networkId }, { refetchInterval: 15_000 }));
+  const trpc = useTRPC();
+  const overview = useQuery(trpc.networks.overview.queryOptions({ networkId }, { refetchInterval: 15_000 }));
   if (overview.error) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
   const o = overview.data;
   const tiles: Array<{ label: string; value: number | undefined; detail: ReactNode; href: string }> = [
@@ -91,7 +92,8 @@ function Counts({ networkId }: { networkId: string }) {
 }
 
 function RecentEvents({ networkId }: { networkId: string }) {
-  const events = useQuery(api.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
+  const trpc = useTRPC();
+  const events = useQuery(trpc.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
   return (
     <Card className="h-full">
       <CardHeader>

@@ -1,38 +1,39 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Building2, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { Building2, Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { createAdvertiserInput } from '@/server/routers/advertisers/create-advertiser.types';
 import { updateAdvertiserInput } from '@/server/routers/advertisers/update-advertiser.types';
 import type { Advertiser } from '@/server/routers/advertisers/advertiser.types';
-import { Button } from '../../../../../_components/ui/button';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input } from '../../../../../_components/ui/input';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { formatDateTime, usePagedList } from '../../../../../_lib/ads';
-import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
-import { problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { actionsColumn, dateTimeColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 const createSchema = createAdvertiserInput.omit({ networkId: true });
 const updateSchema = updateAdvertiserInput.omit({ networkId: true, advertiserId: true, version: true });
 
 export function AdvertisersPage() {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const list = usePagedList(api.advertisers.list, { networkId, limit: 50 });
+  const list = pagedList(useInfiniteQuery(trpc.advertisers.list.infiniteQueryOptions({ networkId, limit: 50 }, byCursor)));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Advertiser | null>(null);
 
   const columns = useMemo<DataTableColumn<Advertiser>[]>(
     () => [
-      { accessorKey: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
+      nameColumn('Name'),
       {
         accessorKey: 'website',
         header: 'Website',
@@ -42,65 +43,43 @@ export function AdvertisersPage() {
               {row.original.website.replace(/^https?:\/\//, '')}
             </a>
           ) : (
-            <span className="text-slate-500">—</span>
+            <Unset />
           ),
       },
-      { accessorKey: 'contact_email', header: 'Contact', cell: ({ row }) => row.original.contact_email ?? <span className="text-slate-500">—</span> },
-      { accessorKey: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.created_at)}</span> },
-      {
-        id: 'actions',
-        header: () => <span className="sr-only">Actions</span>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <div className="flex justify-end gap-1 whitespace-nowrap">
-            <Button asChild variant="ghost" size="sm">
-              <Link href={`${networkPath(networkId, 'campaigns')}?advertiser=${encodeURIComponent(row.original.id)}`}>Campaigns</Link>
-            </Button>
-            {canAdminister && (
-              <>
-                <Button variant="ghost" size="sm" onClick={() => setEditing(row.original)} aria-label={`Edit ${row.original.name}`}>
-                  <Pencil aria-hidden /> Edit
-                </Button>
-                <DeleteAdvertiser advertiser={row.original} />
-              </>
-            )}
-          </div>
-        ),
-      },
+      { accessorKey: 'contact_email', header: 'Contact', cell: ({ row }) => row.original.contact_email ?? <Unset /> },
+      dateTimeColumn('created_at', 'Created'),
+      actionsColumn((advertiser) => (
+        <div className="flex justify-end gap-1 whitespace-nowrap">
+          <Button asChild variant="ghost" size="sm">
+            <Link href={`${networkPath(networkId, 'campaigns')}?advertiser=${encodeURIComponent(advertiser.id)}`}>Campaigns</Link>
+          </Button>
+          {canAdminister && (
+            <>
+              <Button variant="ghost" size="sm" onClick={() => setEditing(advertiser)} aria-label={`Edit ${advertiser.name}`}>
+                <Pencil aria-hidden /> Edit
+              </Button>
+              <DeleteAdvertiser advertiser={advertiser} />
+            </>
+          )}
+        </div>
+      )),
     ],
     [canAdminister, networkId],
   );
 
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Advertisers"
         description="The brands that run campaigns in this network. Create an advertiser first, then its campaigns."
-        actions={
-          canAdminister && (
-            <Button onClick={() => setCreating(true)}>
-              <Plus aria-hidden /> New advertiser
-            </Button>
-          )
-        }
-      />
-      <DataTable
-        label="Advertisers"
+        create={canAdminister ? { label: 'New advertiser', onClick: () => setCreating(true) } : undefined}
+        list={list}
         columns={columns}
-        rows={list.rows}
-        error={list.error}
-        onRetry={list.refetch}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        loadingMore={list.loadingMore}
-        empty={
-          <EmptyState
-            icon={<Building2 className="size-6" />}
-            title="No advertisers yet"
-            description="An advertiser is the brand behind campaigns. Add one to start a campaign."
-            action={canAdminister && <Button onClick={() => setCreating(true)}>New advertiser</Button>}
-          />
-        }
+        empty={{
+          icon: <Building2 className="size-6" />,
+          title: 'No advertisers yet',
+          description: 'An advertiser is the brand behind campaigns. Add one to start a campaign.',
+        }}
       />
       <CreateAdvertiserDialog open={creating} onOpenChange={setCreating} />
       {editing && <EditAdvertiserDialog advertiser={editing} onClose={() => setEditing(null)} />}
@@ -109,9 +88,10 @@ export function AdvertisersPage() {
 }
 
 function CreateAdvertiserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const create = useMutation(api.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  const create = useMutation(trpc.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
   const form = useZodForm(createSchema, { defaultValues: { name: '', website: '', contact_email: '' } });
   return (
     <Dialog
@@ -168,10 +148,11 @@ function AdvertiserFields({ form }: { form: AdvertiserForm }) {
 }
 
 function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser; onClose: () => void }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   // Settled either way: after a conflict the list shows the latest version, so editing again starts from it.
-  const update = useMutation(api.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  const update = useMutation(trpc.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
   const form = useZodForm(updateSchema, {
     defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
   });
@@ -212,9 +193,10 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
 }
 
 function DeleteAdvertiser({ advertiser }: { advertiser: Advertiser }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const remove = useMutation(api.advertisers.remove.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.advertisers.pathKey() }) }));
+  const remove = useMutation(trpc.advertisers.remove.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
   return (
     <ConfirmDialog
       trigger={

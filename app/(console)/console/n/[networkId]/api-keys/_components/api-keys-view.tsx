@@ -4,16 +4,17 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { ShieldAlert, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
-import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Label } from '../../../../../_components/ui/label';
-import { Select } from '../../../../../_components/ui/select';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { useCanAdminister, useNetworkId, useNetworkRole } from '../../../../../_lib/network';
-import { useUrlFilters } from '../../../../../_lib/url-filters';
-import { api } from '../../../../../_lib/trpc';
+import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { useCanAdminister, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
+import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { useUrlFilters } from '@/app/(console)/_lib/url-filters';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { formatDate, formatDateTime, identitySentence, roleLabel, useIdentityDirectory } from './identity';
 import { MintKeyDialog } from './mint-key-dialog';
 import { RotatedKeyReveal, RotateKeyDialog, type RotatedKey } from './rotate-key-dialog';
@@ -31,6 +32,7 @@ function inGracePeriod(key: ApiKey): boolean {
 }
 
 export function ApiKeysView() {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const role = useNetworkRole(networkId);
   const canAdminister = useCanAdminister(networkId);
@@ -43,13 +45,12 @@ export function ApiKeysView() {
   const [rotated, setRotated] = useState<RotatedKey | null>(null);
 
   const input = { networkId, limit: 50 };
-  const keys = useInfiniteQuery({
-    queryKey: [...api.keys.listForNetwork.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.keys.listForNetwork.query({ ...input, cursor: pageParam }),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    enabled: canAdminister,
-  });
+  const keys = useInfiniteQuery(
+    trpc.keys.listForNetwork.infiniteQueryOptions(input, {
+      ...byCursor,
+      enabled: canAdminister,
+    }),
+  );
   const all = keys.data?.pages.flatMap((p) => p.items);
   const rows = all?.filter((k) => (!ownerFilter || k.owner.id === ownerFilter) && (!statusFilter || k.status === statusFilter));
 
@@ -232,9 +233,10 @@ export function ApiKeysView() {
 }
 
 function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKey: ApiKey; onRotated: (rotated: RotatedKey) => void }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const revoke = useMutation(api.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() }) }));
+  const revoke = useMutation(trpc.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }));
   if (apiKey.status !== 'active') return null;
   const reachesOthers = apiKey.scopes.some((s) => s.network_id !== networkId);
   const rotated = inGracePeriod(apiKey);

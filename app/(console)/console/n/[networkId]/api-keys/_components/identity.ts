@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { problemOf, problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 /** Shared by the members, API keys and service accounts pages. */
 
@@ -44,8 +44,9 @@ export function identitySentence(error: unknown, action?: string): string {
  * and fill the owner picker. Read-only keys may list both.
  */
 export function useIdentityDirectory(networkId: string) {
-  const members = useQuery(api.members.list.queryOptions({ networkId, limit: 200 }));
-  const accounts = useQuery(api.serviceAccounts.list.queryOptions({ networkId, limit: 200 }));
+  const trpc = useTRPC();
+  const members = useQuery(trpc.members.list.queryOptions({ networkId, limit: 200 }));
+  const accounts = useQuery(trpc.serviceAccounts.list.queryOptions({ networkId, limit: 200 }));
   const memberByUserId = new Map((members.data?.items ?? []).map((m) => [m.user.id, m]));
   const accountById = new Map((accounts.data?.items ?? []).map((a) => [a.id, a]));
   return { members, accounts, memberByUserId, accountById };

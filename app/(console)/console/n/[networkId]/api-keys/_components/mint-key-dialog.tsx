@@ -5,13 +5,13 @@ import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { createMemberKeyInput } from '@/server/routers/members/create-member-key.types';
-import { Button } from '../../../../../_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input } from '../../../../../_components/ui/input';
-import { Select } from '../../../../../_components/ui/select';
-import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
-import { api } from '../../../../../_lib/trpc';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { localDateTimeToIso, roleLabel, useIdentityDirectory, type Role } from './identity';
 
 /** The owner of a new key: a member (by membership id) or a service account. */
@@ -55,6 +55,7 @@ export function MintKeyDialog({
   triggerSize?: 'sm' | 'md';
   triggerAriaLabel?: string;
 }) {
+  const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const [minted, setMinted] = useState<{ token: string; keyName: string; ownerName: string; start: string } | null>(null);
   const queryClient = useQueryClient();
@@ -75,9 +76,9 @@ export function MintKeyDialog({
     defaultValues: { key_name: '', owner: fixedOwner ? ownerValue(fixedOwner) : '', role: undefined, expires_at: '' },
   });
   const chosen = owners.find((o) => ownerValue(o) === form.watch('owner'));
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() });
-  const forMember = useMutation(api.members.createKey.mutationOptions({ onSuccess: invalidate }));
-  const forAccount = useMutation(api.serviceAccounts.createKey.mutationOptions({ onSuccess: invalidate }));
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() });
+  const forMember = useMutation(trpc.members.createKey.mutationOptions({ onSuccess: invalidate }));
+  const forAccount = useMutation(trpc.serviceAccounts.createKey.mutationOptions({ onSuccess: invalidate }));
 
   return (
     <>

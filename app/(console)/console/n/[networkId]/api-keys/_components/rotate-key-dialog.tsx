@@ -4,12 +4,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { rotateNetworkKeyInput } from '@/server/routers/keys/rotate-network-key.types';
-import { Button } from '../../../../../_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Select } from '../../../../../_components/ui/select';
-import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
-import { api } from '../../../../../_lib/trpc';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 const GRACE_OPTIONS = [
   { value: '0', label: 'Stop the old token now' },
@@ -42,10 +42,11 @@ export function RotateKeyDialog({
   keyName: string;
   onRotated: (rotated: RotatedKey) => void;
 }) {
+  const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
   const rotate = useMutation(
-    api.keys.rotateForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.keys.pathKey() }) }),
+    trpc.keys.rotateForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }),
   );
   const form = useZodForm(rotateForm, { defaultValues: { grace_period_seconds: 0 } });
   return (

@@ -1,4 +1,4 @@
-import { CampaignDetail } from '../_components/campaign-detail';
+import { CampaignDetail } from '@/app/(console)/console/n/[networkId]/campaigns/_components/campaign-detail';
 
 export const metadata = { title: 'Campaign' };
 

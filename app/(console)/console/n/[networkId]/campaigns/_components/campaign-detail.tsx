@@ -8,28 +8,29 @@ import { useId, useState } from 'react';
 import type { Campaign } from '@/server/routers/campaigns/campaign.types';
 // The API's own table of moves: the console offers only these (the API still decides; a refusal is shown as a sentence).
 import { CAMPAIGN_TRANSITIONS } from '@/server/services/campaigns/transitions';
-import { useBlobUrl } from '../../../../../_components/ui/authorized-audio';
-import { StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../../_components/ui/card';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { Label } from '../../../../../_components/ui/label';
-import { Select } from '../../../../../_components/ui/select';
-import { LoadingBlock } from '../../../../../_components/ui/skeleton';
-import { ErrorState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { audioErrorSentence, campaignPreviewPath, fetchAuthorizedBlob, formatDateTime, formatMoney, useAdvertisers, usePodcasts } from '../../../../../_lib/ads';
-import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
-import { problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { useBlobUrl } from '@/app/(console)/_components/ui/authorized-audio';
+import { StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
+import { ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { audioErrorSentence, campaignPreviewPath, fetchAuthorizedBlob, formatDateTime, formatMoney, useAdvertisers, usePodcasts } from '@/app/(console)/_lib/ads';
+import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { EditCampaignDialog } from './campaign-form';
 import { STATUS_HELP, TRANSITION_ACTIONS, type CampaignStatus } from './campaign-status';
 
 export function CampaignDetail() {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const { campaignId } = useParams<{ campaignId: string }>();
   const id = decodeURIComponent(campaignId);
-  const campaign = useQuery(api.campaigns.get.queryOptions({ networkId, campaignId: id }));
+  const campaign = useQuery(trpc.campaigns.get.queryOptions({ networkId, campaignId: id }));
   const advertisers = useAdvertisers(networkId);
 
   const back = (
@@ -122,16 +123,17 @@ function EditButton({ campaign }: { campaign: Campaign }) {
 }
 
 function StatusCard({ campaign, onRefresh }: { campaign: Campaign; onRefresh: () => void }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
   const queryClient = useQueryClient();
   const [refusal, setRefusal] = useState<string | null>(null);
   const update = useMutation(
-    api.campaigns.update.mutationOptions({
+    trpc.campaigns.update.mutationOptions({
       onSuccess: (updated) => {
         setRefusal(null);
-        queryClient.setQueryData(api.campaigns.get.queryKey({ networkId, campaignId: updated.id }), updated);
-        void queryClient.invalidateQueries({ queryKey: api.campaigns.list.pathKey() });
+        queryClient.setQueryData(trpc.campaigns.get.queryKey({ networkId, campaignId: updated.id }), updated);
+        void queryClient.invalidateQueries({ queryKey: trpc.campaigns.list.pathKey() });
         toast.success(`Campaign is now ${updated.status}.`);
       },
       onError: (error) => {

@@ -5,16 +5,17 @@ import { z } from 'zod';
 import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/campaign.types';
 import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
 import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
-import { Button } from '../../../../../_components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input, Textarea } from '../../../../../_components/ui/input';
-import { Select } from '../../../../../_components/ui/select';
-import { toast } from '../../../../../_components/ui/toaster';
-import { formatMoney, isoToLocal, localDateTime, useAdvertisers } from '../../../../../_lib/ads';
-import { cn } from '../../../../../_lib/cn';
-import { useNetworkId } from '../../../../../_lib/network';
-import { api } from '../../../../../_lib/trpc';
+import { INITIAL_CAMPAIGN_STATUSES } from '@/server/services/campaigns/transitions';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input, Textarea } from '@/app/(console)/_components/ui/input';
+import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { formatMoney, isoToLocal, localDateTime, useAdvertisers } from '@/app/(console)/_lib/ads';
+import { cn } from '@/app/(console)/_lib/cn';
+import { useNetworkId } from '@/app/(console)/_lib/network';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 /** The budget is typed in whole currency units (5000 = 5,000.00) and sent as minor units (cents). */
 const budgetInUnits = <T extends z.ZodType>(schema: T) =>
@@ -106,10 +107,11 @@ export function CreateCampaignDialog({
   advertiserId?: string;
   onCreated?: (campaign: Campaign) => void;
 }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   const advertisers = useAdvertisers(networkId);
-  const create = useMutation(api.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.campaigns.pathKey() }) }));
+  const create = useMutation(trpc.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }));
   const defaults = { name: '', advertiser_id: advertiserId ?? '', script: '', status: 'draft' as const, starts_at: '', ends_at: '', currency: 'USD' };
   const form = useZodForm(createSchema, { defaultValues: defaults });
   const close = () => {
@@ -133,21 +135,13 @@ export function CreateCampaignDialog({
               {(field) => (
                 <Select
                   placeholder={advertisers.isPending ? 'Loading advertisers…' : advertisers.data?.items.length ? 'Choose an advertiser' : 'No advertisers yet'}
-                  options={(advertisers.data?.items ?? []).map((a) => ({ value: a.id, label: a.name }))}
+                  options={namedOptions(advertisers.data?.items)}
                   {...field}
                 />
               )}
             </FormField>
             <FormField form={form} name="status" label="Start as" description="Only draft and active campaigns can be offered.">
-              {(field) => (
-                <Select
-                  options={[
-                    { value: 'draft', label: 'Draft' },
-                    { value: 'active', label: 'Active' },
-                  ]}
-                  {...field}
-                />
-              )}
+              {(field) => <Select options={optionsOf(INITIAL_CAMPAIGN_STATUSES)} {...field} />}
             </FormField>
           </div>
           <CampaignFields form={form} />
@@ -167,10 +161,11 @@ export function CreateCampaignDialog({
 }
 
 export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign: Campaign; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   // Settled either way: after a conflict the page shows the latest version, so editing again starts from it.
-  const update = useMutation(api.campaigns.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.campaigns.pathKey() }) }));
+  const update = useMutation(trpc.campaigns.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }));
   const defaults = {
     name: campaign.name,
     script: campaign.script,

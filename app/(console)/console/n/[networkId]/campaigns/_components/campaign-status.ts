@@ -21,8 +21,3 @@ export const STATUS_HELP: Record<CampaignStatus, string> = {
   completed: 'Finished. It can only be archived.',
   archived: 'Archived. It can no longer be changed.',
 };
-
-export const CAMPAIGN_STATUS_OPTIONS = (['draft', 'active', 'paused', 'completed', 'archived'] as const).map((value) => ({
-  value,
-  label: value[0]!.toUpperCase() + value.slice(1),
-}));

@@ -4,14 +4,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { createInvitationInput } from '@/server/routers/invitations/create-invitation.types';
-import { Button } from '../../../../../_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input } from '../../../../../_components/ui/input';
-import { Select } from '../../../../../_components/ui/select';
-import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
-import { api } from '../../../../../_lib/trpc';
-import { formatDateTime, ROLE_HELP, ROLE_OPTIONS } from '../../api-keys/_components/identity';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { formatDateTime, ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 
 const inviteForm = createInvitationInput.omit({ networkId: true });
 
@@ -21,11 +21,12 @@ export function invitationLink(token: string): string {
 }
 
 export function InviteDialog({ networkId }: { networkId: string }) {
+  const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const [invited, setInvited] = useState<{ link: string; email: string; role: string; expiresAt: string } | null>(null);
   const queryClient = useQueryClient();
   const create = useMutation(
-    api.invitations.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.invitations.pathKey() }) }),
+    trpc.invitations.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.pathKey() }) }),
   );
   const form = useZodForm(inviteForm, { defaultValues: { email: '', role: 'read_only', expires_in_days: 7 } });
   return (

@@ -5,17 +5,18 @@ import { ArrowDownCircle, ArrowUpCircle, Ban, UserMinus } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { Invitation } from '@/server/routers/invitations/invitation.types';
 import type { Member } from '@/server/routers/members/member.types';
-import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Label } from '../../../../../_components/ui/label';
-import { Select } from '../../../../../_components/ui/select';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { useCanAdminister, useMe, useNetworkId } from '../../../../../_lib/network';
-import { api } from '../../../../../_lib/trpc';
-import { formatDate, formatDateTime, identitySentence, roleLabel } from '../../api-keys/_components/identity';
+import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { useCanAdminister, useMe, useNetworkId } from '@/app/(console)/_lib/network';
+import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { formatDate, formatDateTime, identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { InviteDialog } from './invite-dialog';
 
 const MEMBER_STATUS = [
@@ -50,15 +51,11 @@ export function MembersView() {
 }
 
 function MembersTable({ networkId, canAdminister }: { networkId: string; canAdminister: boolean }) {
+  const trpc = useTRPC();
   const [status, setStatus] = useState<'active' | 'removed'>('active');
   const statusId = useId();
   const input = { networkId, limit: 50, status };
-  const members = useInfiniteQuery({
-    queryKey: [...api.members.list.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.members.list.query({ ...input, cursor: pageParam }),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const members = useInfiniteQuery(trpc.members.list.infiniteQueryOptions(input, byCursor));
   const columns: DataTableColumn<Member>[] = [
     {
       id: 'name',
@@ -125,11 +122,12 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
 }
 
 function MemberActions({ networkId, member }: { networkId: string; member: Member }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: api.members.pathKey() });
-  const update = useMutation(api.members.update.mutationOptions({ onSuccess: invalidate }));
-  const remove = useMutation(api.members.remove.mutationOptions({ onSuccess: invalidate }));
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.members.pathKey() });
+  const update = useMutation(trpc.members.update.mutationOptions({ onSuccess: invalidate }));
+  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: invalidate }));
   const name = member.user.name;
 
   async function run(action: () => Promise<unknown>, what: string) {
@@ -193,19 +191,15 @@ function MemberActions({ networkId, member }: { networkId: string; member: Membe
 }
 
 function InvitationsSection({ networkId }: { networkId: string }) {
+  const trpc = useTRPC();
   const [status, setStatus] = useState('pending');
   const statusId = useId();
   const me = useMe().data;
   const input = { networkId, limit: 50, ...(status ? { status: status as Invitation['status'] } : {}) };
-  const invitations = useInfiniteQuery({
-    queryKey: [...api.invitations.list.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.invitations.list.query({ ...input, cursor: pageParam }),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const invitations = useInfiniteQuery(trpc.invitations.list.infiniteQueryOptions(input, byCursor));
   // To name who invited: the network's keys (administrators may list them).
-  const keys = useQuery(api.keys.listForNetwork.queryOptions({ networkId, limit: 200 }));
-  const members = useQuery(api.members.list.queryOptions({ networkId, limit: 200 }));
+  const keys = useQuery(trpc.keys.listForNetwork.queryOptions({ networkId, limit: 200 }));
+  const members = useQuery(trpc.members.list.queryOptions({ networkId, limit: 200 }));
   function invitedBy(keyId: string | null): string {
     if (!keyId) return '—';
     if (me?.key_id === keyId) return 'You';
@@ -263,9 +257,10 @@ function InvitationsSection({ networkId }: { networkId: string }) {
 }
 
 function RevokeInvitation({ networkId, invitation }: { networkId: string; invitation: Invitation }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const revoke = useMutation(api.invitations.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.invitations.pathKey() }) }));
+  const revoke = useMutation(trpc.invitations.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.pathKey() }) }));
   return (
     <div className="flex justify-end">
       <ConfirmDialog

@@ -1,38 +1,31 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Handshake, Plus } from 'lucide-react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { Handshake } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
-import type { offerSchema } from '@/server/routers/offers/offer.types';
-import { createOfferInput, rejectOfferInput } from '@/server/routers/offers/offers.types';
-import { StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input, Textarea } from '../../../../../_components/ui/input';
-import { Label } from '../../../../../_components/ui/label';
-import { Select } from '../../../../../_components/ui/select';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { formatDateTime, formatMoney, localDateTime, namesById, useCampaigns, usePagedList, usePodcasts } from '../../../../../_lib/ads';
-import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
-import { useUrlFilters } from '../../../../../_lib/url-filters';
-import { problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { offerStatusSchema, type offerSchema } from '@/server/routers/offers/offer.types';
+import { createOfferInput } from '@/server/routers/offers/create-offer.types';
+import { rejectOfferInput } from '@/server/routers/offers/reject-offer.types';
+import { actionsColumn, dateTimeColumn, ListFilter, ListPage, moneyColumn, referenceColumn } from '@/app/(console)/_components/list-page';
+import { StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input, Textarea } from '@/app/(console)/_components/ui/input';
+import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { formatMoney, localDateTime, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { useListFilters } from '@/app/(console)/_lib/url-filters';
 
 type Offer = z.infer<typeof offerSchema>;
-type OfferStatus = Offer['status'];
-
-const STATUS_OPTIONS: { value: OfferStatus; label: string }[] = [
-  { value: 'open', label: 'Open' },
-  { value: 'accepted', label: 'Accepted' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'expired', label: 'Expired' },
-];
 
 /** The price is typed in whole currency units and sent as minor units (cents). */
 const priceInUnits = <T extends z.ZodType>(schema: T) =>
@@ -45,34 +38,31 @@ const createSchema = createOfferInput.omit({ networkId: true }).extend({
 const rejectSchema = rejectOfferInput.omit({ networkId: true, offerId: true });
 
 export function OffersPage() {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const { searchParams, setFilter, clearFilters } = useUrlFilters();
-  const statusParam = searchParams.get('status');
-  const status = STATUS_OPTIONS.some((o) => o.value === statusParam) ? (statusParam as OfferStatus) : undefined;
-  const campaignId = searchParams.get('campaign') || undefined;
-  const podcastId = searchParams.get('podcast') || undefined;
+  const filters = useListFilters({ status: offerStatusSchema.options, campaign: 'id', podcast: 'id' });
+  const { status, campaign: campaignId, podcast: podcastId } = filters.values;
   const [creating, setCreating] = useState(false);
 
   const campaigns = useCampaigns(networkId);
   const podcasts = usePodcasts(networkId);
   const campaignNames = useMemo(() => namesById(campaigns.data?.items), [campaigns.data]);
   const podcastNames = useMemo(() => namesById(podcasts.data?.items), [podcasts.data]);
-  const list = usePagedList(api.offers.list, { networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId });
+  const list = pagedList(
+    useInfiniteQuery(trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId }, byCursor)),
+  );
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
     () => [
-      {
+      referenceColumn({
         id: 'campaign',
         header: 'Campaign',
-        accessorFn: (o) => campaignNames.get(o.campaign_id) ?? o.campaign_id,
-        cell: ({ row, getValue }) => (
-          <Link href={networkPath(networkId, `campaigns/${row.original.campaign_id}`)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
-            {getValue<string>()}
-          </Link>
-        ),
-      },
-      { id: 'podcast', header: 'Podcast', accessorFn: (o) => podcastNames.get(o.podcast_id) ?? o.podcast_id },
+        names: campaignNames,
+        idOf: (o) => o.campaign_id,
+        href: (o) => networkPath(networkId, `campaigns/${o.campaign_id}`),
+      }),
+      referenceColumn({ id: 'podcast', header: 'Podcast', names: podcastNames, idOf: (o) => o.podcast_id }),
       {
         accessorKey: 'status',
         header: 'Status',
@@ -85,98 +75,37 @@ export function OffersPage() {
           </div>
         ),
       },
-      {
-        id: 'price',
-        header: 'Price',
-        accessorFn: (o) => o.price_cents ?? -1,
-        cell: ({ row }) => <span className="tabular-nums">{formatMoney(row.original.price_cents, row.original.currency)}</span>,
-      },
-      {
-        accessorKey: 'expires_at',
-        header: 'Expires',
-        cell: ({ row }) => <span className="whitespace-nowrap">{row.original.expires_at ? formatDateTime(row.original.expires_at) : 'Never'}</span>,
-      },
-      {
-        accessorKey: 'created_at',
-        header: 'Offered',
-        cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.created_at)}</span>,
-      },
-      {
-        id: 'actions',
-        header: () => <span className="sr-only">Actions</span>,
-        enableSorting: false,
-        cell: ({ row }) => <OfferActions offer={row.original} canAdminister={canAdminister} campaignName={campaignNames.get(row.original.campaign_id)} podcastName={podcastNames.get(row.original.podcast_id)} />,
-      },
+      moneyColumn('price', 'Price', (o) => ({ cents: o.price_cents, currency: o.currency })),
+      dateTimeColumn('expires_at', 'Expires', 'Never'),
+      dateTimeColumn('created_at', 'Offered'),
+      actionsColumn((offer) => (
+        <OfferActions offer={offer} canAdminister={canAdminister} campaignName={campaignNames.get(offer.campaign_id)} podcastName={podcastNames.get(offer.podcast_id)} />
+      )),
     ],
     [campaignNames, podcastNames, networkId, canAdminister],
   );
 
-  const filtered = Boolean(status || campaignId || podcastId);
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Offers"
         description="A campaign offered to an opted-in podcast at a price. Accepting an offer starts generating the host-voiced creative; rejecting it records your reason."
-        actions={
-          canAdminister && (
-            <Button onClick={() => setCreating(true)}>
-              <Plus aria-hidden /> New offer
-            </Button>
-          )
+        create={canAdminister ? { label: 'New offer', onClick: () => setCreating(true) } : undefined}
+        filters={filters}
+        toolbar={
+          <>
+            <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(offerStatusSchema.options)} />
+            <ListFilter filters={filters} name="campaign" label="Campaign" placeholder="All campaigns" options={namedOptions(campaigns.data?.items)} wide />
+            <ListFilter filters={filters} name="podcast" label="Podcast" placeholder="All podcasts" options={namedOptions(podcasts.data?.items)} wide />
+          </>
         }
-      />
-      <div className="mb-4 grid gap-3 sm:flex sm:flex-wrap sm:items-end">
-        <div className="space-y-1.5 sm:w-44">
-          <Label htmlFor="offer-status-filter">Status</Label>
-          <Select id="offer-status-filter" value={status ?? ''} onChange={(e) => setFilter('status', e.target.value)} placeholder="All statuses" options={STATUS_OPTIONS} />
-        </div>
-        <div className="space-y-1.5 sm:w-60">
-          <Label htmlFor="offer-campaign-filter">Campaign</Label>
-          <Select
-            id="offer-campaign-filter"
-            value={campaignId ?? ''}
-            onChange={(e) => setFilter('campaign', e.target.value)}
-            placeholder="All campaigns"
-            options={(campaigns.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }))}
-          />
-        </div>
-        <div className="space-y-1.5 sm:w-60">
-          <Label htmlFor="offer-podcast-filter">Podcast</Label>
-          <Select
-            id="offer-podcast-filter"
-            value={podcastId ?? ''}
-            onChange={(e) => setFilter('podcast', e.target.value)}
-            placeholder="All podcasts"
-            options={(podcasts.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          />
-        </div>
-        {filtered && (
-          <Button variant="ghost" onClick={clearFilters}>
-            Clear filters
-          </Button>
-        )}
-      </div>
-      <DataTable
-        label="Offers"
+        list={list}
         columns={columns}
-        rows={list.rows}
-        error={list.error}
-        onRetry={list.refetch}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        loadingMore={list.loadingMore}
-        empty={
-          filtered ? (
-            <EmptyState title="No offers match these filters" description="Change or clear the filters to see more." />
-          ) : (
-            <EmptyState
-              icon={<Handshake className="size-6" />}
-              title="No offers yet"
-              description="Offer a draft or active campaign to an opted-in podcast."
-              action={canAdminister && <Button onClick={() => setCreating(true)}>New offer</Button>}
-            />
-          )
-        }
+        empty={{
+          icon: <Handshake className="size-6" />,
+          title: 'No offers yet',
+          description: 'Offer a draft or active campaign to an opted-in podcast.',
+        }}
       />
       <CreateOfferDialog open={creating} onOpenChange={setCreating} defaultCampaignId={campaignId} defaultPodcastId={podcastId} />
     </>
@@ -184,12 +113,13 @@ export function OffersPage() {
 }
 
 function OfferActions({ offer, canAdminister, campaignName, podcastName }: { offer: Offer; canAdminister: boolean; campaignName?: string; podcastName?: string }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
   const accept = useMutation(
-    api.offers.accept.mutationOptions({
-      onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: api.offers.pathKey() }), queryClient.invalidateQueries({ queryKey: api.creatives.pathKey() })]),
+    trpc.offers.accept.mutationOptions({
+      onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() })]),
     }),
   );
   const what = `${campaignName ?? 'this campaign'} on ${podcastName ?? 'this podcast'}`;
@@ -240,9 +170,10 @@ function OfferActions({ offer, canAdminister, campaignName, podcastName }: { off
 }
 
 function RejectOfferDialog({ offer, what, onClose }: { offer: Offer; what: string; onClose: () => void }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const reject = useMutation(api.offers.reject.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: api.offers.pathKey() }) }));
+  const reject = useMutation(trpc.offers.reject.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }));
   const form = useZodForm(rejectSchema, { defaultValues: { reason: '' } });
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
@@ -284,11 +215,12 @@ function CreateOfferDialog({
   defaultCampaignId?: string;
   defaultPodcastId?: string;
 }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   const campaigns = useCampaigns(networkId);
   const podcasts = usePodcasts(networkId);
-  const create = useMutation(api.offers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.offers.pathKey() }) }));
+  const create = useMutation(trpc.offers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }));
   const offerable = (campaigns.data?.items ?? []).filter((c) => c.status === 'draft' || c.status === 'active');
   const optedIn = (podcasts.data?.items ?? []).filter((p) => p.opt_in_status === 'opted_in');
   const defaults = { campaign_id: defaultCampaignId ?? '', podcast_id: defaultPodcastId ?? '', currency: 'USD', expires_at: '' };

@@ -1,49 +1,51 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Mic, Plus } from 'lucide-react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, Mic } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { createPodcastInput } from '@/server/routers/podcasts/create-podcast.types';
-import type { Podcast } from '@/server/routers/podcasts/podcast.types';
-import { Badge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input } from '../../../../../_components/ui/input';
-import { Select } from '../../../../../_components/ui/select';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { formatDateTime, usePagedList } from '../../../../../_lib/ads';
-import { useCanAdminister, useNetworkId } from '../../../../../_lib/network';
-import { problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { voiceSchema, type Podcast } from '@/server/routers/podcasts/podcast.types';
+import { actionsColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
+import { Badge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { formatDateTime } from '@/app/(console)/_lib/ads';
+import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 const createSchema = createPodcastInput.omit({ networkId: true });
 
-/** The voice presets (server/services/podcasts/voices.ts), described for people. */
-const VOICES: { value: Podcast['voice']; label: string }[] = [
-  { value: 'default', label: 'Default — neutral' },
-  { value: 'warm', label: 'Warm — lower, relaxed' },
-  { value: 'bright', label: 'Bright — higher, lively' },
-  { value: 'deep', label: 'Deep — low and slow' },
-  { value: 'fast', label: 'Fast — quick delivery' },
-  { value: 'calm', label: 'Calm — slow and even' },
-];
+/** The API's voice presets (voiceSchema), described for people. */
+const VOICES = optionsOf(voiceSchema.options, {
+  default: 'Default — neutral',
+  warm: 'Warm — lower, relaxed',
+  bright: 'Bright — higher, lively',
+  deep: 'Deep — low and slow',
+  fast: 'Fast — quick delivery',
+  calm: 'Calm — slow and even',
+} satisfies Record<Podcast['voice'], string>);
 
 const OPT_IN_EXPLAINED =
   'Opting in records that the show agrees to carry host-read ads from this network: only opted-in podcasts can receive offers, and their creatives are read in the podcast’s voice preset.';
 
 export function PodcastsPage() {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const list = usePagedList(api.podcasts.list, { networkId, limit: 50 });
+  const list = pagedList(useInfiniteQuery(trpc.podcasts.list.infiniteQueryOptions({ networkId, limit: 50 }, byCursor)));
   const [creating, setCreating] = useState(false);
 
   const columns = useMemo<DataTableColumn<Podcast>[]>(
     () => [
-      { accessorKey: 'name', header: 'Podcast', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
+      nameColumn('Podcast'),
       { accessorKey: 'host_name', header: 'Host' },
       { accessorKey: 'voice', header: 'Voice', cell: ({ row }) => <span className="capitalize">{row.original.voice}</span> },
       {
@@ -70,49 +72,27 @@ export function PodcastsPage() {
               RSS<span className="sr-only"> feed of {row.original.name}</span>
             </a>
           ) : (
-            <span className="text-slate-500">—</span>
+            <Unset />
           ),
       },
-      {
-        id: 'actions',
-        header: () => <span className="sr-only">Actions</span>,
-        enableSorting: false,
-        cell: ({ row }) => (canAdminister ? <OptInActions podcast={row.original} /> : null),
-      },
+      actionsColumn((podcast) => (canAdminister ? <OptInActions podcast={podcast} /> : null)),
     ],
     [canAdminister],
   );
 
   return (
     <>
-      <PageHeader
+      <ListPage
         title="Podcasts"
         description="The shows of this network. A podcast must opt in before it can be offered campaigns; its voice preset is the voice its ads are read in."
-        actions={
-          canAdminister && (
-            <Button onClick={() => setCreating(true)}>
-              <Plus aria-hidden /> New podcast
-            </Button>
-          )
-        }
-      />
-      <DataTable
-        label="Podcasts"
+        create={canAdminister ? { label: 'New podcast', onClick: () => setCreating(true) } : undefined}
+        list={list}
         columns={columns}
-        rows={list.rows}
-        error={list.error}
-        onRetry={list.refetch}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        loadingMore={list.loadingMore}
-        empty={
-          <EmptyState
-            icon={<Mic className="size-6" />}
-            title="No podcasts yet"
-            description="Add a show, choose the voice its ads are read in, then opt it in."
-            action={canAdminister && <Button onClick={() => setCreating(true)}>New podcast</Button>}
-          />
-        }
+        empty={{
+          icon: <Mic className="size-6" />,
+          title: 'No podcasts yet',
+          description: 'Add a show, choose the voice its ads are read in, then opt it in.',
+        }}
       />
       <CreatePodcastDialog open={creating} onOpenChange={setCreating} />
     </>
@@ -120,11 +100,12 @@ export function PodcastsPage() {
 }
 
 function OptInActions({ podcast }: { podcast: Podcast }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: api.podcasts.pathKey() });
-  const optIn = useMutation(api.podcasts.optIn.mutationOptions({ onSuccess: invalidate }));
-  const optOut = useMutation(api.podcasts.optOut.mutationOptions({ onSuccess: invalidate }));
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() });
+  const optIn = useMutation(trpc.podcasts.optIn.mutationOptions({ onSuccess: invalidate }));
+  const optOut = useMutation(trpc.podcasts.optOut.mutationOptions({ onSuccess: invalidate }));
   if (podcast.opt_in_status === 'opted_in') {
     return (
       <div className="flex justify-end">
@@ -169,9 +150,10 @@ function OptInActions({ podcast }: { podcast: Podcast }) {
 }
 
 function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const create = useMutation(api.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: api.podcasts.pathKey() }) }));
+  const create = useMutation(trpc.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }));
   const defaults = { name: '', host_name: '', voice: 'default' as const, rss_url: '' };
   const form = useZodForm(createSchema, { defaultValues: defaults });
   const close = () => {

@@ -5,14 +5,14 @@ import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { createServiceAccountInput } from '@/server/routers/service-accounts/create-service-account.types';
-import { Button } from '../../../../../_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input } from '../../../../../_components/ui/input';
-import { Select } from '../../../../../_components/ui/select';
-import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
-import { api } from '../../../../../_lib/trpc';
-import { localDateTimeToIso, ROLE_HELP, ROLE_OPTIONS } from '../../api-keys/_components/identity';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { localDateTimeToIso, ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 
 /** The procedure's schema; the expiry is the browser's local date-time, sent as ISO 8601. */
 const createForm = createServiceAccountInput.omit({ networkId: true, expires_at: true }).extend({
@@ -23,12 +23,13 @@ const createForm = createServiceAccountInput.omit({ networkId: true, expires_at:
 });
 
 export function CreateServiceAccountDialog({ networkId }: { networkId: string }) {
+  const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<{ token: string; name: string; keyName: string } | null>(null);
   const queryClient = useQueryClient();
   const create = useMutation(
-    api.serviceAccounts.create.mutationOptions({
-      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: api.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: api.keys.pathKey() })]),
+    trpc.serviceAccounts.create.mutationOptions({
+      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() })]),
     }),
   );
   const form = useZodForm(createForm, { defaultValues: { name: '', role: 'read_only', key_name: '', expires_at: '' } });

@@ -5,18 +5,19 @@ import { Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useId, useState } from 'react';
 import type { ServiceAccount } from '@/server/routers/service-accounts/service-account.types';
-import { Badge } from '../../../../../_components/ui/badge';
-import { Button, buttonVariants } from '../../../../../_components/ui/button';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Label } from '../../../../../_components/ui/label';
-import { Select } from '../../../../../_components/ui/select';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { networkPath, useCanAdminister, useNetworkId } from '../../../../../_lib/network';
-import { api } from '../../../../../_lib/trpc';
-import { formatDate, identitySentence, roleLabel } from '../../api-keys/_components/identity';
-import { MintKeyDialog } from '../../api-keys/_components/mint-key-dialog';
+import { Badge } from '@/app/(console)/_components/ui/badge';
+import { Button, buttonVariants } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { Select } from '@/app/(console)/_components/ui/select';
+import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { formatDate, identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
+import { MintKeyDialog } from '@/app/(console)/console/n/[networkId]/api-keys/_components/mint-key-dialog';
 import { CreateServiceAccountDialog } from './create-service-account-dialog';
 
 const STATUS = [
@@ -25,17 +26,13 @@ const STATUS = [
 ];
 
 export function ServiceAccountsView() {
+  const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
   const [status, setStatus] = useState<'active' | 'deleted'>('active');
   const statusId = useId();
   const input = { networkId, limit: 50, status };
-  const accounts = useInfiniteQuery({
-    queryKey: [...api.serviceAccounts.list.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.serviceAccounts.list.query({ ...input, cursor: pageParam }),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const accounts = useInfiniteQuery(trpc.serviceAccounts.list.infiniteQueryOptions(input, byCursor));
 
   const columns: DataTableColumn<ServiceAccount>[] = [
     { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
@@ -111,11 +108,12 @@ export function ServiceAccountsView() {
 }
 
 function AccountActions({ networkId, account }: { networkId: string; account: ServiceAccount }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const remove = useMutation(
-    api.serviceAccounts.delete.mutationOptions({
-      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: api.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: api.keys.pathKey() })]),
+    trpc.serviceAccounts.delete.mutationOptions({
+      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() })]),
     }),
   );
   return (

@@ -1,4 +1,4 @@
-import { WebhookDetail } from '../_components/webhook-detail';
+import { WebhookDetail } from '@/app/(console)/console/n/[networkId]/webhooks/_components/webhook-detail';
 
 export const metadata = { title: 'Webhook' };
 

@@ -1,8 +1,8 @@
 'use client';
 
 import { Lock } from 'lucide-react';
-import { Card } from '../../../../../_components/ui/card';
-import { EmptyState } from '../../../../../_components/ui/states';
+import { Card } from '@/app/(console)/_components/ui/card';
+import { EmptyState } from '@/app/(console)/_components/ui/states';
 
 /** What a read_only member sees instead of the webhooks area (the API answers 403 to them). */
 export function WebhooksAdminOnly() {

@@ -3,33 +3,32 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { History, Inbox } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
-import { recoverInput } from '@/server/routers/webhooks/deliveries.types';
-import { StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../../_components/ui/card';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Input } from '../../../../../_components/ui/input';
-import { Label } from '../../../../../_components/ui/label';
-import { Select } from '../../../../../_components/ui/select';
-import { EmptyState } from '../../../../../_components/ui/states';
-import { problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { deliveryStatusSchema } from '@/server/routers/webhooks/delivery.types';
+import { recoverDeliveriesInput } from '@/server/routers/webhooks/recover-deliveries.types';
+import { StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Input } from '@/app/(console)/_components/ui/input';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
+import { EmptyState } from '@/app/(console)/_components/ui/states';
+import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC, type RouterInputs, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { DeliveryPanel } from './delivery-panel';
 import { formatDateTime, formatLatency, fromLocalInput, toLocalInput } from './format';
 
-type Webhook = Awaited<ReturnType<typeof api.webhooks.get.query>>;
-type Delivery = Awaited<ReturnType<typeof api.webhooks.listDeliveries.query>>['items'][number];
-type Status = NonNullable<Parameters<typeof api.webhooks.listDeliveries.query>[0]['status']>;
-type EventType = NonNullable<Parameters<typeof api.webhooks.listDeliveries.query>[0]['event_type']>;
+type Webhook = RouterOutputs['webhooks']['get'];
+type Delivery = RouterOutputs['webhooks']['listDeliveries']['items'][number];
+type Status = NonNullable<RouterInputs['webhooks']['listDeliveries']['status']>;
+type EventType = NonNullable<RouterInputs['webhooks']['listDeliveries']['event_type']>;
 
 const PAGE_SIZE = 25;
-const STATUS_OPTIONS = [
-  { value: 'pending', label: 'Pending (queued or retrying)' },
-  { value: 'succeeded', label: 'Succeeded' },
-  { value: 'failed', label: 'Failed' },
-];
+const STATUS_OPTIONS = optionsOf(deliveryStatusSchema.options, { pending: 'Pending (queued or retrying)' });
 
 export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook: Webhook }) {
+  const trpc = useTRPC();
   const ids = useId();
   const [status, setStatus] = useState('');
   const [eventType, setEventType] = useState('');
@@ -47,14 +46,13 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
     ...(fromLocalInput(since) ? { since: fromLocalInput(since) } : {}),
     ...(fromLocalInput(until) ? { until: fromLocalInput(until) } : {}),
   };
-  const log = useInfiniteQuery({
-    queryKey: [...api.webhooks.listDeliveries.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.webhooks.listDeliveries.query({ ...input, cursor: pageParam }),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    // New deliveries and retries show up on their own; faster while some are under way.
-    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? 2_000 : 5_000),
-  });
+  const log = useInfiniteQuery(
+    trpc.webhooks.listDeliveries.infiniteQueryOptions(input, {
+      ...byCursor,
+      // New deliveries and retries show up on their own; faster while some are under way.
+      refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? 2_000 : 5_000),
+    }),
+  );
   const rows = log.data?.pages.flatMap((page) => page.items);
   const filtered = Boolean(status || eventType || since || until);
 
@@ -163,13 +161,14 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
 
 /** "Recover failed since…": re-send every failed delivery created since a time (default 24 h ago). */
 function RecoverForm({ networkId, webhook }: { networkId: string; webhook: Webhook }) {
+  const trpc = useTRPC();
   const id = useId();
   const queryClient = useQueryClient();
   const [since, setSince] = useState(() => toLocalInput(new Date(Date.now() - 24 * 3_600_000)));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const recover = useMutation(
-    api.webhooks.recover.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: api.webhooks.listDeliveries.pathKey() }),
+    trpc.webhooks.recover.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.listDeliveries.pathKey() }),
     }),
   );
   return (
@@ -179,7 +178,7 @@ function RecoverForm({ networkId, webhook }: { networkId: string; webhook: Webho
       onSubmit={async (event) => {
         event.preventDefault();
         setMessage(null);
-        const parsed = recoverInput.shape.since.safeParse(fromLocalInput(since));
+        const parsed = recoverDeliveriesInput.shape.since.safeParse(fromLocalInput(since));
         if (!parsed.success) {
           setMessage({ ok: false, text: parsed.error.issues[0]?.message ?? 'Pick a date and time.' });
           return;

@@ -3,18 +3,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, Copy, Send } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { Dialog, DialogContent } from '../../../../../_components/ui/dialog';
-import { LoadingBlock } from '../../../../../_components/ui/skeleton';
-import { ErrorState } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent } from '@/app/(console)/_components/ui/dialog';
+import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
+import { ErrorState } from '@/app/(console)/_components/ui/states';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { formatDateTime, formatLatency, prettyJson } from './format';
 
-type Webhook = Awaited<ReturnType<typeof api.webhooks.get.query>>;
-type Detail = Awaited<ReturnType<typeof api.webhooks.getDelivery.query>>;
+type Webhook = RouterOutputs['webhooks']['get'];
+type Detail = RouterOutputs['webhooks']['getDelivery'];
 
 /** A side sheet with one delivery: the request as sent and every attempt. */
 export function DeliveryPanel({
@@ -44,19 +44,20 @@ export function DeliveryPanel({
 }
 
 function DeliveryDetail({ networkId, webhook, deliveryId }: { networkId: string; webhook: Webhook; deliveryId: string }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const detail = useQuery(
-    api.webhooks.getDelivery.queryOptions(
+    trpc.webhooks.getDelivery.queryOptions(
       { networkId, webhookId: webhook.id, deliveryId },
       { refetchInterval: (q) => (q.state.data?.status === 'pending' ? 1_500 : false) },
     ),
   );
   const [redeliverError, setRedeliverError] = useState<string | null>(null);
   const redeliver = useMutation(
-    api.webhooks.redeliver.mutationOptions({
+    trpc.webhooks.redeliver.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: api.webhooks.getDelivery.pathKey() });
-        await queryClient.invalidateQueries({ queryKey: api.webhooks.listDeliveries.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.getDelivery.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.listDeliveries.pathKey() });
       },
     }),
   );

@@ -3,14 +3,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
-import { Checkbox } from '../../../../../_components/ui/checkbox';
-import { Skeleton } from '../../../../../_components/ui/skeleton';
-import { ErrorState } from '../../../../../_components/ui/states';
-import { api } from '../../../../../_lib/trpc';
+import { Checkbox } from '@/app/(console)/_components/ui/checkbox';
+import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
+import { ErrorState } from '@/app/(console)/_components/ui/states';
+import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 /** The event types a webhook can subscribe to, with their descriptions (GET /event-types). */
 export function useEventTypes() {
-  return useQuery(api.events.types.queryOptions(undefined, { staleTime: 5 * 60_000 }));
+  const trpc = useTRPC();
+  return useQuery(trpc.events.types.queryOptions(undefined, { staleTime: 5 * 60_000 }));
 }
 
 /**

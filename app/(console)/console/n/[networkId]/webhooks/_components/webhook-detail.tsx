@@ -6,26 +6,26 @@ import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { updateWebhookInput } from '@/server/routers/webhooks/update-webhook.types';
-import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../../../_components/ui/card';
-import { ConfirmDialog } from '../../../../../_components/ui/confirm-dialog';
-import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input, Textarea } from '../../../../../_components/ui/input';
-import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
-import { LoadingBlock } from '../../../../../_components/ui/skeleton';
-import { ErrorState, PageHeader } from '../../../../../_components/ui/states';
-import { toast } from '../../../../../_components/ui/toaster';
-import { networkPath, useNetworkId, useNetworkRole } from '../../../../../_lib/network';
-import { problemOf, problemSentence } from '../../../../../_lib/problem';
-import { api } from '../../../../../_lib/trpc';
+import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input, Textarea } from '@/app/(console)/_components/ui/input';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
+import { ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { toast } from '@/app/(console)/_components/ui/toaster';
+import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
+import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
+import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
 import { DeliveryLog } from './delivery-log';
 import { EventTypesField } from './event-types-field';
 import { CONFLICT_SENTENCE, formatDateTime, isVersionConflict } from './format';
 
-type Webhook = Awaited<ReturnType<typeof api.webhooks.get.query>>;
+type Webhook = RouterOutputs['webhooks']['get'];
 
 export function WebhookDetail() {
   const networkId = useNetworkId();
@@ -58,7 +58,8 @@ export function WebhookDetail() {
 }
 
 function WebhookView({ networkId, webhookId }: { networkId: string; webhookId: string }) {
-  const hook = useQuery(api.webhooks.get.queryOptions({ networkId, webhookId }));
+  const trpc = useTRPC();
+  const hook = useQuery(trpc.webhooks.get.queryOptions({ networkId, webhookId }));
   if (hook.error) {
     return (
       <>
@@ -157,6 +158,7 @@ function WebhookSummary({ webhook: w }: { webhook: Webhook }) {
 }
 
 function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId: string }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
   const [editing, setEditing] = useState(false);
@@ -164,10 +166,10 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
   const [toggleError, setToggleError] = useState<string | null>(null);
   const [rotateError, setRotateError] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: api.webhooks.pathKey() });
-  const update = useMutation(api.webhooks.update.mutationOptions({ onSuccess: refresh }));
-  const rotate = useMutation(api.webhooks.rotateSecret.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(api.webhooks.remove.mutationOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+  const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: refresh }));
+  const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(trpc.webhooks.remove.mutationOptions());
   const enabling = w.status === 'disabled';
 
   return (
@@ -235,7 +237,7 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
         onConfirm={async () => {
           try {
             await remove.mutateAsync({ networkId, webhookId: w.id });
-            await queryClient.invalidateQueries({ queryKey: api.webhooks.list.pathKey() });
+            await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.pathKey() });
             toast.success('Webhook deleted.');
             router.push(networkPath(networkId, 'webhooks'));
           } catch (error) {
@@ -285,16 +287,17 @@ function EditWebhookDialog({
 }
 
 function EditWebhookForm({ webhook, networkId, onDone }: { webhook: Webhook; networkId: string; onDone: () => void }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   // What the form was opened with: its version is sent with the change.
   const [opened, setOpened] = useState(webhook);
   const [conflict, setConflict] = useState(false);
-  const update = useMutation(api.webhooks.update.mutationOptions());
+  const update = useMutation(trpc.webhooks.update.mutationOptions());
   const defaults = (w: Webhook) => ({ url: w.url, events: w.events as never, description: w.description ?? '' });
   const form = useZodForm(editSchema, { defaultValues: defaults(opened) });
 
   async function reload() {
-    const fresh = await queryClient.fetchQuery({ ...api.webhooks.get.queryOptions({ networkId, webhookId: opened.id }), staleTime: 0 });
+    const fresh = await queryClient.fetchQuery({ ...trpc.webhooks.get.queryOptions({ networkId, webhookId: opened.id }), staleTime: 0 });
     setOpened(fresh);
     setConflict(false);
     form.reset(defaults(fresh));
@@ -321,7 +324,7 @@ function EditWebhookForm({ webhook, networkId, onDone }: { webhook: Webhook; net
           }
           throw error;
         }
-        await queryClient.invalidateQueries({ queryKey: api.webhooks.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
         toast.success('Webhook saved.');
         onDone();
       }}

@@ -6,21 +6,22 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { createWebhookInput } from '@/server/routers/webhooks/create-webhook.types';
-import { Badge, StatusBadge } from '../../../../../_components/ui/badge';
-import { Button } from '../../../../../_components/ui/button';
-import { DataTable, type DataTableColumn } from '../../../../../_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '../../../../../_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '../../../../../_components/ui/form';
-import { Input, Textarea } from '../../../../../_components/ui/input';
-import { SecretReveal } from '../../../../../_components/ui/secret-reveal';
-import { EmptyState, PageHeader } from '../../../../../_components/ui/states';
-import { networkPath, useNetworkId, useNetworkRole } from '../../../../../_lib/network';
-import { api } from '../../../../../_lib/trpc';
+import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Input, Textarea } from '@/app/(console)/_components/ui/input';
+import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
+import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
+import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
 import { EventTypesField } from './event-types-field';
 import { formatDate } from './format';
 
-type Webhook = Awaited<ReturnType<typeof api.webhooks.list.query>>['items'][number];
+type Webhook = RouterOutputs['webhooks']['list']['items'][number];
 
 const PAGE_SIZE = 50;
 
@@ -83,13 +84,9 @@ export function WebhooksPage() {
 }
 
 function WebhookList({ networkId, onCreate }: { networkId: string; onCreate: () => void }) {
+  const trpc = useTRPC();
   const input = { networkId, limit: PAGE_SIZE };
-  const list = useInfiniteQuery({
-    queryKey: [...api.webhooks.list.pathKey(), { input, type: 'infinite' }],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.webhooks.list.query({ ...input, cursor: pageParam }),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const list = useInfiniteQuery(trpc.webhooks.list.infiniteQueryOptions(input, byCursor));
   const rows = list.data?.pages.flatMap((page) => page.items);
   const router = useRouter();
 
@@ -184,10 +181,11 @@ function CreateWebhookDialog({
   onOpenChange: (open: boolean) => void;
   onCreated: (hook: { id: string; secret: string }) => void;
 }) {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const create = useMutation(
-    api.webhooks.create.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: api.webhooks.pathKey() }),
+    trpc.webhooks.create.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }),
     }),
   );
   const form = useZodForm(createSchema, { defaultValues: { url: '', events: [], description: '' } });

@@ -1,0 +1,225 @@
+'use client';
+
+import { Plus } from 'lucide-react';
+import Link from 'next/link';
+import { useId, type ReactNode } from 'react';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { Label } from '@/app/(console)/_components/ui/label';
+import { Select, type SelectOption } from '@/app/(console)/_components/ui/select';
+import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { formatDateTime, formatMoney } from '@/app/(console)/_lib/ads';
+import { cn } from '@/app/(console)/_lib/cn';
+import type { PagedList } from '@/app/(console)/_lib/paged-list';
+import type { FilterSpec, ListFilters } from '@/app/(console)/_lib/url-filters';
+
+/*
+ * The list pages of the console (advertisers, campaigns, podcasts, offers, creatives) are one
+ * block: a header with the create action, a toolbar of filters kept in the URL, a table that
+ * loads more by cursor, and empty states that tell "nothing yet" (with the create action) from
+ * "nothing matches these filters". A page brings its columns, filters and dialogs.
+ */
+
+export interface ListPageProps<TRow, S extends FilterSpec> {
+  /** The page's heading and the table's accessible name, e.g. "Offers". */
+  title: string;
+  description: ReactNode;
+  /** The create action, in the header and in the empty list. Leave it out where the key may not create. */
+  create?: { label: string; onClick: () => void };
+  /** `useListFilters(…)`: the toolbar shows "Clear filters" and the empty list says nothing matches while any is set. */
+  filters?: ListFilters<S>;
+  /** What the button that clears them says ("Clear filters"). */
+  clearLabel?: string;
+  /** The toolbar's controls, usually `<ListFilter>`s. */
+  toolbar?: ReactNode;
+  /** Shown between the toolbar and the table (e.g. a live status line). */
+  notice?: ReactNode;
+  list: PagedList<TRow>;
+  columns: DataTableColumn<TRow>[];
+  /** The empty list before anything was created. `action` defaults to the create button. */
+  empty: { icon: ReactNode; title: string; description: ReactNode; action?: ReactNode };
+}
+
+export function ListPage<TRow, S extends FilterSpec>({
+  title,
+  description,
+  create,
+  filters,
+  clearLabel = 'Clear filters',
+  toolbar,
+  notice,
+  list,
+  columns,
+  empty,
+}: ListPageProps<TRow, S>) {
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description={description}
+        actions={
+          create && (
+            <Button onClick={create.onClick}>
+              <Plus aria-hidden /> {create.label}
+            </Button>
+          )
+        }
+      />
+      {toolbar && (
+        <div className="mb-4 grid gap-3 sm:flex sm:flex-wrap sm:items-end">
+          {toolbar}
+          {filters?.active && (
+            <Button variant="ghost" onClick={filters.clear}>
+              {clearLabel}
+            </Button>
+          )}
+        </div>
+      )}
+      {notice}
+      <DataTable
+        label={title}
+        columns={columns}
+        rows={list.rows}
+        error={list.error}
+        onRetry={list.refetch}
+        hasMore={list.hasMore}
+        onLoadMore={list.loadMore}
+        loadingMore={list.loadingMore}
+        empty={
+          filters?.active ? (
+            <EmptyState title={`No ${title.toLowerCase()} match these filters`} description="Change or clear the filters to see more." />
+          ) : (
+            <EmptyState
+              icon={empty.icon}
+              title={empty.title}
+              description={empty.description}
+              action={empty.action ?? (create && <Button onClick={create.onClick}>{create.label}</Button>)}
+            />
+          )
+        }
+      />
+    </>
+  );
+}
+
+/** One filter of the toolbar, a labelled select bound to the URL: `<ListFilter filters={filters} name="status" label="Status" … />`. */
+export function ListFilter<S extends FilterSpec>({
+  filters,
+  name,
+  label,
+  placeholder,
+  options,
+  wide,
+  children,
+}: {
+  filters: ListFilters<S>;
+  name: keyof S & string;
+  label: string;
+  /** The "no filter" choice, e.g. "All statuses". */
+  placeholder: string;
+  options: SelectOption[];
+  /** Names (campaigns, podcasts) need more room than statuses. */
+  wide?: boolean;
+  /** Extra options, e.g. the id in the URL when its name is not loaded. */
+  children?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className={cn('space-y-1.5', wide ? 'sm:w-60' : 'sm:w-44')}>
+      <Label htmlFor={id}>{label}</Label>
+      <Select id={id} value={(filters.values[name] as string | undefined) ?? ''} onChange={(e) => filters.set(name, e.target.value)} placeholder={placeholder} options={options}>
+        {children}
+      </Select>
+    </div>
+  );
+}
+
+// --- Columns the list pages share ---------------------------------------------------------
+
+/** A dash for a value that is not set. */
+export function Unset() {
+  return <span className="text-slate-500">—</span>;
+}
+
+/** The row's own name, in bold, linking to its page when `href` is given. */
+export function nameColumn<TRow extends { name: string }>(header: string, href?: (row: TRow) => string): DataTableColumn<TRow> {
+  return {
+    accessorKey: 'name',
+    header,
+    cell: ({ row }) =>
+      href ? (
+        <Link href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+          {row.original.name}
+        </Link>
+      ) : (
+        <span className="font-medium text-slate-900">{row.original.name}</span>
+      ),
+  };
+}
+
+/**
+ * Another resource named by id (a campaign, a podcast, an advertiser), sorted by its name,
+ * linking to it when `href` is given; the bare id while names load or when it is not among them.
+ */
+export function referenceColumn<TRow>({
+  id,
+  header,
+  names,
+  idOf,
+  href,
+}: {
+  id: string;
+  header: string;
+  names: Map<string, string>;
+  idOf: (row: TRow) => string;
+  href?: (row: TRow) => string;
+}): DataTableColumn<TRow> {
+  return {
+    id,
+    header,
+    accessorFn: (row) => names.get(idOf(row)) ?? idOf(row),
+    cell: ({ row, getValue }) =>
+      href ? (
+        <Link href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+          {getValue<string>()}
+        </Link>
+      ) : (
+        getValue<string>()
+      ),
+  };
+}
+
+/** An amount in minor units with its currency ("$2,500.00"), sorted by amount. */
+export function moneyColumn<TRow>(id: string, header: string, amount: (row: TRow) => { cents: number | null; currency: string | null }): DataTableColumn<TRow> {
+  return {
+    id,
+    header,
+    accessorFn: (row) => amount(row).cents ?? -1,
+    cell: ({ row }) => {
+      const { cents, currency } = amount(row.original);
+      return <span className="tabular-nums">{formatMoney(cents, currency)}</span>;
+    },
+  };
+}
+
+/** A timestamp in the reader's time zone; `unset` for null ("—" unless given, e.g. "Never"). */
+export function dateTimeColumn<TRow>(key: keyof TRow & string, header: string, unset?: string): DataTableColumn<TRow> {
+  return {
+    accessorKey: key,
+    header,
+    cell: ({ getValue }) => {
+      const value = getValue<string | null>();
+      return <span className="whitespace-nowrap">{value ? formatDateTime(value) : (unset ?? '—')}</span>;
+    },
+  };
+}
+
+/** The row's buttons, right-aligned, under a header only screen readers read. */
+export function actionsColumn<TRow>(cell: (row: TRow) => ReactNode): DataTableColumn<TRow> {
+  return {
+    id: 'actions',
+    header: () => <span className="sr-only">Actions</span>,
+    enableSorting: false,
+    cell: ({ row }) => cell(row.original),
+  };
+}

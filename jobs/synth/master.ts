@@ -1,0 +1,176 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { AUDIO_MIME_TYPES, type AudioFormat } from '@/db/schema/statuses';
+import { parseWav } from './audio';
+import { ffmpegBinary, FfmpegFailure, parseEbur128Summary, runFfmpeg, type LoudnessMeasurement } from './ffmpeg';
+import { CLIENT_REASONS, SynthesisError, type SynthesisErrorCode } from './types';
+
+/**
+ * Mastering: whatever a provider returned (WAV or MP3, any rate, mono or stereo) becomes a
+ * broadcast-ready creative — mono, 44.1 kHz, −16 LUFS integrated, true peak ≤ −1 dBTP (ITU-R
+ * BS.1770 / EBU R128, as Apple Podcasts asks) — in two renditions: MP3 (CBR 128 kbit/s, what
+ * podcast hosts ingest) and WAV (16-bit PCM). Both are measured as delivered.
+ *
+ * How: measure the input, apply the gain that brings it to the target, limit the peaks in the 4×
+ * oversampled signal (a true-peak limiter: inter-sample peaks become samples there), encode both
+ * renditions from that one signal, then measure each rendition as decoded. MP3 encoding changes
+ * loudness (here ~0.5 LU quieter) and peaks a little, so the gain is corrected from what the
+ * renditions measure and the render repeated (usually twice in all) until both sit within
+ * ±0.3 LU of the target with true peaks ≤ −1.2 dBTP — inside the promised ±1 LU / −1 dBTP.
+ */
+
+export const TARGET_LUFS = -16;
+export const SAMPLE_RATE = 44_100;
+export const MP3_BITRATE_KBPS = 128;
+/** The limiter's ceiling; the renditions' true peaks must then measure at most ACCEPT_PEAK. */
+const LIMITER_CEILING_DBTP = -1.5;
+const ACCEPT_PEAK_DBTP = -1.2;
+const ACCEPT_LU = 0.3;
+const MAX_RENDERS = 4;
+/** BS.1770 gates 400 ms blocks: a clip with none is measured looped this many times. */
+const SHORT_CLIP_LOOPS = 4;
+
+
+export interface Rendition {
+  format: AudioFormat;
+  mimeType: string;
+  bytes: Buffer;
+  loudnessLufs: number;
+  truePeakDbtp: number;
+}
+
+export interface MasteredAudio {
+  /** MP3 first: the default rendition. */
+  renditions: Rendition[];
+  durationMs: number;
+  sampleRate: number;
+  channels: number;
+}
+
+function fail(code: SynthesisErrorCode, retryable: boolean, message: string, cause?: unknown): never {
+  throw new SynthesisError(`mastering: ${message}`, { code, retryable, clientReason: CLIENT_REASONS[code], cause });
+}
+
+/** At most one mastering per core at a time in a process: ffmpeg is CPU-bound, the worker runs up to 20 jobs. */
+class Slots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+const slots = new Slots(Math.max(1, availableParallelism()));
+
+const MONO_44K = `aformat=channel_layouts=mono,aresample=${SAMPLE_RATE}`;
+
+/** Integrated loudness and true peak of a mono 44.1 kHz reading of `file`. */
+async function measure(ffmpeg: string, file: string, signal?: AbortSignal): Promise<LoudnessMeasurement> {
+  const scan = async (loop: string[]) =>
+    parseEbur128Summary(
+      await runFfmpeg(ffmpeg, [...loop, '-i', file, '-af', `${MONO_44K},ebur128=peak=true:framelog=verbose`, '-f', 'null', '-'], { signal }),
+    );
+  const once = await scan([]);
+  // Under 400 ms nothing passes BS.1770's gate: measure the clip repeated instead.
+  return once.integratedLufs === undefined ? scan(['-stream_loop', String(SHORT_CLIP_LOOPS - 1)]) : once;
+}
+
+async function render(ffmpeg: string, input: string, dir: string, gainDb: number, ceilingDbtp: number, signal?: AbortSignal) {
+  const oversampled = SAMPLE_RATE * 4;
+  const limit = Math.pow(10, ceilingDbtp / 20).toFixed(5);
+  const chain =
+    `[0:a]${MONO_44K},volume=${gainDb.toFixed(2)}dB,aresample=${oversampled},` +
+    `alimiter=limit=${limit}:attack=2:release=40:level=0,aresample=${SAMPLE_RATE},asplit=2[wav][mp3]`;
+  const files = { wav: path.join(dir, 'out.wav'), mp3: path.join(dir, 'out.mp3') };
+  await runFfmpeg(
+    ffmpeg,
+    [
+      '-y', '-i', input, '-filter_complex', chain,
+      '-map', '[wav]', '-c:a', 'pcm_s16le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-map_metadata', '-1', '-fflags', '+bitexact', files.wav,
+      '-map', '[mp3]', '-c:a', 'libmp3lame', '-b:a', `${MP3_BITRATE_KBPS}k`, '-ar', String(SAMPLE_RATE), '-ac', '1', '-map_metadata', '-1', '-fflags', '+bitexact', '-id3v2_version', '0', files.mp3,
+    ],
+    { signal },
+  );
+  return files;
+}
+
+/**
+ * Masters `audio` (the bytes a provider returned). Throws `SynthesisError`: `invalid_audio`
+ * (permanent) when the input cannot be decoded, `silent_audio` (permanent) when it holds no
+ * measurable sound, `cancelled` when `signal` aborts, `engine_error` (retryable) otherwise.
+ */
+export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal } = {}): Promise<MasteredAudio> {
+  const { signal } = options;
+  let ffmpeg: string;
+  try {
+    ffmpeg = (await ffmpegBinary()).path;
+  } catch (error) {
+    fail('engine_error', true, (error as Error).message, error);
+  }
+  return slots.run(async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'creative-'));
+    try {
+      const input = path.join(dir, 'input');
+      await writeFile(input, audio);
+      const step = async <T>(what: string, work: () => Promise<T>, permanent?: SynthesisErrorCode): Promise<T> => {
+        try {
+          return await work();
+        } catch (error) {
+          if (signal?.aborted || (error instanceof FfmpegFailure && error.aborted)) fail('cancelled', true, `${what}: cancelled`, error);
+          if (permanent) fail(permanent, false, `${what}: ${(error as Error).message}`, error);
+          fail('engine_error', true, `${what}: ${(error as Error).message}`, error);
+        }
+      };
+
+      const before = await step('measuring the input', () => measure(ffmpeg, input, signal), 'invalid_audio');
+      if (before.integratedLufs === undefined) fail('silent_audio', false, 'the input has no measurable loudness (silent)');
+
+      let gainDb = TARGET_LUFS - before.integratedLufs;
+      let ceiling = LIMITER_CEILING_DBTP;
+      let last: { wav: Buffer; mp3: Buffer; wavLoudness: LoudnessMeasurement; mp3Loudness: LoudnessMeasurement } | undefined;
+      for (let attempt = 1; attempt <= MAX_RENDERS; attempt++) {
+        const files = await step('rendering', () => render(ffmpeg, input, dir, gainDb, ceiling, signal));
+        const [wavLoudness, mp3Loudness] = await step('measuring the renditions', () =>
+          Promise.all([measure(ffmpeg, files.wav, signal), measure(ffmpeg, files.mp3, signal)]),
+        );
+        last = { wav: await readFile(files.wav), mp3: await readFile(files.mp3), wavLoudness, mp3Loudness };
+        const levels = [wavLoudness, mp3Loudness].map((m) => m.integratedLufs ?? -Infinity);
+        const peaks = [wavLoudness, mp3Loudness].map((m) => m.truePeakDbtp ?? -Infinity);
+        const loudEnough = levels.every((l) => Math.abs(l - TARGET_LUFS) <= ACCEPT_LU);
+        const peaksOk = peaks.every((p) => p <= ACCEPT_PEAK_DBTP);
+        if (loudEnough && peaksOk) break;
+        if (!peaksOk) ceiling -= 0.5;
+        gainDb += TARGET_LUFS - (levels[0]! + levels[1]!) / 2;
+      }
+      const { wav, mp3, wavLoudness, mp3Loudness } = last!;
+      const within = (m: LoudnessMeasurement) =>
+        m.integratedLufs !== undefined && m.truePeakDbtp !== undefined && Math.abs(m.integratedLufs - TARGET_LUFS) <= 1 && m.truePeakDbtp <= -1;
+      if (!within(wavLoudness) || !within(mp3Loudness)) {
+        fail('engine_error', true, `could not reach ${TARGET_LUFS} LUFS / -1 dBTP: wav ${JSON.stringify(wavLoudness)}, mp3 ${JSON.stringify(mp3Loudness)}`);
+      }
+      const rendition = (format: AudioFormat, bytes: Buffer, m: LoudnessMeasurement): Rendition => ({
+        format,
+        mimeType: AUDIO_MIME_TYPES[format],
+        bytes,
+        loudnessLufs: m.integratedLufs!,
+        truePeakDbtp: m.truePeakDbtp!,
+      });
+      return {
+        renditions: [rendition('mp3', mp3, mp3Loudness), rendition('wav', wav, wavLoudness)],
+        durationMs: parseWav(wav).durationMs,
+        sampleRate: SAMPLE_RATE,
+        channels: 1,
+      };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+}

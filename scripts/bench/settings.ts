@@ -1,0 +1,105 @@
+/**
+ * Every `BENCH_*` variable of `npm run bench`, read once (their meaning: the header of run.ts).
+ * The webhook fan-out's own variables are read by `fanoutSettings` (webhook-fanout.ts), which
+ * also runs alone.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A positive number from the environment, or `fallback` when unset or empty. */
+export function numberEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** `K=V K2=V2` (space-separated) → an object; `name` is the variable, for the error message. */
+export function parseEnvList(raw: string | undefined, name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(/\s+/).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`${name}: expected K=V, got ${JSON.stringify(pair)}`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/** `KEY=value … npm run bench`: every BENCH_* variable set, for the report and its log. */
+export function benchCommand(script = 'npm run bench'): string {
+  const vars = Object.keys(process.env)
+    .filter((k) => k.startsWith('BENCH_'))
+    .sort()
+    .map((k) => `${k}=${process.env[k]}`);
+  return [...vars, script].join(' ');
+}
+
+export const quick = process.env.BENCH_QUICK === '1';
+
+/** Settings for investigations; any of them set → no report unless BENCH_REPORT names a file. */
+export const investigation = {
+  targets: (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean),
+  serviceEnv: parseEnvList(process.env.BENCH_SERVICE_ENV, 'BENCH_SERVICE_ENV'),
+  serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  baselinePrepare: process.env.BENCH_BASELINE_PREPARE !== '0',
+};
+const investigating =
+  investigation.targets.length > 0 ||
+  Object.keys(investigation.serviceEnv).length > 0 ||
+  investigation.serviceNodeArgs.length > 0 ||
+  !investigation.baselinePrepare ||
+  process.env.BENCH_POOL_MAX !== undefined;
+
+export const settings = {
+  quick,
+  duration: numberEnv('BENCH_DURATION', quick ? 3 : 10),
+  runs: Math.round(numberEnv('BENCH_RUNS', quick ? 1 : 3)),
+  warmup: numberEnv('BENCH_WARMUP', quick ? 1 : 5),
+  connections: Math.round(numberEnv('BENCH_CONNECTIONS', 32)),
+  poolSeconds: numberEnv('BENCH_POOL_SECONDS', quick ? 5 : 20),
+  networks: Math.round(numberEnv('BENCH_NETWORKS', 60)),
+  creatives: Math.round(numberEnv('BENCH_CREATIVES', quick ? 10 : 40)),
+  creativeConcurrency: Math.round(numberEnv('BENCH_CREATIVE_CONCURRENCY', 5)),
+  vendorDelayMs: process.env.BENCH_VENDOR_DELAY_MS === '0' ? 0 : numberEnv('BENCH_VENDOR_DELAY_MS', 200),
+  startTimeoutMs: numberEnv('BENCH_START_TIMEOUT', 900) * 1000,
+  pgUrl: process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  report:
+    process.env.BENCH_REPORT === '-'
+      ? undefined
+      : process.env.BENCH_REPORT
+        ? path.resolve(process.env.BENCH_REPORT)
+        : quick || investigating
+          ? undefined
+          : path.join(root, 'docs', 'PERFORMANCE.md'),
+  keepLogs: process.env.BENCH_KEEP_LOGS === '1',
+  fanout: process.env.BENCH_FANOUT !== '0',
+  lists: process.env.BENCH_LISTS !== '0',
+};
+
+/** The service and the baseline run with the same pool size (the service's default, 10). */
+export const POOL_MAX = Math.round(numberEnv('BENCH_POOL_MAX', 10));
+/** Generous per-key limits: the limiter still runs on every request but never refuses one. */
+export const RATE_LIMIT = '1000000';
+
+/** Offer list latency: the two list sizes, and each run's length and connections. */
+export const lists = {
+  sizes: [
+    Math.round(numberEnv('BENCH_OFFERS_SMALL', quick ? 1_000 : 10_000)),
+    Math.round(numberEnv('BENCH_OFFERS_LARGE', quick ? 100_000 : 1_000_000)),
+  ] as const,
+  seconds: numberEnv('BENCH_LIST_SECONDS', quick ? 2 : 5),
+  connections: Math.round(numberEnv('BENCH_LIST_CONNECTIONS', 1)),
+};
+
+/** The soak: a steady mixed load at `rate` req/s for `seconds`, RSS read every `sampleSeconds`. */
+export const soak = {
+  enabled: process.env.BENCH_SOAK !== '0',
+  seconds: numberEnv('BENCH_SOAK_SECONDS', quick ? 20 : 600),
+  warmup: numberEnv('BENCH_SOAK_WARMUP', quick ? 5 : 60),
+  rate: Math.round(numberEnv('BENCH_SOAK_RATE', 200)),
+  connections: Math.round(numberEnv('BENCH_SOAK_CONNECTIONS', 8)),
+  sampleSeconds: numberEnv('BENCH_SOAK_SAMPLE_SECONDS', quick ? 2 : 10),
+};

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '@/server/http/page';
+import { networkParam } from '@/server/routers/shared.types';
+import { creativeSchema, creativeStatusSchema } from './creative.types';
+
+export const listCreativesInput = z.strictObject({
+  ...networkParam,
+  ...listParams,
+  status: creativeStatusSchema.optional(),
+  offer_id: z.string().min(1).optional(),
+});
+export const creativeListSchema = pageOf(creativeSchema).meta({ id: 'CreativeList' });

@@ -1,0 +1,26 @@
+import { setEtag } from '@/server/http/locking';
+import { acceptOffer } from '@/server/services/offers/decide-offer';
+import { networkProcedure } from '@/server/trpc';
+import { offerSchema, presentOffer } from './offer.types';
+import { acceptOfferInput } from './accept-offer.types';
+
+export const acceptOfferRoute = networkProcedure('administrator')
+  .meta({
+    errors: { 'not-found': 'No offer with this id in the network.', conflict: 'The offer is no longer open (accepted, rejected or expired).' },
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/offers/{offerId}/accept',
+      tags: ['offers'],
+      summary: 'Accept an offer',
+      description:
+        'Starts generating the host-voiced creative (`creative_id`) and sends offer.accepted — all in one transaction. An offer that is no longer open answers 409; of concurrent accepts exactly one wins.',
+      protect: true,
+    },
+  })
+  .input(acceptOfferInput)
+  .output(offerSchema)
+  .mutation(async ({ ctx, input }) => {
+    const row = await ctx.db.transaction((tx) => acceptOffer({ tx, networkId: input.networkId, offerId: input.offerId }));
+    setEtag(ctx.http, row.version);
+    return presentOffer(row);
+  });

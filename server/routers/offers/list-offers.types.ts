@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { listParams, pageOf } from '@/server/http/page';
+import { networkParam } from '@/server/routers/shared.types';
+import { offerSchema, offerStatusSchema } from './offer.types';
+
+export const listOffersInput = z.strictObject({
+  ...networkParam,
+  ...listParams,
+  status: offerStatusSchema.optional(),
+  campaign_id: z.string().min(1).optional(),
+  podcast_id: z.string().min(1).optional(),
+});
+export const offerListSchema = pageOf(offerSchema).meta({ id: 'OfferList' });

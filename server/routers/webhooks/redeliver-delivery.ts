@@ -1,0 +1,31 @@
+import { lastLatencies, redeliver } from '@/server/services/webhooks/deliveries';
+import { requireActiveWebhook } from '@/server/services/webhooks/subscriptions';
+import { networkProcedure } from '@/server/trpc';
+import { deliverySchema, presentDelivery } from './delivery.types';
+import { redeliverDeliveryInput } from './redeliver-delivery.types';
+
+export const redeliverDeliveryRoute = networkProcedure('administrator')
+  .meta({
+    errors: { 'not-found': 'No webhook, or no delivery of it, with these ids.', conflict: 'The delivery is already pending, or the subscription is disabled.' },
+    openapi: {
+      method: 'POST',
+      path: '/networks/{networkId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+      tags: ['webhooks'],
+      summary: 'Send a delivery again',
+      description:
+        'For a failed or succeeded delivery: sets it back to `pending` and schedules an attempt now (same id, same bytes, freshly signed). ' +
+        'Attempt history is kept and attempt numbers continue. Answers 202 with the delivery; a pending delivery is already scheduled, and a disabled subscription sends nothing: both 409.',
+      protect: true,
+      successDescription: 'Accepted: the delivery is scheduled.',
+    },
+  })
+  .input(redeliverDeliveryInput)
+  .output(deliverySchema)
+  .mutation(async ({ ctx, input }) => {
+    const row = await ctx.db.transaction(async (tx) => {
+      await requireActiveWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
+      return redeliver({ tx, networkId: input.networkId, webhookId: input.webhookId, deliveryId: input.deliveryId });
+    });
+    ctx.http.status = 202;
+    return presentDelivery(row, (await lastLatencies({ db: ctx.db, networkId: input.networkId, deliveryIds: [row.id] })).get(row.id) ?? null);
+  });

@@ -1,0 +1,10 @@
+/** Poll `fn` every 50 ms until it answers something other than undefined; throw after `ms`. */
+export async function until<T>(fn: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * graphile-worker stops its runner for good when it cannot record a finished job (the connection
+ * died: Postgres restarting, a network blip). jobs/worker.ts starts a new one, so the service's
+ * worker runs jobs again once Postgres answers — instead of never, until the process restarts.
+ */
+import { describe, it } from 'vitest';
+import { connect } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { addJob } from '@/jobs/enqueue';
+import { startWorker } from '@/jobs/worker';
+import { logger } from '@/server/logger';
+import { createTestDatabase } from '@/tests/support/database';
+import { startPostgresProxy } from '@/tests/support/pg-proxy';
+import { until } from '@/tests/support/until';
+
+describe('the worker after its connections die while it finishes a job', () => {
+  it('starts again and runs the next job once Postgres answers', { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase('supervise');
+    const direct = new URL(database.url);
+    const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    const handle = connect(database.url, { max: 1 });
+    let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    // graphile-worker logs every dead connection at error level; those errors are the point here.
+    const level = logger.level;
+    logger.level = 'fatal';
+    try {
+      await migrateDatabase(database.url);
+      const ran: string[] = [];
+      let finishFirst!: () => void;
+      const firstMayFinish = new Promise<void>((resolve) => (finishFirst = resolve));
+      worker = await startWorker({
+        connectionString: viaProxy.toString(),
+        concurrency: 1,
+        crontab: '',
+        pollInterval: 200,
+        taskList: {
+          'test-marker': async (payload) => {
+            const marker = (payload as { marker: string }).marker;
+            ran.push(marker);
+            if (marker === 'first') await firstMayFinish;
+          },
+        },
+      });
+      await handle.db.transaction((tx) => addJob(tx, 'test-marker', { marker: 'first' }));
+      await until(() => ran.includes('first') || undefined, 15_000);
+
+      // Postgres goes away while the job runs: recording its completion fails, and graphile-worker
+      // gives its runner up ("queue is in an inconsistent state; aborting").
+      proxy.refuseConnections();
+      finishFirst();
+      await new Promise((r) => setTimeout(r, 3_000));
+      proxy.acceptConnections();
+
+      await handle.db.transaction((tx) => addJob(tx, 'test-marker', { marker: 'second' }));
+      await until(() => ran.includes('second') || undefined, 30_000);
+    } finally {
+      logger.level = level;
+      await worker?.stop();
+      await handle.close();
+      await proxy.close();
+      await database.drop();
+    }
+  });
+});
