@@ -12,6 +12,7 @@ import { EmptyState, ErrorState } from '@/app/(console)/_components/ui/states';
 import { networkPath } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { cn } from '@/app/(console)/_lib/cn';
+import { formatTick, timeZoneLabel } from '@/app/(console)/_lib/dates';
 
 type Range = 'hour' | 'day';
 const RANGES: Array<{ value: Range; label: string; caption: string }> = [
@@ -31,7 +32,7 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
   const total = totals ? totals.succeeded + totals.failed + totals.pending : 0;
 
   const data = stats.data?.buckets.map((b) => ({
-    label: bucket === 'hour' ? new Date(b.start).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : new Date(b.start).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
+    label: formatTick(b.start, bucket),
     Succeeded: b.succeeded,
     Failed: b.failed,
     Pending: b.pending,
@@ -44,7 +45,7 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
       <CardHeader>
         <div>
           <CardTitle>Webhook deliveries</CardTitle>
-          <CardDescription>Succeeded and failed deliveries, and how fast endpoints answered, {range.caption} (UTC buckets).</CardDescription>
+          <CardDescription>Succeeded and failed deliveries, and how fast endpoints answered, {range.caption} (UTC buckets, times in {timeZoneLabel()}).</CardDescription>
         </div>
         <div role="group" aria-label="Range" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5 shadow-sm">
           {RANGES.map((r) => (
@@ -93,14 +94,14 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
                   <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
                   <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#475569' }} interval="preserveStartEnd" minTickGap={16} />
                   <YAxis yAxisId="count" allowDecimals={false} tick={{ fontSize: 11, fill: '#475569' }} width={40} />
-                  <YAxis yAxisId="ms" orientation="right" tick={{ fontSize: 11, fill: '#475569' }} width={48} unit=" ms" />
-                  <Tooltip />
+                  <YAxis yAxisId="ms" orientation="right" tick={{ fontSize: 11, fill: '#475569' }} width={64} tickFormatter={formatMsTick} />
+                  <Tooltip itemStyle={{ color: '#1e293b' }} />
                   <Legend wrapperStyle={{ fontSize: 12 }} />
                   <Bar yAxisId="count" dataKey="Succeeded" stackId="d" fill="#059669" isAnimationActive={false} />
                   <Bar yAxisId="count" dataKey="Failed" stackId="d" fill="#dc2626" isAnimationActive={false} />
                   <Bar yAxisId="count" dataKey="Pending" stackId="d" fill="#d97706" isAnimationActive={false} />
-                  <Line yAxisId="ms" type="monotone" dataKey="p50 latency (ms)" stroke="#4f46e5" dot={false} connectNulls isAnimationActive={false} />
-                  <Line yAxisId="ms" type="monotone" dataKey="p95 latency (ms)" stroke="#7c3aed" strokeDasharray="4 3" dot={false} connectNulls isAnimationActive={false} />
+                  <Line yAxisId="ms" type="monotone" dataKey="p50 latency (ms)" stroke="#4f46e5" dot={{ r: 3, fill: '#4f46e5' }} connectNulls isAnimationActive={false} />
+                  <Line yAxisId="ms" type="monotone" dataKey="p95 latency (ms)" stroke="#7c3aed" strokeDasharray="4 3" dot={{ r: 3, fill: '#7c3aed' }} connectNulls isAnimationActive={false} />
                 </ComposedChart>
               </ResponsiveContainer>
             </div>
@@ -114,6 +115,11 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
       </CardContent>
     </Card>
   );
+}
+
+/** A latency tick on one line: "850\u00a0ms", "1.2\u00a0s" (a no-break space, so the label never wraps). */
+function formatMsTick(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))}\u00a0s` : `${ms}\u00a0ms`;
 }
 
 function latencySummary(buckets: Array<{ latency_p95_ms: number | null; latency_p50_ms: number | null }>): string {
