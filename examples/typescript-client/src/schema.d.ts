@@ -125,8 +125,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Event types a webhook can subscribe to
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * The event catalog: types a webhook can subscribe to
+         * @description Each type with what it means, the JSON Schema of its `data` (exactly what deliveries carry) and an example envelope.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["events-types"];
         put?: never;
@@ -1253,6 +1255,27 @@ export interface components {
         EventTypeInfo: {
             type: components["schemas"]["EventType"];
             description: string;
+            /** @description JSON Schema (draft 2020-12) of the envelope’s `data` for this type. */
+            data_schema: {
+                [key: string]: unknown;
+            };
+            /** @description An example delivery body of this type. */
+            example: components["schemas"]["EventEnvelope"];
+        };
+        /** @description The JSON body of a webhook delivery. */
+        EventEnvelope: {
+            /** @description The delivery id (a UUID), equal to X-Service-Delivery. */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurred_at: string;
+            /** @description As the type’s `data_schema` describes. */
+            data: {
+                [key: string]: unknown;
+            };
         };
         ApiKeyList: {
             items: components["schemas"]["ApiKey"][];
