@@ -8,6 +8,7 @@ export const eventEnvelopeSchema = z
     type: eventTypeSchema,
     occurred_at: timestamp,
     data: z.record(z.string(), z.unknown()).meta({ description: 'As the type’s `data_schema` describes.' }),
+    test: z.literal(true).optional().meta({ description: 'Present (true) only on a test event sent with POST …/webhooks/{webhookId}/test.' }),
   })
   .meta({ id: 'EventEnvelope', description: 'The JSON body of a webhook delivery.' });
 

@@ -58,7 +58,7 @@ export const EVENT_DATA_SCHEMAS = {
 
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
 
-/** One plausible `data` per type: the catalog's example. */
+/** One plausible `data` per type: the catalog's example and the body of a test event. */
 export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
   'offer.accepted': {
     offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
@@ -109,6 +109,8 @@ export interface EventEnvelope {
   type: EventType;
   occurred_at: string;
   data: Record<string, unknown>;
+  /** Present, and true, only on a test event (POST …/webhooks/{id}/test). */
+  test?: true;
 }
 
 /** What a delivery of this type looks like (ids and time are examples). */

@@ -23,6 +23,7 @@ import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
 import { DeliveryLog } from './delivery-log';
 import { EventTypesField } from './event-types-field';
+import { SendTestEventButton } from './send-test-event';
 import { CONFLICT_SENTENCE, formatDateTime, isVersionConflict } from './format';
 
 type Webhook = RouterOutputs['webhooks']['get'];
@@ -174,6 +175,7 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
 
   return (
     <>
+      <SendTestEventButton networkId={networkId} webhook={w} />
       <Button variant="secondary" onClick={() => setEditing(true)}>
         <Pencil aria-hidden /> Edit
       </Button>
