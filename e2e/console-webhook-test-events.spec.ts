@@ -27,7 +27,7 @@ async function startRecordingEndpoint() {
   };
 }
 
-test('webhooks: auto-disable shows its reason; "Send test event" reaches a disabled endpoint', async ({ page, request }, testInfo) => {
+test('webhooks: auto-disable shows its reason; "Send test event" reaches a disabled endpoint; the list shows health', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   const endpoint = await startRecordingEndpoint();
   const sql = postgres(databaseUrl(process.env.E2E_DATABASE!), { max: 1, onnotice: () => {} });
@@ -69,6 +69,15 @@ test('webhooks: auto-disable shows its reason; "Send test event" reaches a disab
     await expect(row).toContainText('test');
     await expect(row).toContainText('succeeded');
     await expect(page.getByText(/Paused: nothing is sent/)).toBeVisible();
+
+    // The list: latest outcome and the 24 h success rate.
+    await page.goto(`/console/n/${network.id}/webhooks`);
+    const listRow = page.getByRole('table', { name: 'Webhooks' }).getByRole('row').filter({ hasText: endpoint.url });
+    await expect(listRow).toContainText('succeeded');
+    await expect(listRow).toContainText('200');
+    await expect(listRow.getByTestId('success-rate-24h')).toHaveText('100 %');
+    await expect(listRow).toContainText('Every delivery failed for 5 days');
+    await expectNoSeriousA11yViolations(page, testInfo, 'webhooks-list-health');
   } finally {
     await sql.end({ timeout: 5 });
     await endpoint.close();

@@ -5,8 +5,8 @@ import { useDeliveringServer } from '@/tests/support/delivering-server';
 import { until } from '@/tests/support/until';
 
 /**
- * Test events (POST …/webhooks/{id}/test), on a server of our own that may deliver to 127.0.0.1
- * and retries fast.
+ * Test events (POST …/webhooks/{id}/test) and subscription health in the webhook list, on a
+ * server of our own that may deliver to 127.0.0.1 and retries fast.
  */
 const hooks = useDeliveringServer('testevents');
 
@@ -20,6 +20,15 @@ interface Delivery {
   test: boolean;
   status: string;
   attempt_count: number;
+}
+
+interface HookItem {
+  id: string;
+  health: {
+    last_delivery: { id: string; outcome: string; status_code: number | null; attempted_at: string } | null;
+    success_rate_24h: number | null;
+    attempted_24h: number;
+  };
 }
 
 async function networkWithHook(events: string[]) {
@@ -114,5 +123,28 @@ describe('send a test event', () => {
     expect(again.body.id).toBe(first.body.id);
     const listed = await call<Page<Delivery>>('GET', `/networks/${n}/webhooks/${hookId}/deliveries`);
     expect(listed.body.items.map((d) => d.id)).toEqual([first.body.id]);
+  });
+});
+
+describe('subscription health in the webhook list', () => {
+  it('shows the latest attempted delivery’s outcome and time, and the 24 h success rate', async () => {
+    const { n, hookId } = await networkWithHook(['offer.accepted']);
+    const quiet = await call<{ id: string }>('POST', `/networks/${n}/webhooks`, { url: `${hooks.receiver.url}?quiet`, events: ['offer.accepted'] });
+    const listOf = async () => (await call<Page<HookItem>>('GET', `/networks/${n}/webhooks`)).body.items;
+    expect((await listOf()).find((h) => h.id === hookId)!.health).toEqual({ last_delivery: null, success_rate_24h: null, attempted_24h: 0 });
+
+    hooks.receiver.respondWith(() => 200);
+    const ok = await call<Delivery>('POST', `/networks/${n}/webhooks/${hookId}/test`, { event_type: 'offer.accepted' });
+    await until(async () => ((await deliveryOf(n, hookId, ok.body.id)).body.status === 'succeeded' ? true : undefined));
+    hooks.receiver.respondWith(() => 410);
+    const gone = await call<Delivery>('POST', `/networks/${n}/webhooks/${hookId}/test`, { event_type: 'offer.accepted' });
+    await until(async () => ((await deliveryOf(n, hookId, gone.body.id)).body.status === 'failed' ? true : undefined));
+
+    const items = await listOf();
+    const health = items.find((h) => h.id === hookId)!.health;
+    expect(health).toMatchObject({ last_delivery: { id: gone.body.id, outcome: 'failed', status_code: 410 }, success_rate_24h: 0.5, attempted_24h: 2 });
+    expect(Date.now() - Date.parse(health.last_delivery!.attempted_at)).toBeLessThan(60_000);
+    expect(items.find((h) => h.id === quiet.body.id)!.health.last_delivery).toBeNull();
+    hooks.receiver.respondWith(() => 200);
   });
 });

@@ -948,7 +948,7 @@ export interface paths {
         };
         /**
          * List the network’s webhook subscriptions
-         * @description Ordered by id; deleted subscriptions are not listed. Secrets are never shown.
+         * @description Ordered by id; deleted subscriptions are not listed. Secrets are never shown. Each item carries its `health`: the latest attempted delivery’s outcome and time, and the share of deliveries attempted in the last 24 hours that succeeded.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1760,10 +1760,10 @@ export interface components {
             audio_url: string;
         };
         WebhookList: {
-            items: components["schemas"]["Webhook"][];
+            items: components["schemas"]["WebhookListItem"][];
             next_cursor: string | null;
         };
-        Webhook: {
+        WebhookListItem: {
             /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
@@ -1787,6 +1787,30 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+            health: components["schemas"]["WebhookHealth"];
+        };
+        WebhookHealth: {
+            /** @description The most recently attempted delivery; null before the first attempt. */
+            last_delivery: {
+                /** @description The delivery id. */
+                id: string;
+                /**
+                 * @description After its latest attempt: succeeded, failed for good, or waiting for a retry.
+                 * @enum {string}
+                 */
+                outcome: "succeeded" | "failed" | "retrying";
+                /** @description The endpoint’s answer to that attempt; null when none arrived. */
+                status_code: number | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                attempted_at: string;
+            } | null;
+            /** @description Of the deliveries attempted in the last 24 hours, the share that has succeeded (0–1); null when there were none. */
+            success_rate_24h: number | null;
+            /** @description Deliveries attempted in the last 24 hours. */
+            attempted_24h: number;
         };
         WebhookWithSecret: {
             /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
@@ -1814,6 +1838,31 @@ export interface components {
             updated_at: string;
             /** @description Signing secret (whsec_…), returned only in this response. */
             secret: string;
+        };
+        Webhook: {
+            /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
+            network_id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            status: components["schemas"]["WebhookStatus"];
+            disabled_reason: string | null;
+            /** @description While a secret rotation runs: when the previous secret stops being used. */
+            secret_rotation_ends_at: string | null;
+            /** @example 1 */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
         };
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
