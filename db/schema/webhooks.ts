@@ -63,8 +63,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt, t.id),
     index('webhook_deliveries_webhook_status_idx').on(t.webhookId, t.status),
     // Subscription health (the webhook list): the latest attempted delivery, and the 24 h share that
-    // succeeded, both read from this index alone (status is in it).
-    index('webhook_deliveries_webhook_attempted_idx').on(t.webhookId, t.lastAttemptAt, t.status),
+    // succeeded, both read from this index alone (network_id and status are in it: index-only scans).
+    index('webhook_deliveries_network_webhook_attempted_idx').on(t.networkId, t.webhookId, t.lastAttemptAt, t.status),
     check('webhook_deliveries_test_has_no_event', sql`${t.test} = (${t.eventId} is null)`),
   ],
 );

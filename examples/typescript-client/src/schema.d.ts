@@ -1807,9 +1807,9 @@ export interface components {
                  */
                 attempted_at: string;
             } | null;
-            /** @description Of the deliveries attempted in the last 24 hours, the share that has succeeded (0–1); null when there were none. */
+            /** @description Of the deliveries attempted in the last 24 hours (the latest 1000 at most), the share that has succeeded (0–1); null when there were none. */
             success_rate_24h: number | null;
-            /** @description Deliveries attempted in the last 24 hours. */
+            /** @description Deliveries attempted in the last 24 hours, counted up to 1000 (1000 means at least that many). */
             attempted_24h: number;
         };
         WebhookWithSecret: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listParams, pageOf } from '@/server/http/page';
 import { isoOrNull, networkParam, timestamp } from '@/server/routers/shared.types';
 import type { WebhookHealth } from '@/server/services/webhooks/health';
+import { HEALTH_WINDOW_LIMIT } from '@/server/services/webhooks/health-window';
 import { webhookSchema } from './webhook.types';
 
 export const listWebhooksInput = z.strictObject({ ...networkParam, ...listParams });
@@ -22,8 +23,13 @@ export const webhookHealthSchema = z
       .min(0)
       .max(1)
       .nullable()
-      .meta({ description: 'Of the deliveries attempted in the last 24 hours, the share that has succeeded (0–1); null when there were none.' }),
-    attempted_24h: z.number().int().meta({ description: 'Deliveries attempted in the last 24 hours.' }),
+      .meta({
+        description: `Of the deliveries attempted in the last 24 hours (the latest ${HEALTH_WINDOW_LIMIT} at most), the share that has succeeded (0–1); null when there were none.`,
+      }),
+    attempted_24h: z
+      .number()
+      .int()
+      .meta({ description: `Deliveries attempted in the last 24 hours, counted up to ${HEALTH_WINDOW_LIMIT} (${HEALTH_WINDOW_LIMIT} means at least that many).` }),
   })
   .meta({ id: 'WebhookHealth' });
 

@@ -1,12 +1,13 @@
 import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { webhookDeliveries, webhooks } from '@/db/schema';
 import type { NetworkPage } from '@/server/services/page';
+import { HEALTH_WINDOW_LIMIT } from './health-window';
 import type { WebhookRow } from './subscriptions';
 
 export interface WebhookHealth {
   /** The most recently attempted delivery: its state after that attempt. */
   lastDelivery: { id: string; status: 'pending' | 'succeeded' | 'failed'; statusCode: number | null; attemptedAt: Date } | null;
-  /** Deliveries attempted in the last 24 h, and how many of them have succeeded. */
+  /** Deliveries attempted in the last 24 h (the latest HEALTH_WINDOW_LIMIT at most), and how many of them have succeeded. */
   attempted24h: number;
   succeeded24h: number;
 }
@@ -16,7 +17,8 @@ const d = webhookDeliveries;
 /**
  * A page of live subscriptions with their health, in ONE statement (no query per row): each
  * subscription's latest attempted delivery, and the count of deliveries attempted in the last
- * 24 h and of those that succeeded — both read from webhook_deliveries_webhook_attempted_idx.
+ * 24 h (the latest HEALTH_WINDOW_LIMIT at most) and of those that succeeded — both read from
+ * webhook_deliveries_network_webhook_attempted_idx.
  */
 export async function listWebhooksWithHealth({ db, networkId, afterId, take }: NetworkPage): Promise<Array<WebhookRow & { health: WebhookHealth }>> {
   const conditions: SQL[] = [eq(webhooks.networkId, networkId), isNull(webhooks.deletedAt)];
@@ -30,8 +32,9 @@ export async function listWebhooksWithHealth({ db, networkId, afterId, take }: N
           from ${d} where ${sameHook} and ${d.lastAttemptAt} is not null
          order by ${d.lastAttemptAt} desc limit 1)`,
       window: sql<{ attempted: number; succeeded: number }>`(
-        select json_build_object('attempted', count(*), 'succeeded', count(*) filter (where ${d.status} = 'succeeded'))
-          from ${d} where ${sameHook} and ${d.lastAttemptAt} >= now() - interval '24 hours')`,
+        select json_build_object('attempted', count(*), 'succeeded', count(*) filter (where recent.status = 'succeeded'))
+          from (select ${d.status} as status from ${d} where ${sameHook} and ${d.lastAttemptAt} >= now() - interval '24 hours'
+                 order by ${d.lastAttemptAt} desc limit ${sql.raw(String(HEALTH_WINDOW_LIMIT))}) recent)`,
     })
     .from(webhooks)
     .where(and(...conditions))
