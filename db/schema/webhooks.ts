@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { lifecycle, versioned } from './columns';
 import { events } from './events';
 import { networks } from './networks';
@@ -43,10 +43,10 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => webhooks.id),
     networkId: text('network_id').notNull(),
-    eventId: text('event_id')
-      .notNull()
-      .references(() => events.id),
+    /** Null exactly for a test event (POST …/test), which is sent but never recorded in the event log. */
+    eventId: text('event_id').references(() => events.id),
     eventType: text('event_type').notNull(),
+    test: boolean('test').notNull().default(false),
     /** The exact bytes sent (and re-sent on every retry). */
     body: text('body').notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
@@ -62,6 +62,10 @@ export const webhookDeliveries = pgTable(
     // The delivery log pages by creation within a subscription.
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt, t.id),
     index('webhook_deliveries_webhook_status_idx').on(t.webhookId, t.status),
+    // Subscription health (the webhook list): the latest attempted delivery, and the 24 h share that
+    // succeeded, both read from this index alone (network_id and status are in it: index-only scans).
+    index('webhook_deliveries_network_webhook_attempted_idx').on(t.networkId, t.webhookId, t.lastAttemptAt, t.status),
+    check('webhook_deliveries_test_has_no_event', sql`${t.test} = (${t.eventId} is null)`),
   ],
 );
 

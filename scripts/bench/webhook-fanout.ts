@@ -46,6 +46,7 @@ import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench
 import { benchCommand, numberEnv, parseEnvList, root } from '@/scripts/bench/settings';
 import { finiteSorted, median as medianOf, percentile } from '@/scripts/bench/stats';
 import { generateApiKeyToken } from '@/server/auth/tokens';
+import { EVENT_DATA_EXAMPLES } from '@/server/services/events/event-types';
 import { recordEvent } from '@/server/services/events/record-event';
 
 export const FANOUT_THROUGHPUT_TARGET = 1_000;
@@ -119,9 +120,9 @@ export async function startFanoutReceiver(): Promise<FanoutReceiver> {
         res.writeHead(401).end('bad signature');
         return;
       }
-      const envelope = JSON.parse(raw.toString('utf8')) as { id: string; data: { bench_run: string; bench_seq: number } };
+      const envelope = JSON.parse(raw.toString('utf8')) as { id: string; data: { campaign_id: string; offer_id: string } };
       if (firstReceipt.has(envelope.id)) state.duplicates++;
-      else firstReceipt.set(envelope.id, { at, deliveryId: envelope.id, run: envelope.data.bench_run, seq: envelope.data.bench_seq });
+      else firstReceipt.set(envelope.id, { at, deliveryId: envelope.id, run: envelope.data.campaign_id, seq: Number(envelope.data.offer_id) });
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
   });
@@ -259,7 +260,8 @@ export interface FanoutResult {
 const median = (values: number[]) => medianOf(finiteSorted(values));
 
 export async function record(db: DbHandle, networkId: string, run: string, seq: number): Promise<void> {
-  await db.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { bench_run: run, bench_seq: seq } }));
+  // The run and sequence number ride in the (schema-valid) ids of offer.accepted's data.
+  await db.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { ...EVENT_DATA_EXAMPLES['offer.accepted'], campaign_id: run, offer_id: String(seq) } }));
 }
 
 function receiptsOf(receiver: FanoutReceiver, run: string): Receipt[] {

@@ -110,6 +110,7 @@ const validBodies: Record<string, unknown> = {
   'POST /networks/{networkId}/service-accounts/{serviceAccountId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/campaigns/{campaignId}/preview': { podcast_id: 'pod_00000000000000000000000000' },
   'POST /networks/{networkId}/webhooks/{webhookId}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
+  'POST /networks/{networkId}/webhooks/{webhookId}/test': { event_type: 'offer.accepted' },
 };
 
 function fill(path: string, values: Record<string, string>): string {

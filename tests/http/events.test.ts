@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { recordEvent } from '@/server/services/events/record-event';
-import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
 import { api } from '@/tests/support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
@@ -11,10 +11,10 @@ afterAll(closeTestDatabase);
 describe('event log', () => {
   it('records an event on the caller’s transaction: committed → listed, rolled back → absent', async () => {
     const network = await createNetworkRow();
-    await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: { podcast_id: 'pod_1' } }));
+    await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: { ...EVENT_DATA_EXAMPLES['optin.completed'], podcast_id: 'pod_1' } }));
     await database()
       .transaction(async (tx) => {
-        await recordEvent({ tx, networkId: network.id, type: 'offer.rejected', data: { offer_id: 'off_1' } });
+        await recordEvent({ tx, networkId: network.id, type: 'offer.rejected', data: { ...EVENT_DATA_EXAMPLES['offer.rejected'], offer_id: 'off_1' } });
         throw new Error('roll back');
       })
       .catch(() => {});
@@ -31,19 +31,19 @@ describe('event log', () => {
   it('filters by type and pages in order', async () => {
     const network = await createNetworkRow();
     for (let i = 0; i < 3; i++) {
-      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.ready', data: { n: i } }));
-      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.failed', data: { n: i } }));
+      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.ready', data: { ...EVENT_DATA_EXAMPLES['creative.ready'], duration_ms: i } }));
+      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.failed', data: { ...EVENT_DATA_EXAMPLES['creative.failed'], failure_reason: String(i) } }));
     }
-    const first = await api<{ items: Array<{ data: { n: number }; type: string }>; next_cursor: string }>(
+    const first = await api<{ items: Array<{ data: { duration_ms: number }; type: string }>; next_cursor: string }>(
       'GET',
       `/networks/${network.id}/events?type=creative.ready&limit=2`,
     );
-    expect(first.body.items.map((e) => e.data.n)).toEqual([0, 1]);
-    const second = await api<{ items: Array<{ data: { n: number } }>; next_cursor: null }>(
+    expect(first.body.items.map((e) => e.data.duration_ms)).toEqual([0, 1]);
+    const second = await api<{ items: Array<{ data: { duration_ms: number } }>; next_cursor: null }>(
       'GET',
       `/networks/${network.id}/events?type=creative.ready&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
     );
-    expect(second.body.items.map((e) => e.data.n)).toEqual([2]);
+    expect(second.body.items.map((e) => e.data.duration_ms)).toEqual([2]);
     expect(second.body.next_cursor).toBeNull();
     const bad = await api('GET', `/networks/${network.id}/events?type=no.such`);
     expect(bad.status).toBe(400);

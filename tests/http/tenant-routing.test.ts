@@ -119,7 +119,8 @@ describe('statements of the acceptance flow', () => {
     }, 60_000);
     await until(async () => (receiver.received.some((r) => r.headers['x-service-event'] === 'creative.ready') ? true : undefined), 60_000);
     // What the console and an integration read afterwards.
-    for (const list of ['campaigns', 'offers', 'creatives', 'podcasts', 'advertisers', 'events', `webhooks/${hook.body.id}/deliveries`]) {
+    expect((await call('POST', `/networks/${n}/webhooks/${hook.body.id}/test`, { event_type: 'offer.accepted' })).status).toBe(202);
+    for (const list of ['campaigns', 'offers', 'creatives', 'podcasts', 'advertisers', 'events', 'webhooks', `webhooks/${hook.body.id}/deliveries`]) {
       expect((await call('GET', `/networks/${n}/${list}`)).status).toBe(200);
     }
     expect((await call('GET', `/networks/${n}/creatives/${accepted.body.creative_id}/audio`)).status).toBe(200);

@@ -65,7 +65,7 @@ describe('webhook delivery log', () => {
     for (let i = 0; i < 3; i++) await emit(n);
     const all = await settled(base, 3, (d) => d.status === 'succeeded');
     expect(Object.keys(all[0]).sort()).toEqual(
-      ['attempt_count', 'created_at', 'event_id', 'event_type', 'id', 'last_attempt_at', 'last_latency_ms', 'last_status_code', 'next_attempt_at', 'status', 'succeeded_at', 'webhook_id'].sort(),
+      ['attempt_count', 'created_at', 'event_id', 'event_type', 'id', 'last_attempt_at', 'last_latency_ms', 'last_status_code', 'next_attempt_at', 'status', 'succeeded_at', 'test', 'webhook_id'].sort(),
     );
     expect(all[0]).toMatchObject({ event_type: 'optin.completed', attempt_count: 1, last_status_code: 200, next_attempt_at: null });
     const created = all.map((d) => d.created_at as string);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
+import { EVENT_DATA_EXAMPLES } from '@/server/services/events/event-types';
 import { recordEvent } from '@/server/services/events/record-event';
 import { createWebhook } from '@/server/services/webhooks/subscriptions';
 import { api } from '@/tests/support/api';
@@ -22,7 +23,7 @@ const HOUR = 3_600_000;
 async function networkWithDeliveries() {
   const network = await createNetworkRow();
   const events = [];
-  for (let i = 0; i < 5; i++) events.push(await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: {} })));
+  for (let i = 0; i < 5; i++) events.push(await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: EVENT_DATA_EXAMPLES['optin.completed'] })));
   const { row: hook } = await database().transaction((tx) =>
     createWebhook({ tx, networkId: network.id, url: 'https://example.com/hook', events: ['optin.completed'], actorKeyId: 'key_test' }),
   );

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DbHandle } from '@/db/client';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
 import { recordEvent } from '@/server/services/events/record-event';
 import { api } from '@/tests/support/api';
 import { startOwnServer, startWorkerProcess, type ServerProcess } from '@/tests/support/server-process';
@@ -88,7 +88,8 @@ describe('webhook durability', () => {
       for (let i = 0; i < EVENTS; i += BATCH) {
         await db.db.transaction(async (tx) => {
           for (let j = i; j < i + BATCH; j++) {
-            await recordEvent({ tx, networkId, type: EVENT_TYPE_NAMES[j % EVENT_TYPE_NAMES.length]!, data: { sequence: j } });
+            const type = EVENT_TYPE_NAMES[j % EVENT_TYPE_NAMES.length]!;
+            await recordEvent({ tx, networkId, type, data: EVENT_DATA_EXAMPLES[type] });
           }
         });
         await new Promise((r) => setTimeout(r, 50));

@@ -80,7 +80,7 @@ describe('creating and reading webhook subscriptions', () => {
 
     const list = await api<Page<Webhook>>('GET', `/networks/${n.id}/webhooks`, { token: n.admin });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ items: [withoutSecret], next_cursor: null });
+    expect(list.body).toEqual({ items: [{ ...withoutSecret, health: { last_delivery: null, success_rate_24h: null, attempted_24h: 0 } }], next_cursor: null });
     expect(list.text).not.toContain('whsec_');
   });
 

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@/db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
 import { generateApiKeyToken } from '@/server/auth/tokens';
+import { EVENT_DATA_EXAMPLES } from '@/server/services/events/event-types';
 import { recordEvent } from '@/server/services/events/record-event';
 import { reportReliability } from '@/tests/support/reliability';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
@@ -204,7 +205,7 @@ describe('Postgres restarted under load', () => {
     const deliveries = async (label: string) => {
       const h = db();
       try {
-        await h.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { label } }));
+        await h.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { ...EVENT_DATA_EXAMPLES['offer.accepted'], offer_id: label } }));
       } finally {
         await h.close();
       }

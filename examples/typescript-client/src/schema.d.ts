@@ -125,8 +125,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Event types a webhook can subscribe to
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * The event catalog: types a webhook can subscribe to
+         * @description Each type with what it means, the JSON Schema of its `data` (exactly what deliveries carry) and an example envelope.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["events-types"];
         put?: never;
@@ -946,7 +948,7 @@ export interface paths {
         };
         /**
          * List the network’s webhook subscriptions
-         * @description Ordered by id; deleted subscriptions are not listed. Secrets are never shown.
+         * @description Ordered by id; deleted subscriptions are not listed. Secrets are never shown. Each item carries its `health`: the latest attempted delivery’s outcome and time, and the share of deliveries attempted in the last 24 hours that succeeded.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1131,6 +1133,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/networks/{networkId}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends the example envelope of `event_type` (GET /event-types) to this subscription through the normal delivery path: signed, logged in its deliveries, retried. Works while the subscription is disabled, to check an endpoint before enabling it. The receiver tells it from a real event by `"test": true` in the envelope and the `X-Service-Test: true` header; it is not recorded in the event log. Answers 202 with the delivery (`id` = the delivery id).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["webhooks-sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1261,6 +1285,32 @@ export interface components {
         EventTypeInfo: {
             type: components["schemas"]["EventType"];
             description: string;
+            /** @description JSON Schema (draft 2020-12) of the envelope’s `data` for this type. */
+            data_schema: {
+                [key: string]: unknown;
+            };
+            /** @description An example delivery body of this type. */
+            example: components["schemas"]["EventEnvelope"];
+        };
+        /** @description The JSON body of a webhook delivery. */
+        EventEnvelope: {
+            /** @description The delivery id (a UUID), equal to X-Service-Delivery. */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurred_at: string;
+            /** @description As the type’s `data_schema` describes. */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Present (true) only on a test event sent with POST …/webhooks/{webhookId}/test.
+             * @constant
+             */
+            test?: true;
         };
         ApiKeyList: {
             items: components["schemas"]["ApiKey"][];
@@ -1718,10 +1768,10 @@ export interface components {
             audio_url: string;
         };
         WebhookList: {
-            items: components["schemas"]["Webhook"][];
+            items: components["schemas"]["WebhookListItem"][];
             next_cursor: string | null;
         };
-        Webhook: {
+        WebhookListItem: {
             /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
@@ -1745,6 +1795,30 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+            health: components["schemas"]["WebhookHealth"];
+        };
+        WebhookHealth: {
+            /** @description The most recently attempted delivery; null before the first attempt. */
+            last_delivery: {
+                /** @description The delivery id. */
+                id: string;
+                /**
+                 * @description After its latest attempt: succeeded, failed for good, or waiting for a retry.
+                 * @enum {string}
+                 */
+                outcome: "succeeded" | "failed" | "retrying";
+                /** @description The endpoint’s answer to that attempt; null when none arrived. */
+                status_code: number | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                attempted_at: string;
+            } | null;
+            /** @description Of the deliveries attempted in the last 24 hours (the latest 1000 at most), the share that has succeeded (0–1); null when there were none. */
+            success_rate_24h: number | null;
+            /** @description Deliveries attempted in the last 24 hours, counted up to 1000 (1000 means at least that many). */
+            attempted_24h: number;
         };
         WebhookWithSecret: {
             /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
@@ -1773,6 +1847,31 @@ export interface components {
             /** @description Signing secret (whsec_…), returned only in this response. */
             secret: string;
         };
+        Webhook: {
+            /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
+            network_id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            status: components["schemas"]["WebhookStatus"];
+            disabled_reason: string | null;
+            /** @description While a secret rotation runs: when the previous secret stops being used. */
+            secret_rotation_ends_at: string | null;
+            /** @example 1 */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+        };
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
             next_cursor: string | null;
@@ -1782,9 +1881,11 @@ export interface components {
             id: string;
             /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
             webhook_id: string;
-            /** @example evt_01jd8x6v2c9q7r5t3w1y0zabcd */
-            event_id: string;
+            /** @description The event delivered; null for a test event, which is not in the event log. */
+            event_id: string | null;
             event_type: string;
+            /** @description True for a test event (POST …/webhooks/{webhookId}/test). */
+            test: boolean;
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempt_count: number;
             last_status_code: number | null;
@@ -1805,9 +1906,11 @@ export interface components {
             id: string;
             /** @example whk_01jd8x6v2c9q7r5t3w1y0zabcd */
             webhook_id: string;
-            /** @example evt_01jd8x6v2c9q7r5t3w1y0zabcd */
-            event_id: string;
+            /** @description The event delivered; null for a test event, which is not in the event log. */
+            event_id: string | null;
             event_type: string;
+            /** @description True for a test event (POST …/webhooks/{webhookId}/test). */
+            test: boolean;
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempt_count: number;
             last_status_code: number | null;
@@ -1829,6 +1932,11 @@ export interface components {
                     "User-Agent": string;
                     "X-Service-Event": string;
                     "X-Service-Delivery": string;
+                    /**
+                     * @description Sent on test events only.
+                     * @constant
+                     */
+                    "X-Service-Test"?: "true";
                 };
                 /** @description The exact body sent on every attempt (the signature is computed over these bytes). */
                 body: string;
@@ -13114,6 +13222,222 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/not-found",
                      *       "title": "Not found",
                      *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "webhooks-sendTest": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Webhook subscription id (whk_…). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which type’s example envelope to send (see GET /event-types).
+                     * @enum {string}
+                     */
+                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the test delivery is scheduled. */
+            202: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No webhook with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */

@@ -1,7 +1,7 @@
 import { paginate } from '@/server/http/pagination';
-import { listWebhooks } from '@/server/services/webhooks/subscriptions';
+import { listWebhooksWithHealth } from '@/server/services/webhooks/health';
 import { networkProcedure } from '@/server/trpc';
-import { listWebhooksInput, listWebhooksOutput } from './list-webhooks.types';
+import { listWebhooksInput, listWebhooksOutput, presentHealth } from './list-webhooks.types';
 import { presentWebhook } from './webhook.types';
 
 export const listWebhooksRoute = networkProcedure('administrator')
@@ -11,7 +11,9 @@ export const listWebhooksRoute = networkProcedure('administrator')
       path: '/networks/{networkId}/webhooks',
       tags: ['webhooks'],
       summary: 'List the network’s webhook subscriptions',
-      description: 'Ordered by id; deleted subscriptions are not listed. Secrets are never shown.',
+      description:
+        'Ordered by id; deleted subscriptions are not listed. Secrets are never shown. Each item carries its `health`: the latest attempted delivery’s outcome and time, ' +
+        'and the share of deliveries attempted in the last 24 hours that succeeded.',
       protect: true,
     },
   })
@@ -21,7 +23,7 @@ export const listWebhooksRoute = networkProcedure('administrator')
     paginate(
       input,
       `webhooks:${input.networkId}`,
-      (after, take) => listWebhooks({ db: ctx.db, networkId: input.networkId, afterId: after, take }),
-      presentWebhook,
+      (after, take) => listWebhooksWithHealth({ db: ctx.db, networkId: input.networkId, afterId: after, take }),
+      (row) => ({ ...presentWebhook(row), health: presentHealth(row.health) }),
     ),
   );

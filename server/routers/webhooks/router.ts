@@ -9,6 +9,7 @@ import { listWebhooksRoute } from './list-webhooks';
 import { recoverDeliveriesRoute } from './recover-deliveries';
 import { redeliverDeliveryRoute } from './redeliver-delivery';
 import { rotateSecretRoute } from './rotate-secret';
+import { sendTestEventRoute } from './send-test-event';
 import { updateWebhookRoute } from './update-webhook';
 
 export const webhooksRouter = router({
@@ -23,4 +24,5 @@ export const webhooksRouter = router({
   recover: recoverDeliveriesRoute,
   rotateSecret: rotateSecretRoute,
   deliveryStats: deliveryStatsRoute,
+  sendTest: sendTestEventRoute,
 });

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { ROLES } from '@/server/auth/roles';
+
 /** Every event type the service records and delivers (spec: Events). */
 export const EVENT_TYPES = {
   'offer.accepted': 'A campaign offer is accepted.',
@@ -11,3 +14,106 @@ export const EVENT_TYPES = {
 export type EventType = keyof typeof EVENT_TYPES;
 
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
+
+const id = (prefix: string, what: string) => z.string().describe(`The ${what} (${prefix}_…).`);
+const offerParties = {
+  offer_id: id('off', 'offer'),
+  campaign_id: id('cmp', 'campaign'),
+  podcast_id: id('pod', 'podcast'),
+};
+
+/**
+ * The `data` of each event type. `recordEvent` takes data of this type and parses it with this
+ * schema, and GET /event-types shows it as JSON Schema: what is documented is what is sent.
+ * Strict: a field added to an emitter without its schema fails, in tests and at runtime.
+ */
+export const EVENT_DATA_SCHEMAS = {
+  'offer.accepted': z.strictObject({ ...offerParties, creative_id: id('crv', 'creative being generated for the offer') }),
+  'offer.rejected': z.strictObject({ ...offerParties, reason: z.string().nullable().describe('Why, when the podcast gave a reason.') }),
+  'optin.completed': z.strictObject({
+    podcast_id: id('pod', 'podcast'),
+    name: z.string().describe('The podcast’s name.'),
+    host_name: z.string().describe('Its host’s name.'),
+  }),
+  'invitation.accepted': z.strictObject({
+    invitation_id: id('ivt', 'invitation'),
+    member_id: id('mem', 'new (or reactivated) membership'),
+    user_id: id('usr', 'person who accepted'),
+    email: z.string().describe('The address the invitation was sent to.'),
+    role: z.enum(ROLES).describe('The role the member now holds.'),
+  }),
+  'creative.ready': z.strictObject({
+    creative_id: id('crv', 'creative'),
+    ...offerParties,
+    mime_type: z.string().describe('Media type of the default rendition (audio/mpeg).'),
+    duration_ms: z.number().int().describe('Length of the audio in milliseconds.'),
+    audio_url: z.string().describe('Where the API serves the audio (GET, with an API key of the network).'),
+  }),
+  'creative.failed': z.strictObject({
+    creative_id: id('crv', 'creative'),
+    ...offerParties,
+    failure_reason: z.string().describe('Why generation failed, in a sentence meant for people.'),
+  }),
+} satisfies Record<EventType, z.ZodType>;
+
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
+
+/** One plausible `data` per type: the catalog's example and the body of a test event. */
+export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
+  'offer.accepted': {
+    offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    creative_id: 'crv_01jd8x6v2c9q7r5t3w1y0zabcd',
+  },
+  'offer.rejected': {
+    offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    reason: 'Not a fit for our audience.',
+  },
+  'optin.completed': { podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd', name: 'The Morning Pod', host_name: 'Sam Rivera' },
+  'invitation.accepted': {
+    invitation_id: 'ivt_01jd8x6v2c9q7r5t3w1y0zabcd',
+    member_id: 'mem_01jd8x6v2c9q7r5t3w1y0zabcd',
+    user_id: 'usr_01jd8x6v2c9q7r5t3w1y0zabcd',
+    email: 'alex@example.com',
+    role: 'read_only',
+  },
+  'creative.ready': {
+    creative_id: 'crv_01jd8x6v2c9q7r5t3w1y0zabcd',
+    offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    mime_type: 'audio/mpeg',
+    duration_ms: 28_400,
+    audio_url: 'https://ads.example.com/v1/networks/net_01jd8x6v2c9q7r5t3w1y0zabcd/creatives/crv_01jd8x6v2c9q7r5t3w1y0zabcd/audio',
+  },
+  'creative.failed': {
+    creative_id: 'crv_01jd8x6v2c9q7r5t3w1y0zabcd',
+    offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    failure_reason: 'The voice service was unavailable; retry the creative.',
+  },
+};
+
+/** The JSON Schema of an event type's `data` (draft 2020-12, as OpenAPI 3.1 uses). */
+export function eventDataJsonSchema(type: EventType): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(EVENT_DATA_SCHEMAS[type], { target: 'draft-2020-12' });
+  return schema;
+}
+
+export interface EventEnvelope {
+  id: string;
+  type: EventType;
+  occurred_at: string;
+  data: Record<string, unknown>;
+  /** Present, and true, only on a test event (POST …/webhooks/{id}/test). */
+  test?: true;
+}
+
+/** What a delivery of this type looks like (ids and time are examples). */
+export function exampleEnvelope(type: EventType): EventEnvelope {
+  return { id: '0b8f6d3e-6a57-4c1e-9b0c-5d2f1e4a7c90', type, occurred_at: '2026-11-21T10:00:00.000Z', data: EVENT_DATA_EXAMPLES[type] };
+}

@@ -175,6 +175,8 @@ interface DeliveryRow {
   attempt_count: number;
   event_type: string;
   body: string;
+  /** A test event is sent to a disabled subscription too (it checks the endpoint before enabling). */
+  test: boolean;
   webhook_id: string | null;
   url: string;
   webhook_status: string;
@@ -193,7 +195,7 @@ const networkIdParam = sql.placeholder('networkId');
 
 /** The delivery with what its attempt needs of the subscription, in one read (both rows of its network). */
 const readDelivery = statement<DeliveryRow, { deliveryId: string; networkId: string }>(sql`
-  select ${d.status}, ${d.attemptCount}, ${d.eventType}, ${d.body},
+  select ${d.status}, ${d.attemptCount}, ${d.eventType}, ${d.body}, ${d.test},
          ${w.id} as webhook_id, ${w.url}, ${w.status} as webhook_status, ${w.deletedAt},
          ${w.secretSealed}, ${w.previousSecretSealed},
          (extract(epoch from ${w.previousSecretExpiresAt}) * 1000)::float8 as previous_secret_expires_ms
@@ -272,7 +274,7 @@ export async function attemptDelivery({
     await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null }).where(and(eq(webhookDeliveries.networkId, networkId), eq(webhookDeliveries.id, deliveryId)));
     return 'failed';
   }
-  if (row.webhook_status !== 'active') return 'skipped';
+  if (row.webhook_status !== 'active' && !row.test) return 'skipped';
 
   const attemptNumber = row.attempt_count + 1;
   const started = new Date();
@@ -290,6 +292,7 @@ export async function attemptDelivery({
         'X-Service-Event': row.event_type,
         'X-Service-Delivery': deliveryId,
         'X-Service-Signature': signatureHeader(signingSecrets(row), row.body),
+        ...(row.test ? { 'X-Service-Test': 'true' } : {}),
       },
       row.body,
       {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { webhookDeliveries, webhooks } from '@/db/schema';
@@ -9,7 +9,6 @@ import { recordAudit } from '@/server/services/audit/record-audit';
 import type { EventType } from '@/server/services/events/event-types';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
-import type { NetworkPage } from '@/server/services/page';
 
 export { webhookUrlPolicy };
 
@@ -51,7 +50,6 @@ export async function findWebhook({
   return row;
 }
 
-/** Live subscriptions of a network in id order, after `afterId`. */
 /** 404 unless the subscription is a live one of this network. */
 export async function requireWebhook({ db, networkId, webhookId, lock }: { db: Queryable; networkId: string; webhookId: string; lock?: 'update' }) {
   const hook = await findWebhook({ db, networkId, webhookId, lock });
@@ -64,17 +62,6 @@ export async function requireActiveWebhook({ db, networkId, webhookId }: { db: Q
   const hook = await requireWebhook({ db, networkId, webhookId });
   if (hook.status !== 'active') throw conflict('The webhook subscription is disabled; enable it (PATCH status: active) before sending deliveries again.');
   return hook;
-}
-
-export async function listWebhooks({ db, networkId, afterId, take }: NetworkPage): Promise<WebhookRow[]> {
-  const conditions: SQL[] = [eq(webhooks.networkId, networkId), isNull(webhooks.deletedAt)];
-  if (afterId) conditions.push(gt(webhooks.id, afterId));
-  return db
-    .select()
-    .from(webhooks)
-    .where(and(...conditions))
-    .orderBy(asc(webhooks.id))
-    .limit(take);
 }
 
 export interface CreateWebhookInput {

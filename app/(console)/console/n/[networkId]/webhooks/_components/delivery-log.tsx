@@ -5,7 +5,7 @@ import { History, Inbox } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { deliveryStatusSchema } from '@/server/routers/webhooks/delivery.types';
 import { recoverDeliveriesInput } from '@/server/routers/webhooks/recover-deliveries.types';
-import { StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
@@ -59,7 +59,16 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
 
   const columns = useMemo<DataTableColumn<Delivery>[]>(
     () => [
-      { accessorKey: 'event_type', header: 'Event', cell: ({ row }) => <span className="font-mono text-xs whitespace-nowrap">{row.original.event_type}</span> },
+      {
+        accessorKey: 'event_type',
+        header: 'Event',
+        cell: ({ row }) => (
+          <span className="font-mono text-xs whitespace-nowrap">
+            {row.original.event_type}
+            {row.original.test && <Badge tone="info" className="ml-1 font-sans">test</Badge>}
+          </span>
+        ),
+      },
       {
         accessorKey: 'id',
         header: 'Delivery id',

@@ -24,6 +24,7 @@ import { WebhooksAdminOnly } from './admin-only';
 import { DeleteWebhookCard } from './delete-webhook-card';
 import { DeliveryLog } from './delivery-log';
 import { EventTypesField } from './event-types-field';
+import { SendTestEventButton } from './send-test-event';
 import { CONFLICT_SENTENCE, isVersionConflict } from './format';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
 
@@ -174,6 +175,7 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
 
   return (
     <>
+      <SendTestEventButton networkId={networkId} webhook={w} />
       <Button variant="secondary" onClick={() => setEditing(true)}>
         <Pencil aria-hidden /> Edit
       </Button>

@@ -20,6 +20,7 @@ import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
 import { EventTypesField } from './event-types-field';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
+import { WebhookHealthCell } from './webhook-health';
 
 type Webhook = RouterOutputs['webhooks']['list']['items'][number];
 
@@ -132,6 +133,7 @@ function WebhookList({ networkId, onCreate }: { networkId: string; onCreate: () 
           </div>
         ),
       },
+      { id: 'health', header: 'Last delivery · 24 h', enableSorting: false, cell: ({ row }) => <WebhookHealthCell health={row.original.health} /> },
       {
         accessorKey: 'created_at',
         header: 'Created',

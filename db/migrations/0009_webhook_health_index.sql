@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_network_webhook_attempted_idx" ON "webhook_deliveries" USING btree ("network_id","webhook_id","last_attempt_at","status");

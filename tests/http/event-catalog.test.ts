@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { api, type Page } from '@/tests/support/api';
+import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
+import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { until } from '@/tests/support/until';
+
+/**
+ * The event catalog (GET /event-types) checked against every event a full flow records, on a
+ * server of our own whose fake voice vendor can be made to fail (for creative.failed).
+ */
+let server: ServerProcess;
+let stopServer: () => Promise<void>;
+const token = generateApiKeyToken('test');
+let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
+
+beforeAll(async () => {
+  vendor = await startFakeVoiceVendor();
+  ({ server, stop: stopServer } = await startOwnServer('catalog', {
+    BOOTSTRAP_SUPERUSER_TOKEN: token,
+    SYNTH_PROVIDER: 'http',
+    SYNTH_BASE_URL: vendor.url,
+    SYNTH_API_KEY: 'vendor-secret',
+    SYNTH_MAX_RETRIES: '0',
+    SYNTH_JOB_MAX_ATTEMPTS: '1',
+  }));
+});
+
+afterAll(async () => {
+  await stopServer?.();
+  await vendor?.close();
+});
+
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => api<T>(method, path, { token, baseUrl: server.url, body });
+
+describe('event catalog', () => {
+  it('every example validates against its data schema', async () => {
+    const res = await call<{ items: Array<{ type: string; description: string; data_schema: object; example: { type: string; data: unknown } }> }>('GET', '/event-types');
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((i) => i.type)).toEqual(EVENT_TYPE_NAMES);
+    const ajv = new Ajv2020({ strict: false });
+    for (const item of res.body.items) {
+      expect(item.description.length).toBeGreaterThan(0);
+      expect(item.example.type).toBe(item.type);
+      expect(ajv.validate(item.data_schema, item.example.data), `${item.type}: ${ajv.errorsText()}`).toBe(true);
+      // The schemas are strict: a field the catalog does not name is refused.
+      expect(ajv.validate(item.data_schema, { ...(item.example.data as object), surprise: 1 })).toBe(false);
+    }
+  });
+
+  it('every event a full flow records (all six types) matches its published schema', async () => {
+    const n = (await call<{ id: string }>('POST', '/networks', { name: 'Catalog flow' })).body.id;
+    const advertiser = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
+    const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
+      name: 'Spring',
+      advertiser_id: advertiser.body.id,
+      script: 'Sleep better with Acme.',
+      status: 'active',
+    });
+    const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
+    expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
+    const offer = () => call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign.body.id, podcast_id: podcast.body.id });
+    const creativeSettled = (id: string) =>
+      until(async () => {
+        const c = await call<{ status: string }>('GET', `/networks/${n}/creatives/${id}`);
+        return c.body.status === 'generating' ? undefined : c.body.status;
+      }, 60_000);
+
+    vendor.setMode('ok');
+    const good = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${(await offer()).body.id}/accept`);
+    expect(good.status).toBe(200);
+    expect(await creativeSettled(good.body.creative_id)).toBe('ready');
+    vendor.setMode('reject');
+    const bad = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${(await offer()).body.id}/accept`);
+    expect(await creativeSettled(bad.body.creative_id)).toBe('failed');
+    vendor.setMode('ok');
+    expect((await call('POST', `/networks/${n}/offers/${(await offer()).body.id}/reject`, { reason: 'Not now.' })).status).toBe(200);
+    expect((await call('POST', `/networks/${n}/offers/${(await offer()).body.id}/reject`)).status).toBe(200);
+    const invitation = await call<{ token: string }>('POST', `/networks/${n}/invitations`, { email: `cat-${randomUUID()}@example.com`, role: 'read_only' });
+    expect(invitation.status).toBe(201);
+    expect((await api('POST', '/invitations/accept', { token: invitation.body.token, baseUrl: server.url, body: { name: 'Alex' } })).status).toBe(201);
+
+    const catalog = await call<{ items: Array<{ type: string; data_schema: object }> }>('GET', '/event-types');
+    const ajv = new Ajv2020({ strict: false });
+    const validators = new Map(catalog.body.items.map((i) => [i.type, ajv.compile(i.data_schema)]));
+    const recorded = await call<Page<{ type: string; data: unknown }>>('GET', `/networks/${n}/events?limit=200`);
+    expect(new Set(recorded.body.items.map((e) => e.type))).toEqual(new Set(EVENT_TYPE_NAMES));
+    for (const event of recorded.body.items) {
+      const validate = validators.get(event.type)!;
+      expect(validate(event.data), `${event.type} ${JSON.stringify(event.data)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+  });
+});
