@@ -56,6 +56,17 @@ function routedByNetwork(sql: string): boolean {
  */
 const EXCEPTIONS: Array<{ matches: RegExp; reason: string }> = [];
 
+/**
+ * The crons that sweep every network on purpose (`EVERY_NETWORK` in their code): under Citus one
+ * multi-shard statement each, which is fine for a cron. They fire on their own schedule, so one may
+ * or may not fall inside the recording; they are left out of the check, each matched by its own
+ * statement only (a request-path statement of the same table still counts).
+ */
+const SWEEPS: Array<{ cron: string; matches: RegExp }> = [
+  { cron: 'expire-offers', matches: /^update "offers" set "status" = \$1, "version" = [^]* where \("offers"\."status" = \$2 and "offers"\."expires_at" <= now\(\)\)/ },
+  { cron: 'auto-disable-webhooks', matches: /^update "webhooks" set "status" = \$1, "disabled_reason" = \$2, [^]* where \("webhooks"\."status" = \$3 and "webhooks"\."deleted_at" is null and exists \(select 1 from "webhook_deliveries"/ },
+];
+
 let server: ServerProcess;
 let stopAll: () => Promise<void>;
 const token = generateApiKeyToken('test');
@@ -132,7 +143,7 @@ describe('statements of the acceptance flow', () => {
 
     const seen = [...new Set(statements)];
     writeFileSync(path.join(ROOT, 'test-results', 'tenant-statements.sql'), seen.join(';\n\n') + ';\n');
-    const tenantStatements = seen.filter((sql) => tablesOf(sql).some((t) => DISTRIBUTED.has(t)));
+    const tenantStatements = seen.filter((sql) => tablesOf(sql).some((t) => DISTRIBUTED.has(t)) && !SWEEPS.some((c) => c.matches.test(sql)));
     expect(tenantStatements.length).toBeGreaterThan(20); // the flow really ran through the recorder
 
     const unrouted = tenantStatements.filter((sql) => !routedByNetwork(sql));
