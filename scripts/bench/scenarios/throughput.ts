@@ -136,20 +136,21 @@ async function checkSameCreation(service: Child, baseline: Child, token: string,
   if (replay.status !== 201 || !isDeepStrictEqual(replay.body, s.body)) throw new Error(`the service did not replay the stored response: ${replay.status}`);
 }
 
+/** What a target's load sends: its key's token, and for a POST a new Idempotency-Key per request. */
+export function loadSpecFor(target: Target, seeded: Seed): LoadSpec {
+  const token = target.key === 'super' ? seeded.superToken : seeded.token;
+  if (target.id === 'campaigns') return { path: '/', token, requests: campaignRequests(token, seeded.networkIds, seeded.advertiserIds) };
+  if (target.id === 'networks-post-su') return { path: '/', token, requests: networkRequests(token) };
+  return { path: target.path, token };
+}
+
 /**
  * The measured runs, every target in turn; `onRun` sees each run as it ends (the memory readings).
  */
 export async function runThroughput(servers: Record<ServerName, Child>, seeded: Seed, onRun: (r: RunResult) => void): Promise<RunResult[]> {
-  const { networkIds, advertiserIds } = seeded;
   const runs: RunResult[] = [];
-  const specFor = (target: Target): LoadSpec => {
-    const token = target.key === 'super' ? seeded.superToken : seeded.token;
-    if (target.id === 'campaigns') return { path: '/', token, requests: campaignRequests(token, networkIds, advertiserIds) };
-    if (target.id === 'networks-post-su') return { path: '/', token, requests: networkRequests(token) };
-    return { path: target.path, token };
-  };
   for (const target of TARGETS) {
-    const spec = specFor(target);
+    const spec = loadSpecFor(target, seeded);
     for (const name of ['service', 'baseline'] as const) {
       log(`${target.title}: warm-up ${name} ${settings.warmup} s`);
       await load(servers[name], spec, settings.warmup);
