@@ -80,7 +80,8 @@ export function createRestHandler() {
           state.idempotency = { key: idempotencyKey, fingerprint: requestFingerprint(req.method, url, raw) };
         }
       }
-      const target = new URL(url, 'http://127.0.0.1');
+      // Appended, not resolved: `//x` stays a path (as trpc-to-openapi's handler reads it), never a host.
+      const target = new URL(`http://127.0.0.1${url}`);
       const found = findRoute(req.method!, normalizePath(target.pathname));
       const ctx = createContext({ req });
       if (!found) {
