@@ -144,7 +144,7 @@ test.describe('console: the advertising flow', () => {
 
     // --- Voice preview of the campaign in the podcast's voice ----------------------------------
     await page.goto(campaignUrl);
-    await page.getByLabel('Podcast').selectOption({ label: 'Night Owls — Sam (warm)' });
+    await page.getByRole('radio', { name: /Night Owls/ }).check();
     await page.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByLabel('Voice preview');
     await expect(preview).toBeVisible({ timeout: 60_000 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
-const SECTIONS = ['Overview', 'Members', 'API keys', 'Service accounts', 'Webhooks', 'Advertisers', 'Campaigns', 'Podcasts', 'Offers', 'Creatives'];
+const SECTIONS = ['Overview', 'Members', 'API keys', 'Service accounts', 'Webhooks', 'Advertisers', 'Campaigns', 'Podcasts', 'Offers', 'Creatives', 'My keys'];
 
 test.describe('console shell', () => {
   test('signed out, /console goes to sign-in; a bad key is refused with a clear message', async ({ page }, testInfo) => {

@@ -151,7 +151,7 @@ afterAll(async () => {
 
 describe('npm run cluster, through HAProxy', () => {
   it('starts HAProxy, two web processes, two workers and PgBouncer, and HAProxy sees both web processes up', async () => {
-    expect(Object.keys(cluster.pids).sort()).toEqual(['web1', 'web2', 'worker1', 'worker2']);
+    expect(Object.keys(cluster.pids).sort()).toEqual(['haproxy', 'pgbouncer', 'web1', 'web2', 'worker1', 'worker2']);
     const status = await backendStatus();
     expect(Object.keys(status).sort()).toEqual(['web1', 'web2']);
     for (const s of Object.values(status)) expect(s).toMatch(/^UP/);

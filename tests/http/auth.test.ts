@@ -95,6 +95,20 @@ describe('authorization (403) and visibility (404)', () => {
     expectProblem(await api('POST', '/networks', { token, body: { name: 'Mine now' } }), 403, 'forbidden');
   });
 
+  it('GET /me names who the key belongs to: the person or the service account, not the key', async () => {
+    const network = await createNetworkRow();
+    const { token, person } = await personKey([{ networkId: network.id, role: 'read_only' }]);
+    const me = await api<{ key_name: string; owner: unknown }>('GET', '/me', { token });
+    expect(me.body.key_name).toBe('test key');
+    expect(me.body.owner).toEqual({ type: 'person', id: person.id, name: person.name });
+    const account = await serviceAccountKey(network.id, 'read_only');
+    expect((await api<{ owner: unknown }>('GET', '/me', { token: account.token })).body.owner).toEqual({
+      type: 'service_account',
+      id: account.serviceAccount.id,
+      name: 'integration',
+    });
+  });
+
   it('acts with min(key scope, current membership): demotion and removal bite on the next request', async () => {
     const network = await createNetworkRow();
     const { token, person } = await personKey([{ networkId: network.id, role: 'administrator' }]);

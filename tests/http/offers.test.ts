@@ -114,6 +114,12 @@ describe('offers', () => {
     const ready = events.body.items.find((e) => e.type === 'creative.ready');
     expect(ready!.data).toMatchObject({ creative_id: creative.id, offer_id: offer.id, mime_type: 'audio/mpeg' });
     expect(JSON.stringify(ready!.data)).not.toMatch(/mespeak|elevenlabs|bytea|storage/i);
+
+    // A campaign's creatives (the console's campaign page lists them).
+    const ofCampaign = await api<{ items: Creative[] }>('GET', `/networks/${s.n}/creatives?campaign_id=${s.campaign.id}`, { token: s.reader });
+    expect(ofCampaign.body.items.map((c) => c.id)).toEqual([creative.id]);
+    const ofOther = await api<{ items: Creative[] }>('GET', `/networks/${s.n}/creatives?campaign_id=cmp_none`, { token: s.reader });
+    expect(ofOther.body.items).toEqual([]);
   });
 
   it('serves byte ranges for seeking, and 416 past the end', async () => {

@@ -8,9 +8,10 @@ import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select, type SelectOption } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
-import { formatDateTime, formatMoney } from '@/app/(console)/_lib/ads';
+import { formatMoney } from '@/app/(console)/_lib/ads';
+import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { cn } from '@/app/(console)/_lib/cn';
-import type { PagedList } from '@/app/(console)/_lib/paged-list';
+import { pagedTable, type PagedList } from '@/app/(console)/_lib/paged-list';
 import type { FilterSpec, ListFilters } from '@/app/(console)/_lib/url-filters';
 
 /*
@@ -79,12 +80,7 @@ export function ListPage<TRow, S extends FilterSpec>({
       <DataTable
         label={title}
         columns={columns}
-        rows={list.rows}
-        error={list.error}
-        onRetry={list.refetch}
-        hasMore={list.hasMore}
-        onLoadMore={list.loadMore}
-        loadingMore={list.loadingMore}
+        {...pagedTable(list)}
         empty={
           filters?.active ? (
             <EmptyState title={`No ${title.toLowerCase()} match these filters`} description="Change or clear the filters to see more." />
@@ -202,14 +198,13 @@ export function moneyColumn<TRow>(id: string, header: string, amount: (row: TRow
   };
 }
 
-/** A timestamp in the reader's time zone; `unset` for null ("—" unless given, e.g. "Never"). */
+/** A timestamp in the console's one format (the reader's time zone, stated); `unset` for null ("—" unless given, e.g. "Never"). */
 export function dateTimeColumn<TRow>(key: keyof TRow & string, header: string, unset?: string): DataTableColumn<TRow> {
   return {
     accessorKey: key,
     header,
     cell: ({ getValue }) => {
-      const value = getValue<string | null>();
-      return <span className="whitespace-nowrap">{value ? formatDateTime(value) : (unset ?? '—')}</span>;
+      return <DateTime value={getValue<string | null>()} unset={unset} />;
     },
   };
 }

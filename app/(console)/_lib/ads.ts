@@ -40,11 +40,6 @@ export function formatMoney(cents: number | null | undefined, currency: string |
   }
 }
 
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   const seconds = Math.round(ms / 100) / 10;

@@ -25,3 +25,8 @@ export function pagedList<TItem>(query: UseInfiniteQueryResult<InfiniteData<Page
 }
 
 export type PagedList<TItem> = ReturnType<typeof pagedList<TItem>>;
+
+/** A paged list as DataTable's props: `<DataTable {...pagedTable(list)} columns={…} label="…" />`. */
+export function pagedTable<TItem>(list: PagedList<TItem>) {
+  return { rows: list.rows, error: list.error, onRetry: list.refetch, hasMore: list.hasMore, onLoadMore: list.loadMore, loadingMore: list.loadingMore };
+}

@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The calling API key
+         * The calling API key and who it belongs to
          * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["me-get"];
@@ -1168,6 +1168,14 @@ export interface components {
             super_user: boolean;
             /** @description Effective roles: a person’s key never exceeds their current membership. */
             scopes: components["schemas"]["Scope"][];
+            /** @description Who the key belongs to. */
+            owner: {
+                /** @enum {string} */
+                type: "person" | "service_account";
+                id: string;
+                /** @description The person’s or service account’s name (what the console shows as who is signed in). */
+                name: string;
+            };
         };
         Scope: {
             network_id: string;
@@ -10359,6 +10367,7 @@ export interface operations {
                 cursor?: string;
                 status?: "generating" | "ready" | "failed";
                 offer_id?: string;
+                campaign_id?: string;
             };
             header?: never;
             path: {

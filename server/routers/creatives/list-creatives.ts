@@ -11,9 +11,9 @@ export const listCreativesRoute = networkProcedure('read_only')
   .query(({ ctx, input }) =>
     paginate(
       input,
-      `creatives:${input.networkId}:${input.status ?? ''}:${input.offer_id ?? ''}`,
+      `creatives:${input.networkId}:${input.status ?? ''}:${input.offer_id ?? ''}:${input.campaign_id ?? ''}`,
       (after, take) =>
-        listCreatives({ db: ctx.db, networkId: input.networkId, filter: { status: input.status, offerId: input.offer_id }, afterId: after, take }),
+        listCreatives({ db: ctx.db, networkId: input.networkId, filter: { status: input.status, offerId: input.offer_id, campaignId: input.campaign_id }, afterId: after, take }),
       presentCreative,
     ),
   );

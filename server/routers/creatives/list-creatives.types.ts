@@ -8,5 +8,6 @@ export const listCreativesInput = z.strictObject({
   ...listParams,
   status: creativeStatusSchema.optional(),
   offer_id: z.string().min(1).optional(),
+  campaign_id: z.string().min(1).optional().meta({ description: 'Only the creatives of this campaign.' }),
 });
 export const creativeListSchema = pageOf(creativeSchema).meta({ id: 'CreativeList' });

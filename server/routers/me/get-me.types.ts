@@ -13,5 +13,12 @@ export const meSchema = z
     key_name: z.string(),
     super_user: z.boolean(),
     scopes: z.array(scopeSchema).meta({ description: 'Effective roles: a person’s key never exceeds their current membership.' }),
+    owner: z
+      .object({
+        type: z.enum(['person', 'service_account']),
+        id: z.string(),
+        name: z.string().meta({ description: 'The person’s or service account’s name (what the console shows as who is signed in).' }),
+      })
+      .meta({ description: 'Who the key belongs to.' }),
   })
   .meta({ id: 'Me' });

@@ -19,10 +19,11 @@ export async function listCreatives({
   filter,
   afterId,
   take,
-}: NetworkPage & { filter: { status?: CreativeRow['status'] | undefined; offerId?: string | undefined } }) {
+}: NetworkPage & { filter: { status?: CreativeRow['status'] | undefined; offerId?: string | undefined; campaignId?: string | undefined } }) {
   const conditions: SQL[] = [eq(creatives.networkId, networkId)];
   if (filter.status) conditions.push(eq(creatives.status, filter.status));
   if (filter.offerId) conditions.push(eq(creatives.offerId, filter.offerId));
+  if (filter.campaignId) conditions.push(eq(creatives.campaignId, filter.campaignId));
   if (afterId) conditions.push(gt(creatives.id, afterId));
   return db
     .select()

@@ -53,7 +53,7 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
             </DialogPrimitive.Content>
           </DialogPrimitive.Portal>
         </DialogPrimitive.Root>
-        <BrandName />
+        <CurrentNetwork networkId={networkId} />
       </header>
 
       {/* Wide screens: fixed side navigation. */}
@@ -73,6 +73,23 @@ function BrandName() {
     <Link href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
       <Brand className="size-5 text-indigo-600" aria-hidden />
       <span>Ad Network Console</span>
+    </Link>
+  );
+}
+
+/** The narrow screens' header: which network this is (the switcher is in the drawer). */
+function CurrentNetwork({ networkId }: { networkId: string }) {
+  const networks = useNetworks();
+  const name = networks.data?.items.find((network) => network.id === networkId)?.name;
+  return (
+    <Link href="/console" className="flex min-w-0 items-center gap-2 rounded-md text-slate-900" data-testid="header-network">
+      <Brand className="size-5 shrink-0 text-indigo-600" aria-hidden />
+      <span className="min-w-0">
+        <span className="block text-[0.6875rem] leading-tight font-medium tracking-wide text-slate-600 uppercase">Network</span>
+        <span className="block truncate text-sm leading-tight font-semibold" title={name}>
+          {name ?? (networks.isPending ? 'Loading…' : networkId)}
+        </span>
+      </span>
     </Link>
   );
 }
@@ -165,9 +182,12 @@ function KeyPanel({ networkId }: { networkId: string }) {
   return (
     <div className="border-t border-slate-100 px-4 py-4">
       {me.data ? (
-        <div className="mb-3 min-w-0">
-          <p className="truncate text-sm font-medium text-slate-900" title={me.data.key_name}>
-            {me.data.key_name}
+        <div className="mb-3 min-w-0" data-testid="signed-in-as">
+          <p className="truncate text-sm font-medium text-slate-900" title={me.data.owner.name}>
+            {me.data.owner.name}
+          </p>
+          <p className="truncate text-xs text-slate-600" title={me.data.key_name}>
+            {me.data.owner.type === 'service_account' ? 'Service account · ' : ''}key “{me.data.key_name}”
           </p>
           <div className="mt-1 flex flex-wrap gap-1.5">
             {me.data.super_user && <Badge tone="accent">super user</Badge>}

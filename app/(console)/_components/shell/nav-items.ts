@@ -4,6 +4,7 @@ import {
   FileAudio,
   Handshake,
   KeyRound,
+  KeySquare,
   LayoutDashboard,
   Megaphone,
   Mic,
@@ -32,6 +33,7 @@ export const NAV_ITEMS: NavItem[] = [
   { section: 'podcasts', label: 'Podcasts', icon: Mic },
   { section: 'offers', label: 'Offers', icon: Handshake },
   { section: 'creatives', label: 'Creatives', icon: FileAudio },
+  { section: 'my-keys', label: 'My keys', icon: KeySquare },
 ];
 
 export const BRAND_ICON = Clapperboard;

@@ -57,9 +57,17 @@ function defaultRowId<TRow>(row: TRow, index: number): string {
   return typeof id === 'string' ? id : String(index);
 }
 
+/** The label a column's cell carries in the stacked layout: its header when that is text. */
+function columnLabel<TRow>(column: DataTableColumn<TRow>): string | undefined {
+  return typeof column.header === 'string' ? column.header : undefined;
+}
+
 /**
  * A readable table over TanStack Table with loading, empty and error states.
- * Scrolls horizontally on narrow screens instead of squeezing columns.
+ * Below the `sm` breakpoint (640 px) each row is a card: the cells stack, each under its
+ * column's name, so nothing scrolls sideways; from `sm` up it is an ordinary table that scrolls
+ * inside its card only if its columns cannot fit. One DOM serves both (the table keeps its
+ * semantics, the header row is read by screen readers and hidden on narrow screens).
  */
 export function DataTable<TRow>({
   columns,
@@ -96,8 +104,8 @@ export function DataTable<TRow>({
   return (
     <div className={cn('overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm', className)}>
       <div className="relative overflow-x-auto">
-        <table className="w-full border-collapse text-left text-sm" aria-label={label} aria-busy={showSkeleton || undefined}>
-          <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase">
+        <table className="w-full border-collapse text-left text-sm max-sm:block" aria-label={label} aria-busy={showSkeleton || undefined}>
+          <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase max-sm:sr-only">
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => {
@@ -134,12 +142,12 @@ export function DataTable<TRow>({
               </tr>
             ))}
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-slate-100 max-sm:block">
             {showSkeleton
               ? Array.from({ length: 4 }, (_, i) => (
-                  <tr key={i}>
+                  <tr key={i} className="max-sm:block max-sm:px-4 max-sm:py-2">
                     {columns.map((_, j) => (
-                      <td key={j} className="px-4 py-3">
+                      <td key={j} className="px-4 py-3 max-sm:block max-sm:px-0 max-sm:py-1">
                         <Skeleton className="h-4 w-full max-w-40" />
                       </td>
                     ))}
@@ -149,7 +157,7 @@ export function DataTable<TRow>({
                   <tr
                     key={row.id}
                     className={cn(
-                      'align-top',
+                      'align-top max-sm:block max-sm:space-y-2 max-sm:px-4 max-sm:py-3',
                       onRowClick && 'cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600',
                       selectedRowId === row.id && 'bg-indigo-50',
                     )}
@@ -168,11 +176,23 @@ export function DataTable<TRow>({
                         }
                       : {})}
                   >
-                    {row.getVisibleCells().map((cell) => (
-                      <td key={cell.id} className="px-4 py-3 text-slate-800">
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                      </td>
-                    ))}
+                    {row.getVisibleCells().map((cell) => {
+                      const name = columnLabel(cell.column.columnDef);
+                      return (
+                        <td
+                          key={cell.id}
+                          data-label={name}
+                          className={cn(
+                            'px-4 py-3 text-slate-800 max-sm:block max-sm:min-w-0 max-sm:p-0 max-sm:break-words max-sm:[&_*]:whitespace-normal',
+                            // The column's name before the value, drawn by CSS (so it is not in the cell's text on wide screens).
+                            name &&
+                              'max-sm:grid max-sm:grid-cols-[6.5rem_minmax(0,1fr)] max-sm:items-baseline max-sm:gap-3 max-sm:before:text-xs max-sm:before:font-medium max-sm:before:tracking-wide max-sm:before:text-slate-600 max-sm:before:uppercase max-sm:before:content-[attr(data-label)]',
+                          )}
+                        >
+                          <div className="min-w-0">{flexRender(cell.column.columnDef.cell, cell.getContext())}</div>
+                        </td>
+                      );
+                    })}
                   </tr>
                 ))}
           </tbody>

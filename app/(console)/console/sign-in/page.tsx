@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { SignInForm } from './sign-in-form';
 
 export const metadata = { title: 'Sign in' };
@@ -6,9 +5,7 @@ export const metadata = { title: 'Sign in' };
 export default function SignInPage() {
   return (
     <main id="main" className="flex min-h-dvh items-center justify-center px-4 py-10">
-      <Suspense>
-        <SignInForm />
-      </Suspense>
+      <SignInForm />
     </main>
   );
 }

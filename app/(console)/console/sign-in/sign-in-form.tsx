@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
 import { Button } from '@/app/(console)/_components/ui/button';
@@ -22,7 +22,6 @@ function safeNext(next: string | null): string {
 
 export function SignInForm() {
   const router = useRouter();
-  const params = useSearchParams();
   const queryClient = useQueryClient();
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +43,9 @@ export function SignInForm() {
       queryClient.clear();
       signIn(token);
       setApiKey('');
-      router.replace(safeNext(params.get('next')));
+      // Read at submit, not with useSearchParams: that would keep the form out of the prerendered HTML
+      // (a client-rendering bailout), and the page's largest paint would wait for the JavaScript.
+      router.replace(safeNext(new URLSearchParams(window.location.search).get('next')));
     } catch (caught) {
       const problem = problemOf(caught);
       setError(

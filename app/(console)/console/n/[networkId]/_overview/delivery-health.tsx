@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Webhook } from 'lucide-react';
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import dynamic from 'next/dynamic';
 import { buttonVariants } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
 import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
@@ -12,8 +12,15 @@ import { EmptyState, ErrorState } from '@/app/(console)/_components/ui/states';
 import { networkPath } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { cn } from '@/app/(console)/_lib/cn';
+import { formatTick, timeZoneLabel } from '@/app/(console)/_lib/dates';
 
 type Range = 'hour' | 'day';
+/** recharts is a large bundle: loaded only when there are deliveries to draw, after the page is up. */
+const DeliveryChart = dynamic(() => import('./delivery-chart').then((m) => m.DeliveryChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-full w-full" />,
+});
+
 const RANGES: Array<{ value: Range; label: string; caption: string }> = [
   { value: 'hour', label: '24 hours', caption: 'per hour over the last 24 hours' },
   { value: 'day', label: '14 days', caption: 'per day over the last 14 days' },
@@ -31,7 +38,7 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
   const total = totals ? totals.succeeded + totals.failed + totals.pending : 0;
 
   const data = stats.data?.buckets.map((b) => ({
-    label: bucket === 'hour' ? new Date(b.start).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : new Date(b.start).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }),
+    label: formatTick(b.start, bucket),
     Succeeded: b.succeeded,
     Failed: b.failed,
     Pending: b.pending,
@@ -44,7 +51,7 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
       <CardHeader>
         <div>
           <CardTitle>Webhook deliveries</CardTitle>
-          <CardDescription>Succeeded and failed deliveries, and how fast endpoints answered, {range.caption} (UTC buckets).</CardDescription>
+          <CardDescription>Succeeded and failed deliveries, and how fast endpoints answered, {range.caption} (UTC buckets, times in {timeZoneLabel()}).</CardDescription>
         </div>
         <div role="group" aria-label="Range" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5 shadow-sm">
           {RANGES.map((r) => (
@@ -88,21 +95,7 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
         ) : (
           <figure aria-labelledby={captionId} data-testid="delivery-chart">
             <div className="h-72 w-full">
-              <ResponsiveContainer width="100%" height="100%">
-                <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -8 }} title="Webhook deliveries and latency over time">
-                  <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-                  <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#475569' }} interval="preserveStartEnd" minTickGap={16} />
-                  <YAxis yAxisId="count" allowDecimals={false} tick={{ fontSize: 11, fill: '#475569' }} width={40} />
-                  <YAxis yAxisId="ms" orientation="right" tick={{ fontSize: 11, fill: '#475569' }} width={48} unit=" ms" />
-                  <Tooltip />
-                  <Legend wrapperStyle={{ fontSize: 12 }} />
-                  <Bar yAxisId="count" dataKey="Succeeded" stackId="d" fill="#059669" isAnimationActive={false} />
-                  <Bar yAxisId="count" dataKey="Failed" stackId="d" fill="#dc2626" isAnimationActive={false} />
-                  <Bar yAxisId="count" dataKey="Pending" stackId="d" fill="#d97706" isAnimationActive={false} />
-                  <Line yAxisId="ms" type="monotone" dataKey="p50 latency (ms)" stroke="#4f46e5" dot={false} connectNulls isAnimationActive={false} />
-                  <Line yAxisId="ms" type="monotone" dataKey="p95 latency (ms)" stroke="#7c3aed" strokeDasharray="4 3" dot={false} connectNulls isAnimationActive={false} />
-                </ComposedChart>
-              </ResponsiveContainer>
+              <DeliveryChart data={data ?? []} />
             </div>
             <figcaption id={captionId} className="mt-3 text-sm text-slate-700">
               {range.label}: <strong className="text-emerald-800">{totals!.succeeded} succeeded</strong>,{' '}

@@ -1,24 +1,44 @@
-/** A short sentence for an event of the log, from its type and the ids in its data. */
-export function describeEvent(type: string, data: Record<string, unknown>): string {
+/** Names of the network's campaigns and podcasts, by id (what the overview has loaded). */
+export interface EventNames {
+  campaigns: Map<string, string>;
+  podcasts: Map<string, string>;
+}
+
+/** A sentence for an event of the log, and the console section (with its filter) that shows the resource. */
+export interface EventSummary {
+  text: string;
+  /** Relative to the network: 'offers?campaign=…', 'campaigns/…', or undefined when nothing to open. */
+  section?: string;
+}
+
+/** A short sentence naming the resources of an event (names, not ids), with where to see them. */
+export function describeEvent(type: string, data: Record<string, unknown>, names: EventNames): EventSummary {
   const id = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : undefined);
+  const quoted = (value: string | undefined) => (value ? `“${value}”` : undefined);
+  const campaignId = id('campaign_id');
+  const podcastId = id('podcast_id');
+  const campaign = quoted(campaignId && names.campaigns.get(campaignId)) ?? 'a campaign';
+  const podcast = quoted((podcastId && names.podcasts.get(podcastId)) || id('name')) ?? 'a podcast';
+  const offers = campaignId ? `offers?campaign=${encodeURIComponent(campaignId)}` : 'offers';
+  const creatives = id('offer_id') ? `creatives?offer=${encodeURIComponent(id('offer_id')!)}` : 'creatives';
   switch (type) {
     case 'optin.completed':
-      return `${id('name') ? `“${id('name')}”` : `Podcast ${id('podcast_id') ?? ''}`} opted in to ads${id('host_name') ? ` (host ${id('host_name')})` : ''}`;
+      return { text: `${podcast.replace(/^a /, 'A ')} opted in to ads${id('host_name') ? ` (host ${id('host_name')})` : ''}`, section: 'podcasts' };
     case 'offer.accepted':
-      return `Offer ${id('offer_id') ?? ''} accepted${id('creative_id') ? ` — creative ${id('creative_id')} generating` : ''}`;
+      return { text: `Offer of ${campaign} to ${podcast} accepted — its creative is generating`, section: offers };
     case 'offer.rejected':
-      return `Offer ${id('offer_id') ?? ''} rejected`;
+      return { text: `Offer of ${campaign} to ${podcast} rejected${id('reason') ? `: ${id('reason')}` : ''}`, section: offers };
     case 'creative.ready':
-      return `Creative ${id('creative_id') ?? ''} is ready to play`;
+      return { text: `Creative of ${campaign} on ${podcast} is ready to play`, section: creatives };
     case 'creative.failed':
-      return `Creative ${id('creative_id') ?? ''} failed to generate`;
+      return { text: `Creative of ${campaign} on ${podcast} failed to generate`, section: creatives };
     case 'invitation.accepted':
-      return `${id('email') ?? 'Someone'} joined as ${(id('role') ?? 'member').replace('_', ' ')}`;
+      return { text: `${id('email') ?? 'Someone'} joined as ${(id('role') ?? 'member').replace('_', ' ')}`, section: 'members' };
     default: {
       const ids = Object.entries(data)
         .filter(([, v]) => typeof v === 'string')
         .map(([k, v]) => `${k}: ${String(v)}`);
-      return ids.slice(0, 2).join(', ') || 'No details';
+      return { text: ids.slice(0, 2).join(', ') || 'No details' };
     }
   }
 }

@@ -1,9 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import Link from 'next/link';
 import { Activity } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
 import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
 import { EmptyState, ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -94,6 +97,9 @@ function Counts({ networkId }: { networkId: string }) {
 function RecentEvents({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
   const events = useQuery(trpc.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
+  const campaigns = useCampaigns(networkId);
+  const podcasts = usePodcasts(networkId);
+  const names = useMemo(() => ({ campaigns: namesById(campaigns.data?.items), podcasts: namesById(podcasts.data?.items) }), [campaigns.data, podcasts.data]);
   return (
     <Card className="h-full">
       <CardHeader>
@@ -120,17 +126,28 @@ function RecentEvents({ networkId }: { networkId: string }) {
         />
       ) : (
         <ol className="divide-y divide-slate-100" aria-label="Recent events">
-          {events.data.items.map((event) => (
-            <li key={event.id} className="flex items-start justify-between gap-3 px-5 py-3">
-              <div className="min-w-0">
-                <p className="font-mono text-xs font-medium text-slate-900">{event.type}</p>
-                <p className="mt-0.5 truncate text-sm text-slate-600">{describeEvent(event.type, event.data)}</p>
-              </div>
-              <time dateTime={event.occurred_at} className="shrink-0 text-xs whitespace-nowrap text-slate-600" title={new Date(event.occurred_at).toLocaleString()}>
-                {relativeTime(event.occurred_at)}
-              </time>
-            </li>
-          ))}
+          {events.data.items.map((event) => {
+            const summary = describeEvent(event.type, event.data, names);
+            return (
+              <li key={event.id} className="flex items-start justify-between gap-3 px-5 py-3">
+                <div className="min-w-0">
+                  <p className="font-mono text-xs font-medium text-slate-900">{event.type}</p>
+                  <p className="mt-0.5 text-sm text-slate-700">
+                    {summary.section ? (
+                      <Link href={networkPath(networkId, summary.section)} className="text-indigo-700 underline-offset-4 hover:underline">
+                        {summary.text}
+                      </Link>
+                    ) : (
+                      summary.text
+                    )}
+                  </p>
+                </div>
+                <time dateTime={event.occurred_at} className="shrink-0 text-xs whitespace-nowrap text-slate-600" title={formatDateTime(event.occurred_at)}>
+                  {relativeTime(event.occurred_at)}
+                </time>
+              </li>
+            );
+          })}
         </ol>
       )}
     </Card>
@@ -143,5 +160,5 @@ function relativeTime(value: string): string {
   if (seconds < 60) return rtf.format(-seconds, 'second');
   if (seconds < 3600) return rtf.format(-Math.round(seconds / 60), 'minute');
   if (seconds < 86_400) return rtf.format(-Math.round(seconds / 3600), 'hour');
-  return new Date(value).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return formatDateTime(value);
 }

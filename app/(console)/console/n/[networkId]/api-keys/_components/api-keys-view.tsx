@@ -1,12 +1,11 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ShieldAlert, Trash2 } from 'lucide-react';
+import { ShieldAlert } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
@@ -15,9 +14,12 @@ import { useCanAdminister, useNetworkId, useNetworkRole } from '@/app/(console)/
 import { byCursor } from '@/app/(console)/_lib/paged-list';
 import { useUrlFilters } from '@/app/(console)/_lib/url-filters';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { formatDate, formatDateTime, identitySentence, roleLabel, useIdentityDirectory } from './identity';
+import { roleLabel, useIdentityDirectory } from './identity';
+import { keyNameColumn } from './key-name-column';
 import { MintKeyDialog } from './mint-key-dialog';
+import { RevokeKeyDialog } from './revoke-key-dialog';
 import { RotatedKeyReveal, RotateKeyDialog, type RotatedKey } from './rotate-key-dialog';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const STATUS_FILTERS = [
   { value: '', label: 'Any status' },
@@ -63,17 +65,7 @@ export function ApiKeysView() {
   }
 
   const columns: DataTableColumn<ApiKey>[] = [
-    {
-      id: 'name',
-      header: 'Name and start',
-      accessorKey: 'key_name',
-      cell: ({ row }) => (
-        <div>
-          <div className="font-medium text-slate-900">{row.original.key_name}</div>
-          <code className="font-mono text-xs whitespace-nowrap text-slate-600">{row.original.start}…</code>
-        </div>
-      ),
-    },
+    keyNameColumn(),
     {
       id: 'owner',
       header: 'Owner',
@@ -109,8 +101,8 @@ export function ApiKeysView() {
         );
       },
     },
-    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <span>{row.original.last_used_at ? formatDateTime(row.original.last_used_at) : 'Never'}</span> },
-    { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <span>{row.original.expires_at ? formatDateTime(row.original.expires_at) : 'Never'}</span> },
+    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <span>{formatDateTime(row.original.last_used_at, 'Never')}</span> },
+    { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <span>{formatDateTime(row.original.expires_at, 'Never')}</span> },
     {
       id: 'status',
       header: 'Status',
@@ -128,7 +120,7 @@ export function ApiKeysView() {
         return (
           <div className="flex flex-col items-start gap-1">
             <StatusBadge status={key.status} />
-            {key.status === 'revoked' && key.revoked_at && <span className="text-xs whitespace-nowrap text-slate-600">{formatDate(key.revoked_at)}</span>}
+            {key.status === 'revoked' && key.revoked_at && <span className="text-xs whitespace-nowrap text-slate-600">{formatDateTime(key.revoked_at)}</span>}
           </div>
         );
       },
@@ -235,7 +227,6 @@ export function ApiKeysView() {
 function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKey: ApiKey; onRotated: (rotated: RotatedKey) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const revoke = useMutation(trpc.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }));
   if (apiKey.status !== 'active') return null;
   const reachesOthers = apiKey.scopes.some((s) => s.network_id !== networkId);
@@ -243,29 +234,14 @@ function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKe
   return (
     <div className="flex flex-col items-stretch gap-1.5">
       {!rotated && !reachesOthers && !apiKey.super_user && <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} onRotated={onRotated} />}
-      <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke ${apiKey.key_name}`} onClick={() => setError(null)}>
-            <Trash2 aria-hidden /> Revoke
-          </Button>
-        }
-        title={`Revoke “${apiKey.key_name}”?`}
+      <RevokeKeyDialog
+        keyName={apiKey.key_name}
         description={
           reachesOthers
             ? 'This key also reaches other networks: it loses access to this network from its next request and keeps the others.'
             : 'Anything using this key is refused from its next request. This cannot be undone; mint a new key if it is needed again.'
         }
-        confirmLabel="Revoke key"
-        error={error}
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await revoke.mutateAsync({ networkId, keyId: apiKey.id });
-          } catch (e) {
-            setError(identitySentence(e, 'revoke the key'));
-            throw e;
-          }
-        }}
+        onRevoke={() => revoke.mutateAsync({ networkId, keyId: apiKey.id })}
       />
     </div>
   );

@@ -19,17 +19,6 @@ export function roleLabel(role: string): string {
 
 export const ROLE_HELP = 'Read only sees the network’s resources; an administrator also changes them, manages people and keys.';
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-
-export function formatDate(iso: string | null | undefined): string {
-  return iso ? dateFormat.format(new Date(iso)) : '—';
-}
-
-export function formatDateTime(iso: string | null | undefined): string {
-  return iso ? dateTimeFormat.format(new Date(iso)) : '—';
-}
-
 export const LAST_ADMINISTRATOR_SENTENCE = 'A network needs at least one administrator — promote someone else first.';
 
 /** problemSentence, with the last-administrator 409 as the plain sentence people understand. */

@@ -13,17 +13,17 @@ import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { Label } from '@/app/(console)/_components/ui/label';
-import { Select } from '@/app/(console)/_components/ui/select';
 import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
 import { ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { audioErrorSentence, campaignPreviewPath, fetchAuthorizedBlob, formatDateTime, formatMoney, useAdvertisers, usePodcasts } from '@/app/(console)/_lib/ads';
+import { audioErrorSentence, campaignPreviewPath, fetchAuthorizedBlob, formatMoney, useAdvertisers, usePodcasts } from '@/app/(console)/_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { EditCampaignDialog } from './campaign-form';
+import { CampaignOffers } from './campaign-offers';
 import { STATUS_HELP, TRANSITION_ACTIONS, type CampaignStatus } from './campaign-status';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 export function CampaignDetail() {
   const trpc = useTRPC();
@@ -93,6 +93,9 @@ export function CampaignDetail() {
           <StatusCard campaign={c} onRefresh={() => campaign.refetch()} />
           <PreviewCard campaign={c} />
         </div>
+      </div>
+      <div className="mt-6">
+        <CampaignOffers networkId={networkId} campaignId={c.id} />
       </div>
     </>
   );
@@ -212,8 +215,8 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
     mutationFn: (podcast: string) => fetchAuthorizedBlob(campaignPreviewPath(networkId, campaign.id), { method: 'POST', body: { podcast_id: podcast } }),
   });
   const src = useBlobUrl(preview.data);
-  const options = (podcasts.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} — ${p.host_name} (${p.voice})` }));
-  const chosen = podcastId || options[0]?.value || '';
+  const items = podcasts.data?.items ?? [];
+  const chosen = podcastId || items[0]?.id || '';
   return (
     <Card>
       <CardHeader>
@@ -223,7 +226,7 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
       <CardContent className="space-y-3">
         {podcasts.error ? (
           <ErrorState error={podcasts.error} onRetry={() => podcasts.refetch()} />
-        ) : options.length === 0 && !podcasts.isPending ? (
+        ) : items.length === 0 && !podcasts.isPending ? (
           <p className="text-sm text-slate-600">
             Add a podcast first:{' '}
             <Link className="text-indigo-700 underline underline-offset-4" href={networkPath(networkId, 'podcasts')}>
@@ -232,11 +235,24 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
             .
           </p>
         ) : (
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-            <div className="flex-1 space-y-1.5">
-              <Label htmlFor={selectId}>Podcast</Label>
-              <Select id={selectId} value={chosen} onChange={(e) => setPodcastId(e.target.value)} options={options} disabled={podcasts.isPending} />
-            </div>
+          // A list of choices rather than a select: a podcast's name wraps instead of being cut off.
+          <div className="space-y-2">
+            <fieldset className="space-y-1.5" disabled={podcasts.isPending}>
+              <legend className="text-sm font-medium text-slate-800">Podcast</legend>
+              <div className="max-h-56 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-1" data-testid="preview-podcasts">
+                {items.map((p) => (
+                  <label key={p.id} className="flex cursor-pointer items-start gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50 has-[:checked]:bg-indigo-50">
+                    <input type="radio" name={selectId} value={p.id} checked={chosen === p.id} onChange={() => setPodcastId(p.id)} className="mt-0.5 accent-indigo-600" />
+                    <span className="min-w-0 break-words">
+                      <span className="font-medium text-slate-900">{p.name}</span>
+                      <span className="block text-xs text-slate-600">
+                        Host {p.host_name} · <span className="capitalize">{p.voice}</span> voice
+                      </span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
             <Button variant="secondary" disabled={!chosen || !campaign.script} loading={preview.isPending} onClick={() => preview.mutate(chosen)}>
               <Play aria-hidden /> Preview
             </Button>

@@ -9,12 +9,13 @@ import { ListFilter, ListPage, moneyColumn, nameColumn, referenceColumn } from '
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { namedOptions, optionsOf } from '@/app/(console)/_components/ui/select';
-import { formatDateTime, namesById, useAdvertisers } from '@/app/(console)/_lib/ads';
+import { namesById, useAdvertisers } from '@/app/(console)/_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { useListFilters } from '@/app/(console)/_lib/url-filters';
 import { CreateCampaignDialog } from './campaign-form';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 export function CampaignsPage() {
   const trpc = useTRPC();
@@ -41,8 +42,9 @@ export function CampaignsPage() {
         enableSorting: false,
         cell: ({ row }) =>
           row.original.starts_at || row.original.ends_at ? (
-            <span className="whitespace-nowrap">
-              {formatDateTime(row.original.starts_at)} → {formatDateTime(row.original.ends_at)}
+            <span>
+              <span className="whitespace-nowrap">{formatDateTime(row.original.starts_at)} →</span>{' '}
+              <span className="whitespace-nowrap">{formatDateTime(row.original.ends_at)}</span>
             </span>
           ) : (
             <span className="text-slate-500">Not scheduled</span>
@@ -52,7 +54,14 @@ export function CampaignsPage() {
         id: 'script',
         header: 'Script',
         enableSorting: false,
-        cell: ({ row }) => <span className="tabular-nums text-slate-600">{row.original.script.length.toLocaleString()} chars</span>,
+        cell: ({ row }) =>
+          row.original.script ? (
+            <p className="line-clamp-2 max-w-xs text-slate-700 sm:min-w-48" title={row.original.script}>
+              {row.original.script}
+            </p>
+          ) : (
+            <span className="text-slate-500">No script yet</span>
+          ),
       },
     ],
     [advertiserNames, networkId],

@@ -11,7 +11,8 @@ import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { formatDateTime, ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
+import { ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const inviteForm = createInvitationInput.omit({ networkId: true });
 

@@ -16,8 +16,9 @@ import { toast } from '@/app/(console)/_components/ui/toaster';
 import { useCanAdminister, useMe, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { formatDate, formatDateTime, identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
+import { identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { InviteDialog } from './invite-dialog';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const MEMBER_STATUS = [
   { value: 'active', label: 'Current members' },
@@ -78,7 +79,7 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
       id: 'since',
       header: status === 'active' ? 'Member since' : 'Removed',
       accessorFn: (m) => (status === 'active' ? m.created_at : m.updated_at),
-      cell: ({ getValue }) => <span className="whitespace-nowrap">{formatDate(getValue() as string)}</span>,
+      cell: ({ getValue }) => <span className="whitespace-nowrap">{formatDateTime(getValue() as string)}</span>,
     },
     ...(canAdminister && status === 'active'
       ? [
@@ -219,7 +220,7 @@ function InvitationsSection({ networkId }: { networkId: string }) {
       id: 'expires',
       header: 'Expires',
       accessorKey: 'expires_at',
-      cell: ({ row }) => <span className="whitespace-nowrap">{row.original.status === 'accepted' ? `Accepted ${formatDate(row.original.accepted_at)}` : formatDateTime(row.original.expires_at)}</span>,
+      cell: ({ row }) => <span className="whitespace-nowrap">{row.original.status === 'accepted' ? `Accepted ${formatDateTime(row.original.accepted_at)}` : formatDateTime(row.original.expires_at)}</span>,
     },
     { id: 'status', header: 'Status', accessorKey: 'status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
     {

@@ -15,11 +15,11 @@ import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_compone
 import { Input } from '@/app/(console)/_components/ui/input';
 import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { formatDateTime } from '@/app/(console)/_lib/ads';
 import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const createSchema = createPodcastInput.omit({ networkId: true });
 

@@ -16,9 +16,10 @@ import { toast } from '@/app/(console)/_components/ui/toaster';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { formatDate, identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
+import { identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { MintKeyDialog } from '@/app/(console)/console/n/[networkId]/api-keys/_components/mint-key-dialog';
 import { CreateServiceAccountDialog } from './create-service-account-dialog';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const STATUS = [
   { value: 'active', label: 'Active accounts' },
@@ -41,7 +42,7 @@ export function ServiceAccountsView() {
       id: 'created',
       header: status === 'active' ? 'Created' : 'Deleted',
       accessorFn: (a) => (status === 'active' ? a.created_at : a.deleted_at),
-      cell: ({ getValue }) => <span className="whitespace-nowrap">{formatDate(getValue() as string | null)}</span>,
+      cell: ({ getValue }) => <span className="whitespace-nowrap">{formatDateTime(getValue() as string | null)}</span>,
     },
     {
       id: 'keys',

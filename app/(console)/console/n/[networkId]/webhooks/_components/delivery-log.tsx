@@ -9,6 +9,7 @@ import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
@@ -17,7 +18,7 @@ import { byCursor } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC, type RouterInputs, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { DeliveryPanel } from './delivery-panel';
-import { formatDateTime, formatLatency, fromLocalInput, toLocalInput } from './format';
+import { formatLatency, fromLocalInput, toLocalInput } from './format';
 
 type Webhook = RouterOutputs['webhooks']['get'];
 type Delivery = RouterOutputs['webhooks']['listDeliveries']['items'][number];
@@ -70,14 +71,18 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
         ),
       },
       { accessorKey: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
-      { accessorKey: 'attempt_count', header: 'Attempts', cell: ({ row }) => <span className="tabular-nums">{row.original.attempt_count}</span> },
       {
-        accessorKey: 'last_status_code',
-        header: 'Last code',
-        cell: ({ row }) => <span className="tabular-nums">{row.original.last_status_code ?? (row.original.attempt_count > 0 ? 'no response' : '—')}</span>,
+        accessorKey: 'attempt_count',
+        header: 'Attempts · code',
+        cell: ({ row }) => (
+          <span className="tabular-nums whitespace-nowrap">
+            {row.original.attempt_count}
+            {row.original.attempt_count > 0 && <span className="text-slate-600"> · {row.original.last_status_code ?? 'no response'}</span>}
+          </span>
+        ),
       },
       { accessorKey: 'last_latency_ms', header: 'Latency', cell: ({ row }) => <span className="tabular-nums whitespace-nowrap">{formatLatency(row.original.last_latency_ms)}</span> },
-      { accessorKey: 'created_at', header: 'Time', cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.created_at)}</span> },
+      { accessorKey: 'created_at', header: 'Time', cell: ({ row }) => <DateTime value={row.original.created_at} /> },
     ],
     [],
   );
@@ -92,7 +97,8 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
         <RecoverForm networkId={networkId} webhook={webhook} />
       </CardHeader>
       <CardContent className="space-y-4">
-        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+        {/* Two filters a row from sm up: a date-time input needs ~14rem to show its whole value. */}
+        <div className="grid gap-3 sm:grid-cols-2 sm:items-end">
           <div className="space-y-1.5">
             <Label htmlFor={`${ids}-status`}>Status</Label>
             <Select id={`${ids}-status`} value={status} onChange={(e) => setStatus(e.target.value)} options={STATUS_OPTIONS} placeholder="Any status" />
@@ -115,7 +121,7 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
             <Label htmlFor={`${ids}-until`}>Created until</Label>
             <Input id={`${ids}-until`} type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
           </div>
-          <div>
+          <div className="sm:col-span-2">
             <Button
               variant="ghost"
               disabled={!filtered}
@@ -198,8 +204,8 @@ function RecoverForm({ networkId, webhook }: { networkId: string; webhook: Webho
       }}
     >
       <Label htmlFor={`${id}-since`}>Recover failed since…</Label>
-      <div className="flex gap-2">
-        <Input id={`${id}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} aria-describedby={`${id}-hint`} className="min-w-0" />
+      <div className="flex flex-wrap gap-2">
+        <Input id={`${id}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} aria-describedby={`${id}-hint`} className="w-auto min-w-[14rem] flex-1" />
         <Button type="submit" variant="secondary" loading={recover.isPending}>
           <History aria-hidden /> Recover
         </Button>

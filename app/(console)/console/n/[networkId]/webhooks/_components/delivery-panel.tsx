@@ -11,7 +11,8 @@ import { ErrorState } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
-import { formatDateTime, formatLatency, prettyJson } from './format';
+import { formatLatency, prettyJson } from './format';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 type Webhook = RouterOutputs['webhooks']['get'];
 type Detail = RouterOutputs['webhooks']['getDelivery'];

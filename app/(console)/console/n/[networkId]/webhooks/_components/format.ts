@@ -1,14 +1,3 @@
-/** Date-time in the viewer's locale, e.g. "22 Nov 2026, 10:04:05". */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-}
-
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  return new Date(value).toLocaleDateString(undefined, { dateStyle: 'medium' });
-}
-
 export function formatLatency(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

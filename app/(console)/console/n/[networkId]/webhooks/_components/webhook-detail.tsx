@@ -1,9 +1,9 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, KeyRound, Pause, Pencil, Play, RotateCw, Trash2 } from 'lucide-react';
+import { ArrowLeft, KeyRound, Pause, Pencil, Play, RotateCw } from 'lucide-react';
 import Link from 'next/link';
-import { useParams, useRouter } from 'next/navigation';
+import { useParams } from 'next/navigation';
 import { useState } from 'react';
 import { updateWebhookInput } from '@/server/routers/webhooks/update-webhook.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
@@ -21,9 +21,11 @@ import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/
 import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
+import { DeleteWebhookCard } from './delete-webhook-card';
 import { DeliveryLog } from './delivery-log';
 import { EventTypesField } from './event-types-field';
-import { CONFLICT_SENTENCE, formatDateTime, isVersionConflict } from './format';
+import { CONFLICT_SENTENCE, isVersionConflict } from './format';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 type Webhook = RouterOutputs['webhooks']['get'];
 
@@ -87,6 +89,7 @@ function WebhookView({ networkId, webhookId }: { networkId: string; webhookId: s
       <div className="min-w-0 space-y-6">
         <WebhookSummary webhook={w} />
         <DeliveryLog networkId={networkId} webhook={w} />
+        <DeleteWebhookCard networkId={networkId} webhook={w} />
       </div>
     </>
   );
@@ -160,16 +163,13 @@ function WebhookSummary({ webhook: w }: { webhook: Webhook }) {
 function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [toggleError, setToggleError] = useState<string | null>(null);
   const [rotateError, setRotateError] = useState<string | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: refresh }));
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.webhooks.remove.mutationOptions());
   const enabling = w.status === 'disabled';
 
   return (
@@ -220,28 +220,6 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
             setSecret(rotated.secret);
           } catch (error) {
             setRotateError(problemSentence(error, 'rotate the secret'));
-            throw error;
-          }
-        }}
-      />
-      <ConfirmDialog
-        trigger={
-          <Button variant="danger" onClick={() => setDeleteError(null)}>
-            <Trash2 aria-hidden /> Delete
-          </Button>
-        }
-        title="Delete this webhook?"
-        description={`${w.url} will receive nothing more, and its delivery log will no longer be shown. This cannot be undone.`}
-        confirmLabel="Delete webhook"
-        error={deleteError}
-        onConfirm={async () => {
-          try {
-            await remove.mutateAsync({ networkId, webhookId: w.id });
-            await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.pathKey() });
-            toast.success('Webhook deleted.');
-            router.push(networkPath(networkId, 'webhooks'));
-          } catch (error) {
-            setDeleteError(problemSentence(error, 'delete the webhook'));
             throw error;
           }
         }}

@@ -19,7 +19,7 @@ import { byCursor } from '@/app/(console)/_lib/paged-list';
 import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
 import { EventTypesField } from './event-types-field';
-import { formatDate } from './format';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 type Webhook = RouterOutputs['webhooks']['list']['items'][number];
 
@@ -135,7 +135,7 @@ function WebhookList({ networkId, onCreate }: { networkId: string; onCreate: () 
       {
         accessorKey: 'created_at',
         header: 'Created',
-        cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.created_at)}</span>,
+        cell: ({ row }) => <span className="whitespace-nowrap">{formatDateTime(row.original.created_at)}</span>,
       },
     ],
     [networkId],

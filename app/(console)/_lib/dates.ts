@@ -1,0 +1,37 @@
+/*
+ * The console's one date format: "24 Nov 2026, 23:12 UTC" — day, month, year, 24-hour time and
+ * the time zone it is in (the reader's own zone, named). Every page shows instants through
+ * these helpers; nothing else formats a date.
+ */
+
+const FORMAT = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+});
+
+/** An ISO instant as "24 Nov 2026, 23:12 UTC" (the reader's time zone, stated); `unset` ("—") when missing. */
+export function formatDateTime(value: string | null | undefined, unset = '—'): string {
+  if (!value) return unset;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return unset;
+  return FORMAT.format(date);
+}
+
+const HOUR = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
+const ZONE = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' });
+
+/** A chart's tick in the same style: "23:00" for an hour, "24 Nov" for a day (name the zone with `timeZoneLabel`). */
+export function formatTick(value: string, unit: 'hour' | 'day'): string {
+  return (unit === 'hour' ? HOUR : DAY).format(new Date(value));
+}
+
+/** The reader's time zone as the formats above name it ("UTC", "GMT+1"). */
+export function timeZoneLabel(at: Date = new Date()): string {
+  return ZONE.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC';
+}

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+
+/*
+ * A console that holds up at 1280 and 390 px (issue 18): tables become stacked cards on narrow
+ * screens instead of scrolling sideways, the header names the network, dates have one format
+ * with the time zone stated, the overview names what happened and links to it, the campaign page
+ * lists its offers and creatives, the sidebar names the person, "My keys" lists the caller's own
+ * keys, and the webhook page fits its card with Delete away from Edit. Screenshots of each page
+ * at both widths go to test-results/.
+ */
+
+const auth = () => ({ Authorization: `Bearer ${e2eToken()}` });
+/** "24 Nov 2026, 23:12 UTC" — the console's one date format (the zone the browser is in, stated). */
+const DATE_FORMAT = /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (UTC|GMT([+-]\d{1,2}(:\d{2})?)?|[A-Z]{3,5})$/;
+const LONG_PODCAST = 'The Remarkably Long-Running Morning Commute Show';
+const SCRIPT = 'Sleep better tonight with Acme mattresses, made to order in Ohio and delivered to your door in three days, with a hundred nights to try it at home.';
+
+async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
+  const response = await request.post(`/v1${path}`, { headers: auth(), data });
+  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+/** A receiver that answers every delivery 200 after a few milliseconds. */
+async function startReceiver() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 15));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Nothing scrolls sideways: not the page, and not any table inside its card. */
+async function expectNoSidewaysScroll(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page scrolls sideways').toBeLessThanOrEqual(width);
+  const overflowing = await page.evaluate(() =>
+    [...document.querySelectorAll('table')]
+      .map((table) => table.parentElement!)
+      .filter((wrapper) => wrapper.scrollWidth > wrapper.clientWidth + 1)
+      .map((wrapper) => `${wrapper.querySelector('table')!.getAttribute('aria-label')}: ${wrapper.scrollWidth} > ${wrapper.clientWidth}`),
+  );
+  expect(overflowing, 'tables that scroll sideways inside their card').toEqual([]);
+}
+
+/** Every date the page shows is in the one format, and no other date format appears. */
+async function expectOneDateFormat(page: Page) {
+  const times = await page.locator('main time').allInnerTexts();
+  for (const text of times.filter((t) => !/ago|now|second|minute|hour/.test(t))) expect(text).toMatch(DATE_FORMAT);
+  const body = await page.locator('main').innerText();
+  expect(body, 'a 12-hour or numeric date').not.toMatch(/\b\d{1,2}:\d{2}(:\d{2})? ?(AM|PM)\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/);
+}
+
+async function atBothWidths(page: Page, testInfo: TestInfo, name: string, check: (width: number) => Promise<void>) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
+    await check(width);
+    await expectNoSeriousA11yViolations(page, testInfo, `${name}-${width}`);
+    await screenshot(page, testInfo, `console-${name}-${width}`);
+  }
+}
+
+test('the console at 1280 and 390 px: stacked tables, the network in the header, names and links, one date format', async ({ page, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const receiver = await startReceiver();
+  try {
+    const suffix = randomUUID().slice(0, 8);
+    const network = await createNetwork(request, `Layout ${suffix}`);
+    const n = network.id;
+    const webhook = await post<{ id: string }>(request, `/networks/${n}/webhooks`, { url: receiver.url, events: ['optin.completed', 'offer.accepted', 'creative.ready'] });
+    const advertiser = await post<{ id: string }>(request, `/networks/${n}/advertisers`, { name: 'Acme Mattresses Inc.' });
+    const campaign = await post<{ id: string }>(request, `/networks/${n}/campaigns`, {
+      name: 'Spring sale',
+      advertiser_id: advertiser.id,
+      script: SCRIPT,
+      status: 'active',
+      starts_at: '2027-03-01T09:00:00Z',
+      ends_at: '2027-04-01T09:00:00Z',
+      budget_cents: 250_000,
+      currency: 'USD',
+    });
+    const podcast = await post<{ id: string }>(request, `/networks/${n}/podcasts`, { name: LONG_PODCAST, host_name: 'Sam Host', voice: 'warm' });
+    await post(request, `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
+    const offer = await post<{ id: string }>(request, `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id, price_cents: 12_000, currency: 'USD' });
+    await post(request, `/networks/${n}/offers/${offer.id}/accept`, {});
+
+    await signInToConsole(page);
+
+    // --- The sidebar names the person, not the key; the header names the network ----------------
+    await page.goto(`/console/n/${n}`);
+    await expect(page.getByTestId('signed-in-as')).toContainText('Platform operator');
+    await expect(page.getByTestId('signed-in-as')).toContainText('key “bootstrap”');
+
+    // --- Overview: events name the campaign and podcast and link to them; the chart draws ------
+    const events = page.getByRole('list', { name: 'Recent events' });
+    await expect(events.getByRole('link', { name: `Offer of “Spring sale” to “${LONG_PODCAST}” accepted — its creative is generating` })).toHaveAttribute(
+      'href',
+      `/console/n/${n}/offers?campaign=${campaign.id}`,
+    );
+    await expect(events.getByRole('link', { name: `Creative of “Spring sale” on “${LONG_PODCAST}” is ready to play` })).toBeVisible({ timeout: 45_000 });
+    await expect(events).not.toContainText('off_');
+    const chart = page.getByTestId('delivery-chart');
+    await expect(chart).toContainText('typical latency', { timeout: 30_000 });
+    await atBothWidths(page, testInfo, 'overview-layout', async (width) => {
+      if (width === 390) await expect(page.getByTestId('header-network')).toContainText(network.name);
+      await expect(chart.locator('.recharts-line-dots circle, .recharts-line-dot').first()).toBeVisible();
+      // One bucket of data still draws: a point per latency line.
+      expect(await chart.locator('.recharts-line-dots circle, .recharts-line-dot').count()).toBeGreaterThanOrEqual(2);
+      // No axis label wraps onto a second line.
+      const lines = await chart.locator('.recharts-cartesian-axis-tick-value').evaluateAll((ticks) => ticks.map((t) => t.querySelectorAll('tspan').length));
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.every((count) => count === 1)).toBe(true);
+      await expectNoSidewaysScroll(page, width);
+      await expectOneDateFormat(page);
+    });
+
+    // --- Campaigns: a script excerpt; the campaign page lists its offers and creatives ------------
+    await page.goto(`/console/n/${n}/campaigns`);
+    const row = page.getByRole('table', { name: 'Campaigns' }).getByRole('row').filter({ hasText: 'Spring sale' });
+    await atBothWidths(page, testInfo, 'campaigns', async (width) => {
+      await expect(row).toContainText('Sleep better tonight with Acme mattresses');
+      await expect(row).not.toContainText(/\d+ chars/);
+      await expectNoSidewaysScroll(page, width);
+      await expectOneDateFormat(page);
+    });
+
+    await row.getByRole('link', { name: 'Spring sale' }).click();
+    const offers = page.getByRole('table', { name: 'Offers of this campaign' });
+    await atBothWidths(page, testInfo, 'campaign-detail', async (width) => {
+      await expect(offers.getByRole('row').filter({ hasText: LONG_PODCAST })).toContainText('ready', { timeout: 30_000 });
+      await expect(offers.getByRole('link', { name: 'Open creative' })).toHaveAttribute('href', `/console/n/${n}/creatives?offer=${offer.id}`);
+      // The podcast selector shows the whole name, wrapped if need be, never cut off.
+      const choice = page.getByRole('radio', { name: new RegExp(LONG_PODCAST) });
+      await expect(choice).toBeChecked();
+      const label = page.getByTestId('preview-podcasts').locator('label').filter({ hasText: LONG_PODCAST });
+      await expect(label).toContainText(`${LONG_PODCAST}Host Sam Host · warm voice`);
+      expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await expect(page.getByText(/^Starts/).locator('..')).toContainText(/1 Mar 2027, \d{2}:\d{2} (UTC|GMT)/);
+      await expectNoSidewaysScroll(page, width);
+      await expectOneDateFormat(page);
+    });
+
+    // --- Creatives: the audio player is on screen at 390 px ------------------------------------
+    await page.goto(`/console/n/${n}/creatives`);
+    await atBothWidths(page, testInfo, 'creatives-layout', async (width) => {
+      const player = page.locator('main audio').first();
+      await expect(player).toBeVisible({ timeout: 30_000 });
+      const box = (await player.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      await expectNoSidewaysScroll(page, width);
+      await expectOneDateFormat(page);
+    });
+
+    // --- Offers, advertisers, podcasts, members, API keys: stacked at 390, nothing sideways -------
+    for (const section of ['offers', 'advertisers', 'podcasts', 'members', 'api-keys']) {
+      await page.goto(`/console/n/${n}/${section}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.locator('main table')).not.toHaveCount(0);
+      await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+      await atBothWidths(page, testInfo, `${section}-layout`, async (width) => {
+        await expectNoSidewaysScroll(page, width);
+        await expectOneDateFormat(page);
+      });
+    }
+
+    // --- Webhook page: the deliveries fit the card, the date inputs show their value, Delete stands apart
+    await page.goto(`/console/n/${n}/webhooks/${webhook.id}`);
+    const deliveries = page.getByRole('table', { name: 'Deliveries' });
+    await expect(deliveries.getByRole('row').filter({ hasText: 'creative.ready' })).toContainText('succeeded', { timeout: 30_000 });
+    for (const label of ['Created since', 'Created until']) await page.getByLabel(label).fill('2026-11-24T23:59');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await atBothWidths(page, testInfo, 'webhook-detail-layout', async (width) => {
+      await expectNoSidewaysScroll(page, width);
+      await expectOneDateFormat(page);
+      if (width === 1280) {
+        for (const label of ['Created since', 'Created until', 'Recover failed since…']) {
+          const input = page.getByLabel(label);
+          await input.fill('2026-11-24T23:59');
+          // A datetime-local input needs about 13rem at 14 px to show "24/11/2026, 23:59" or "11/24/2026, 11:59 PM" and its picker.
+          expect((await input.boundingBox())!.width, `${label} is wide enough`).toBeGreaterThanOrEqual(208);
+        }
+        await page.getByRole('button', { name: 'Clear filters' }).click();
+      }
+      const edit = page.getByRole('button', { name: 'Edit', exact: true });
+      const remove = page.getByRole('button', { name: 'Delete', exact: true });
+      // Delete is in its own card below the deliveries, not beside Edit, and not a solid red button.
+      expect((await remove.boundingBox())!.y).toBeGreaterThan((await deliveries.boundingBox())!.y);
+      expect(await remove.evaluate((e, other) => e.parentElement === other!.parentElement, await edit.elementHandle())).toBe(false);
+      expect(await remove.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(255, 255, 255)');
+    });
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('"My keys" lists the signed-in owner’s own keys, and the sidebar names the service account', async ({ page, request }, testInfo) => {
+  const suffix = randomUUID().slice(0, 8);
+  const network = await createNetwork(request, `My keys ${suffix}`);
+  const account = await post<{ id: string; api_key: { id: string; token: string } }>(request, `/networks/${network.id}/service-accounts`, {
+    name: `Billing export ${suffix}`,
+    role: 'administrator',
+  });
+  const second = await post<{ id: string; start: string }>(request, `/networks/${network.id}/service-accounts/${account.id}/keys`, { key_name: 'nightly', role: 'read_only' });
+
+  await signInToConsole(page, account.api_key.token);
+  await page.goto(`/console/n/${network.id}/my-keys`);
+  await expect(page.getByRole('heading', { level: 1, name: 'My keys' })).toBeVisible();
+  await expect(page.getByTestId('signed-in-as')).toContainText(`Billing export ${suffix}`);
+  const keys = page.getByRole('table', { name: 'My keys' });
+  await atBothWidths(page, testInfo, 'my-keys', async (width) => {
+    await expect(keys.getByRole('row').filter({ hasText: 'signed in with this key' })).toHaveCount(1);
+    await expect(keys.getByRole('row').filter({ hasText: `${second.start}…` })).toContainText('Read only');
+    await expectNoSidewaysScroll(page, width);
+    await expectOneDateFormat(page);
+  });
+
+  // Revoking one's own other key: gone from the API at once.
+  await keys.getByRole('button', { name: 'Revoke nightly' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(keys.getByRole('row').filter({ hasText: `${second.start}…` })).toContainText('revoked');
+  const after = await request.get(`/v1/networks/${network.id}/apikeys`, { headers: auth() });
+  expect(((await after.json()) as { items: Array<{ id: string; status: string }> }).items.find((k) => k.id === second.id)?.status).toBe('revoked');
+});
