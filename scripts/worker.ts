@@ -3,7 +3,7 @@ import { closeDatabase, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { startWorker } from '@/jobs/worker';
 import { loadConfig, setConfig } from '@/server/config';
-import { logger } from '@/server/logger';
+import { flushLogs, logger } from '@/server/logger';
 import { resolveDatabase } from '@/server/runtime';
 import { loadAppSecret } from '@/server/secrets';
 
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     await closeDatabase();
     await embedded?.stop();
     logger.info({ signal }, 'worker stopped');
-    logger.flush();
+    await flushLogs();
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (s) => void shutdown(s));

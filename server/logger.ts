@@ -23,3 +23,12 @@ export type Logger = typeof logger;
 
 // Buffered lines reach the log within a second even when traffic is light.
 setInterval(() => logger.flush(), 1000).unref();
+
+/**
+ * Resolves once every buffered line is written: a stop waits for it before the process exits.
+ * (pino also writes what is left synchronously on `exit`, which covers a crash; it cannot finish
+ * a write already handed to the thread pool, which this waits for.)
+ */
+export function flushLogs(): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
+}

@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { compileTrustedProxies } from './http/client-address';
 import { configureLimits } from './http/limits';
 import { createAppServer, type PageHandler } from './http/server';
-import { logger } from './logger';
+import { flushLogs, logger } from './logger';
 import { loadAppSecret } from './secrets';
 import { bootstrapSuperUser } from './services/keys/bootstrap';
 
@@ -98,7 +98,7 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
         await limits.close();
         await closeDatabase();
         await embedded?.stop();
-        logger.flush();
+        await flushLogs();
       })();
       return stopping;
     },

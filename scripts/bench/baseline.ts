@@ -10,15 +10,15 @@
  *   GET /v1/me                 the key lookup below, then {key_id, key_name, super_user, scopes}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
- *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the statements the service runs, in
- *                              its order (server/http/rest.ts, server/http/idempotency.ts,
- *                              server/services/campaigns/create-campaign.ts): the key lookup; the
- *                              reservation (INSERT … ON CONFLICT DO NOTHING RETURNING, autocommit);
- *                              one transaction with the advertiser `SELECT … FOR SHARE` (live, same
- *                              network), the campaign `INSERT … RETURNING` and the response,
- *                              AES-256-GCM sealed, stored on the key (UPDATE), committed before it
- *                              is sent (the service's idempotentTransaction, server/trpc.ts).
- *                              The service writes no audit row for a campaign; neither does this.
+ *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the key lookup, then ONE transaction
+ *                              (one commit, as server/http/idempotency.ts): the advisory lock and
+ *                              the key's row in one statement, the advertiser `SELECT … FOR SHARE`
+ *                              (live, same network), the campaign `INSERT … RETURNING` and the
+ *                              response, AES-256-GCM sealed, stored on the key (UPDATE) before
+ *                              COMMIT; the answer is sent after it. No audit row (the service
+ *                              writes none for a campaign).
+ *   POST /v1/networks          (super_user; optional Idempotency-Key) the same one commit around the
+ *                              network `INSERT … RETURNING`.
  *
  * PREPARE=0 turns postgres.js's prepared statements off (for investigations; the default is on).
  * Prints `baseline ready on http://127.0.0.1:PORT` once listening; SIGTERM/SIGINT stop it.
@@ -104,6 +104,10 @@ interface NetworkRow {
   updated_at: Date;
 }
 
+function presentNetwork(r: NetworkRow) {
+  return { id: r.id, name: r.name, version: r.version, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
+}
+
 async function listNetworks(key: KeyRow, afterId: string | undefined, take: number): Promise<NetworkRow[]> {
   if (key.super_user) {
     return afterId
@@ -151,6 +155,8 @@ function problem(res: ServerResponse, status: number, title: string, detail: str
 const CAMPAIGNS_ROUTE = /^\/v1\/networks\/([^/]+)\/campaigns$/;
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const IDEMPOTENCY_TTL_HOURS = 24;
+/** server/http/idempotency.ts's advisory lock class. */
+const IDEMPOTENCY_LOCK_CLASS = 7_242_031;
 /** The service seals stored responses (AES-256-GCM) under a key derived from its secret; so does this, under its own. */
 const sealKey = randomBytes(32);
 function seal(plaintext: string): string {
@@ -209,15 +215,85 @@ interface StoredResponse {
   body: unknown;
 }
 
-async function createCampaign(req: IncomingMessage, res: ServerResponse, key: KeyRow, networkId: string, path: string): Promise<void> {
-  const raw = await readBody(req);
-  let input: { name?: unknown; advertiser_id?: unknown; script?: unknown; status?: unknown };
-  try {
-    input = JSON.parse(raw.toString('utf8')) as typeof input;
-  } catch {
-    problem(res, 400, 'Bad Request', 'The body is not JSON.');
+/** Why a creation answers 4xx instead of 201 (rolled back, key forgotten). */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * A keyed POST in ONE commit, the least the spec allows (and what server/http/idempotency.ts does):
+ * in one transaction, the advisory lock on the key and its row (one statement), the operation, then
+ * the answer sealed and stored on the key before COMMIT.
+ */
+async function createIdempotently(
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: KeyRow,
+  path: string,
+  raw: Buffer,
+  create: (tx: postgres.TransactionSql) => Promise<StoredResponse>,
+): Promise<void> {
+  const idempotencyKey = req.headers['idempotency-key'];
+  if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))) {
+    problem(res, 400, 'Bad Request', 'Invalid Idempotency-Key.');
     return;
   }
+  const fingerprint = createHash('sha256').update(`POST ${path}\n`).update(raw).digest('hex');
+  let answer: StoredResponse;
+  try {
+    answer = await sql.begin(async (tx) => {
+      if (typeof idempotencyKey === 'string') {
+        const [taken] = await tx<Array<{ locked: boolean; inserted: boolean }>>`
+          with lock as (select pg_try_advisory_xact_lock(${IDEMPOTENCY_LOCK_CLASS}::int, hashtext(${key.id}::text || ' ' || ${idempotencyKey}::text)) as locked),
+          claim as (
+            insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
+            select ${key.id}, ${idempotencyKey}, ${fingerprint}, 'running', now() + make_interval(secs => ${IDEMPOTENCY_TTL_HOURS * 3600}::float8)
+              from lock where locked
+            on conflict do nothing
+            returning key)
+          select (select locked from lock) as locked, exists (select 1 from claim) as inserted`;
+        // Replays are not what is measured (every request has a new key); refuse instead of decrypting.
+        if (!taken!.locked || !taken!.inserted) throw new Refused(409, 'Conflict', 'This Idempotency-Key is already used.');
+      }
+      const created = await create(tx);
+      if (typeof idempotencyKey === 'string') {
+        await tx`
+          update idempotency_keys set state = 'done', response_status = ${created.status}::int,
+            response_headers = ${sql.json(created.headers)}, response_body = ${sql.json(seal(JSON.stringify(created.body)))}
+          where api_key_id = ${key.id} and key = ${idempotencyKey}`;
+      }
+      return created;
+    });
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    problem(res, error.status, error.title, error.message);
+    return;
+  }
+  const payload = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ETag: answer.headers.etag! });
+  res.end(payload);
+}
+
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ raw: Buffer; input: Record<string, unknown> } | undefined> {
+  const raw = await readBody(req);
+  try {
+    return { raw, input: JSON.parse(raw.toString('utf8')) as Record<string, unknown> };
+  } catch {
+    problem(res, 400, 'Bad Request', 'The body is not JSON.');
+    return undefined;
+  }
+}
+
+async function createCampaign(req: IncomingMessage, res: ServerResponse, key: KeyRow, networkId: string, path: string): Promise<void> {
+  const body = await readJson(req, res);
+  if (!body) return;
+  const { raw, input } = body;
   const role = key.super_user ? 'administrator' : key.scopes.find((s) => s.network_id === networkId)?.role;
   if (role !== 'administrator') {
     problem(res, 403, 'Forbidden', 'This API key has no administrator access to this network.');
@@ -229,57 +305,47 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
     problem(res, 400, 'Bad Request', 'Invalid campaign.');
     return;
   }
-  const idempotencyKey = req.headers['idempotency-key'];
-  let store: ((r: StoredResponse, tx: postgres.TransactionSql) => Promise<unknown>) | undefined;
-  if (typeof idempotencyKey === 'string') {
-    if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      problem(res, 400, 'Bad Request', 'Invalid Idempotency-Key.');
-      return;
-    }
-    const fingerprint = createHash('sha256').update(`POST ${path}\n`).update(raw).digest('hex');
-    const inserted = await sql`
-      insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
-      values (${key.id}, ${idempotencyKey}, ${fingerprint}, 'running', now() + make_interval(secs => ${IDEMPOTENCY_TTL_HOURS * 3600}))
-      on conflict do nothing returning key`;
-    if (inserted.length === 0) {
-      // Replays are not what is measured (every request has a new key); answer as the service would, minus decryption.
-      problem(res, 409, 'Conflict', 'This Idempotency-Key is already used.');
-      return;
-    }
-    store = (r, tx) => tx`
-      update idempotency_keys set state = 'done', response_status = ${r.status},
-        response_headers = ${sql.json(r.headers)}, response_body = ${sql.json(seal(JSON.stringify(r.body)))}
-      where api_key_id = ${key.id} and key = ${idempotencyKey}`;
-  }
-  const row = await sql.begin(async (tx) => {
+  await createIdempotently(req, res, key, path, raw, async (tx) => {
     const [advertiser] = await tx<Array<{ id: string }>>`
       select id, network_id, name, website, contact_email, deleted_at, version, created_at, updated_at
       from advertisers where network_id = ${networkId} and id = ${input.advertiser_id as string} and deleted_at is null
       for share`;
-    if (!advertiser) return undefined;
+    if (!advertiser) throw new Refused(400, 'Bad Request', 'advertiser_id does not name an advertiser of this network.');
     const [created] = await tx<CampaignRow[]>`
       insert into campaigns (id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency)
       values (${newId('campaign')}, ${networkId}, ${advertiser.id}, ${input.name as string}, ${script}, ${status}, null, null, null, null)
       returning id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency, version, created_at, updated_at`;
-    const answer = { status: 201, headers: { etag: `"${created!.version}"` }, body: presentCampaign(created!) };
-    if (store) await store(answer, tx);
-    return answer;
+    return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentCampaign(created!) };
   });
-  if (!row) {
-    if (typeof idempotencyKey === 'string') await sql`delete from idempotency_keys where api_key_id = ${key.id} and key = ${idempotencyKey}`;
-    problem(res, 400, 'Bad Request', 'advertiser_id does not name an advertiser of this network.');
+}
+
+/** POST /v1/networks (super_user): the network `INSERT … RETURNING`, in the keyed POST's one commit. */
+async function createNetwork(req: IncomingMessage, res: ServerResponse, key: KeyRow): Promise<void> {
+  const body = await readJson(req, res);
+  if (!body) return;
+  const { raw, input } = body;
+  if (!key.super_user) {
+    problem(res, 403, 'Forbidden', 'This operation needs a super_user API key.');
     return;
   }
-  const payload = JSON.stringify(row.body);
-  res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), ETag: row.headers.etag });
-  res.end(payload);
+  if (typeof input.name !== 'string' || !input.name || Object.keys(input).length !== 1) {
+    problem(res, 400, 'Bad Request', 'Invalid network.');
+    return;
+  }
+  await createIdempotently(req, res, key, '/networks', raw, async (tx) => {
+    const [created] = await tx<NetworkRow[]>`
+      insert into networks (id, name) values (${newId('network')}, ${input.name as string})
+      returning id, name, version, created_at, updated_at`;
+    return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentNetwork(created!) };
+  });
 }
 
 const server = createServer((req, res) => {
   const target = new URL(req.url ?? '/', 'http://baseline');
   const campaignsNetwork = req.method === 'POST' ? CAMPAIGNS_ROUTE.exec(target.pathname)?.[1] : undefined;
-  const route = req.method === 'GET' ? target.pathname : campaignsNetwork ? 'campaigns' : '';
-  if (route !== '/v1/me' && route !== '/v1/networks' && route !== 'campaigns') {
+  const route =
+    req.method === 'GET' ? target.pathname : campaignsNetwork ? 'campaigns' : req.method === 'POST' && target.pathname === '/v1/networks' ? 'create-network' : '';
+  if (route !== '/v1/me' && route !== '/v1/networks' && route !== 'campaigns' && route !== 'create-network') {
     problem(res, 404, 'Not Found', 'No such route.');
     return;
   }
@@ -298,6 +364,10 @@ const server = createServer((req, res) => {
     if (route === 'campaigns') {
       // The service fingerprints the URL without the /v1 prefix.
       await createCampaign(req, res, key, decodeURIComponent(campaignsNetwork!), target.pathname.slice(3) + target.search);
+      return;
+    }
+    if (route === 'create-network') {
+      await createNetwork(req, res, key);
       return;
     }
     if (route === '/v1/me') {
@@ -326,13 +396,7 @@ const server = createServer((req, res) => {
     const page = more ? rows.slice(0, limit) : rows;
     const last = page[page.length - 1];
     send(res, 200, {
-      items: page.map((r) => ({
-        id: r.id,
-        name: r.name,
-        version: r.version,
-        created_at: r.created_at.toISOString(),
-        updated_at: r.updated_at.toISOString(),
-      })),
+      items: page.map(presentNetwork),
       next_cursor: more && last ? encodeCursor(last.id) : null,
     });
   };

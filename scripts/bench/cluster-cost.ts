@@ -28,10 +28,10 @@ import { connect } from '@/db/client';
 import { startEmbeddedPostgres } from '@/db/embedded';
 import { freePort } from '@/scripts/free-port';
 import { fmtInt, fmtMs, log } from '@/scripts/bench/format';
-import { autocannonRun, type AutocannonRequest } from '@/scripts/bench/load';
+import { autocannonRun } from '@/scripts/bench/load';
 import { CLOCK_TICKS, loadAverage, procChildren } from '@/scripts/bench/proc';
 import { seed, type Seed } from '@/scripts/bench/seed';
-import { ALL_TARGETS, campaignRequests } from '@/scripts/bench/scenarios/throughput';
+import { ALL_TARGETS, loadSpecFor } from '@/scripts/bench/scenarios/throughput';
 import { RATE_LIMIT, benchCommand, numberEnv, root, settings } from '@/scripts/bench/settings';
 import { median } from '@/scripts/bench/stats';
 import { record, startFanoutReceiver, subscribe, waitFor } from '@/scripts/bench/webhook-fanout';
@@ -165,14 +165,14 @@ interface Row {
 async function measureRequests(running: Running, data: Seed, webs: number): Promise<Row[]> {
   const rows: Row[] = [];
   for (const target of ALL_TARGETS) {
-    const requests: AutocannonRequest[] | undefined = target.write ? campaignRequests(data.token, data.networkIds, data.advertiserIds) : undefined;
+    const { path, token, requests } = loadSpecFor(target, data);
     const run = (seconds: number) =>
       autocannonRun({
-        url: `${running.url}${target.write ? '/v1/networks' : target.path}`,
+        url: `${running.url}${requests ? '/v1/networks' : path}`,
         connections: settings.connections,
         duration: seconds,
         pipelining: 1,
-        headers: { authorization: `Bearer ${data.token}` },
+        headers: { authorization: `Bearer ${token}` },
         ...(requests ? { requests, idReplacement: true } : {}),
       });
     await run(settings.warmup);

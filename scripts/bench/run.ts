@@ -14,10 +14,11 @@
  *     person's key (administrator member of every network, a scope on each) with the project's
  *     own `mintApiKey`, then an advertiser in each network; checks that service and baseline answer
  *     identically (GETs), create the same campaign and both store its sealed response on the key;
- *  4. autocannon (programmatic) with that normal key: GET /v1/me, GET /v1/networks?limit=50 and
- *     POST /v1/networks/{n}/campaigns (the networks in turn, a new Idempotency-Key per request via
- *     autocannon's `[<id>]` idReplacement), a warm-up per server, then BENCH_RUNS measured runs per
- *     server, alternating which goes first;
+ *  4. autocannon (programmatic) with that normal key (60 scopes): GET /v1/me, GET /v1/networks?limit=50
+ *     and POST /v1/networks/{n}/campaigns (the networks in turn, a new Idempotency-Key per request via
+ *     autocannon's `[<id>]` idReplacement); then with the super_user key: GET /v1/me,
+ *     GET /v1/networks?limit=50 and POST /v1/networks (a new Idempotency-Key each); per target a
+ *     warm-up per server, then BENCH_RUNS measured runs per server, alternating which goes first;
  *  5. RSS (VmRSS / VmHWM) idle and after load; server CPU time per request;
  *  5b. stops the baseline; offer list latency: in one network, an active campaign and an opted-in
  *     podcast over the API, then offers by one INSERT … SELECT generate_series (10 k, then grown to
@@ -59,7 +60,7 @@
  *   BENCH_START_TIMEOUT=900  seconds to wait for the service (a first start may run `next build`)
  *
  * For investigations (any of these set → no report is written unless BENCH_REPORT names a file):
- *   BENCH_TARGETS=me,networks           which targets to run
+ *   BENCH_TARGETS=me,networks           which targets to run (me, networks, campaigns; me-su, networks-su, networks-post-su)
  *   BENCH_SERVICE_ENV="LOG_LEVEL=silent"  extra environment for the service (space-separated K=V)
  *   BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  extra node flags for the service
  *   BENCH_BASELINE_PREPARE=0            baseline without prepared statements (as Drizzle queries run)
@@ -76,6 +77,7 @@
  *   report.ts        docs/PERFORMANCE.md: verdicts, machine, setup, results, memory, the scenarios'
  *                    sections, reproduce; keeps everything below REPORT_MARKER
  *   api.ts, proc.ts, stats.ts, format.ts   HTTP calls, /proc readings, median/percentile, number formats
+ *   profile-summary.ts  a `--cpu-prof` profile of the service (BENCH_SERVICE_NODE_ARGS) by package and function
  *   Beside them, modules the report's section titles name, kept at their paths:
  *   baseline.ts (the bare server, its own process), creative-overhead.ts (step 6),
  *   webhook-fanout.ts (step 7; also runs alone) and pg-pool.ts (also runs alone).
@@ -93,7 +95,7 @@ import { describeEnvironment, renderReport, writeReport, type MemoryReport } fro
 import { listLogLine, listVerdicts, renderListSection, runOfferLists, summarizeLists } from '@/scripts/bench/scenarios/offer-lists';
 import { renderPoolSection, runPool } from '@/scripts/bench/scenarios/pool';
 import { renderSoakSection, runSoak, soakLogLine, soakVerdictRow } from '@/scripts/bench/scenarios/soak';
-import { checkSameAnswers, checkSameCampaign, runThroughput, summarize, summaryLogLine } from '@/scripts/bench/scenarios/throughput';
+import { checkSameAnswers, checkSameCampaign, checkSameNetwork, runThroughput, summarize, summaryLogLine } from '@/scripts/bench/scenarios/throughput';
 import { databaseUrl, seed } from '@/scripts/bench/seed';
 import { Processes, serviceEnvironment } from '@/scripts/bench/services';
 import { investigation, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
@@ -198,7 +200,9 @@ async function main(): Promise<void> {
       { what: 'the baseline', readyToken: token, timeoutMs: 60_000 },
     );
     await checkSameAnswers(service, baseline, token, settings.networks);
+    await checkSameAnswers(service, baseline, superToken, 0, settings.networks);
     await checkSameCampaign(service, baseline, token, networkIds[0]!, advertiserIds[0]!, db);
+    await checkSameNetwork(service, baseline, superToken, db);
     log('service and baseline give the same answers');
 
     // 4–5. Service against baseline, and their memory.

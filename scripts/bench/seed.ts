@@ -15,6 +15,8 @@ export interface Seed {
   token: string;
   /** One advertiser per network, in the order of `networkIds`. */
   advertiserIds: string[];
+  /** The service's super_user bootstrap key (no scopes: the lightest key lookup). */
+  superToken: string;
 }
 
 /** A database URL on the same server as `adminUrl`. */
@@ -73,5 +75,5 @@ export async function seed(superUser: Api, dbUrl: string, networks: number): Pro
   const advertiserIds = await createEach(networkIds.length, (i) =>
     api<{ id: string }>(person, 'POST', `/networks/${networkIds[i]}/advertisers`, { name: `Bench advertiser ${i + 1}` }),
   );
-  return { networkIds, token, advertiserIds };
+  return { networkIds, token, advertiserIds, superToken: superUser.token };
 }

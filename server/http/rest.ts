@@ -1,13 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { AppError } from '@/server/errors';
+import { TRPCError } from '@trpc/server';
+import { normalizePath } from 'trpc-to-openapi';
 import { logger } from '@/server/logger';
 import { openApiDocument } from '@/server/openapi';
 import { appRouter } from '@/server/routers';
-import { admitWithoutOperation, createContext, requestState, type AppRequest, type Context, type RequestState } from '@/server/trpc';
-import { MAX_BODY_BYTES, nulRefused, parseJsonBody, readBody, urlContainsNul } from './body';
+import { admitWithoutOperation, createContext, requestState, type AppRequest, type HttpOut } from '@/server/trpc';
+import { nulRefused, parseJsonBody, readBody, urlContainsNul } from './body';
 import { requestFingerprint } from './idempotency';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from './problem';
+import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
 
 export const REST_PREFIX = '/v1';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -25,62 +26,37 @@ function sendProblem(res: ServerResponse, p: Problem, headers: Record<string, st
   sendJson(res, p.status, p, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE });
 }
 
-/** The envelope for an error body written by the OpenAPI adapter: our formatter put it in `data.problem`. */
-function envelopeOf(status: number, chunk: unknown): Problem {
-  try {
-    const parsed = JSON.parse(String(chunk)) as Partial<Problem> & { data?: { problem?: Problem } };
-    if (parsed.data?.problem) return parsed.data.problem;
-    if (parsed.type && parsed.title && parsed.status && parsed.detail) return parsed as Problem;
-  } catch {
-    // fall through to a generic envelope
+/** The procedure's answer: its JSON output, or the bytes it asked for (audio), with its status and headers. */
+function sendOutput(res: ServerResponse, http: HttpOut, data: unknown): void {
+  res.statusCode = http.status ?? 200;
+  res.setHeader('Content-Type', 'application/json');
+  for (const [name, value] of Object.entries(http.headers)) res.setHeader(name, value);
+  if (http.raw) {
+    res.setHeader('Content-Type', http.raw.contentType);
+    res.setHeader('Content-Length', http.raw.body.length);
+    res.end(http.raw.body);
+    return;
   }
-  return status >= 500
-    ? problem('internal', 'An unexpected error occurred. It is safe to retry the request.')
-    : problemFromError(new AppError(status === 404 ? 'not-found' : 'bad-request', 'The request could not be served.'));
+  if (data === undefined) {
+    res.end();
+    return;
+  }
+  const payload = JSON.stringify(data);
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.end(payload);
 }
 
-/**
- * Every response leaves through here: error bodies become exactly the problem
- * envelope (the OpenAPI adapter adds fields of its own), and a binary answer
- * (audio) replaces the procedure's JSON output.
- */
-function finishResponses(res: ServerResponse, state: RequestState): void {
-  const { http } = state;
-  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
-  res.end = ((chunk?: unknown) => {
-    let body: unknown = chunk;
-    if (res.statusCode >= 400) {
-      const p = envelopeOf(res.statusCode, chunk);
-      res.statusCode = p.status;
-      res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
-      body = JSON.stringify(p);
-      res.setHeader('Content-Length', Buffer.byteLength(body as string));
-    } else if (http.raw) {
-      res.setHeader('Content-Type', http.raw.contentType);
-      res.setHeader('Content-Length', http.raw.body.length);
-      body = http.raw.body;
-    }
-    return end(body);
-  }) as ServerResponse['end'];
+/** 5xx are logged (with the cause a TRPCError wraps); 4xx are the client's and only in the request line. */
+function logFailure(error: unknown, procedure: string | undefined, what: string): void {
+  const { status } = problemFromError(error);
+  const err = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (status === 503) logger.warn({ err, procedure }, `${what}: database unavailable`);
+  else if (status >= 500) logger.error({ err, procedure }, what);
 }
 
 export function createRestHandler() {
-  const handle = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext,
-    maxBodySize: MAX_BODY_BYTES,
-    responseMeta({ ctx, errors }) {
-      const http = (ctx as Context | undefined)?.http;
-      const error = errors[0];
-      if (error) return { status: problemFromError(error).status, headers: { ...http?.headers, ...errorHeaders(error) } };
-      return { status: http?.status ?? 200, headers: http?.headers ?? {} };
-    },
-    onError({ error, path }) {
-      const { status } = problemFromError(error);
-      if (status === 503) logger.warn({ err: error.cause ?? error, procedure: path }, 'request failed: database unavailable');
-      else if (status >= 500) logger.error({ err: error.cause ?? error, procedure: path }, 'request failed');
-    },
-  });
+  // The route table comes from the procedures' own `openapi` meta (server/http/rest-routes.ts).
+  const findRoute = compileRestRoutes(appRouter);
 
   return async function serveRest(req: AppRequest, res: ServerResponse): Promise<void> {
     const state = requestState(req);
@@ -94,35 +70,46 @@ export function createRestHandler() {
     try {
       if (urlContainsNul(url)) throw nulRefused();
       state.inputChecked = true; // the body is checked by parseJsonBody
+      let body: unknown;
       if (BODY_METHODS.has(req.method!)) {
         const raw = await readBody(req);
-        req.body = parseJsonBody(raw, req.headers['content-type']);
-        req.headers['content-type'] = 'application/json';
+        body = parseJsonBody(raw, req.headers['content-type']);
         const idempotencyKey = req.headers['idempotency-key'];
         // Only read here; the procedure's last middleware takes it (server/http/idempotency.ts).
         if (req.method === 'POST' && typeof idempotencyKey === 'string') {
-          state.idempotency = { key: idempotencyKey, fingerprint: requestFingerprint(req.method, req.url, raw) };
+          state.idempotency = { key: idempotencyKey, fingerprint: requestFingerprint(req.method, url, raw) };
         }
       }
-      finishResponses(res, state);
-      await handle(req, res, async () => {
+      // Appended, not resolved: `//x` stays a path (as trpc-to-openapi's handler reads it), never a host.
+      const target = new URL(`http://127.0.0.1${url}`);
+      const found = findRoute(req.method!, normalizePath(target.pathname));
+      const ctx = createContext({ req });
+      if (!found) {
         // No operation at this path: 404 — after the credential gate every request passes, so the
         // answer carries RateLimit-* and an unknown path is no way around the lockout.
-        const ctx = createContext({ req });
         try {
           await admitWithoutOperation(ctx);
           sendProblem(res, problem('not-found', 'No operation at this path. The reference is at /docs.'), ctx.http.headers);
         } catch (error) {
           sendProblem(res, problemFromError(error), { ...ctx.http.headers, ...errorHeaders(error) });
         }
-      });
+        return;
+      }
+      const { route, pathInput } = found;
+      const input = route.takesNoInput
+        ? undefined
+        : { ...(body !== undefined ? body : queryInput(target.searchParams, route.arrayFields)), ...pathInput };
+      const result = await callRoute(route, ctx, input);
+      if (result.ok) {
+        sendOutput(res, ctx.http, result.data);
+        return;
+      }
+      logFailure(result.error, route.path, 'request failed');
+      sendProblem(res, problemFromError(result.error), { ...ctx.http.headers, ...errorHeaders(result.error) });
     } catch (error) {
-      const p = problemFromError(error);
-      if (p.status === 503) logger.warn({ err: error }, 'request failed before routing: database unavailable');
-      else if (p.status >= 500) logger.error({ err: error }, 'request failed before routing');
+      logFailure(error, undefined, 'request failed before routing');
       // A 413's body is being drained (readBody): the connection stays usable.
-      sendProblem(res, p, errorHeaders(error));
+      sendProblem(res, problemFromError(error), errorHeaders(error));
     }
   };
 }
-

@@ -1,8 +1,11 @@
 /**
- * Scenario 1, the service against the baseline: per target (GET /v1/me, GET /v1/networks?limit=50,
- * POST /v1/networks/{n}/campaigns with a new Idempotency-Key each) a warm-up per server, then
- * BENCH_RUNS measured runs per server, alternating which goes first. Before measuring, checks that
- * both servers give the same answers and store the same sealed response on an Idempotency-Key.
+ * Scenario 1, the service against the baseline, in two shapes of key: the person's key with a scope
+ * on each of the 60 networks (GET /v1/me, GET /v1/networks?limit=50, POST /v1/networks/{n}/campaigns)
+ * and the super_user key (GET /v1/me, GET /v1/networks?limit=50, POST /v1/networks), whose light key
+ * lookup shows the service's fixed cost per request. Every POST carries a new Idempotency-Key. Per
+ * target a warm-up per server, then BENCH_RUNS measured runs per server, alternating which goes
+ * first. Before measuring, checks that both servers give the same answers and store the same sealed
+ * response on an Idempotency-Key.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,20 +19,27 @@ import type { Child } from '@/scripts/bench/services';
 import { investigation, settings } from '@/scripts/bench/settings';
 import { median } from '@/scripts/bench/stats';
 
+/** Which key a target's load uses: the person's (60 scopes) or the super_user bootstrap key. */
+export type KeyShape = 'scoped' | 'super';
 export const ALL_TARGETS = [
-  { id: 'me', path: '/v1/me', title: 'GET /v1/me', write: false },
-  { id: 'networks', path: '/v1/networks?limit=50', title: 'GET /v1/networks?limit=50', write: false },
+  { id: 'me', path: '/v1/me', title: 'GET /v1/me (60-scope key)', write: false, key: 'scoped' },
+  { id: 'networks', path: '/v1/networks?limit=50', title: 'GET /v1/networks?limit=50 (60-scope key)', write: false, key: 'scoped' },
   // Every request: a new Idempotency-Key (autocannon's `[<id>]` replacement), the networks in turn, each with its advertiser.
-  { id: 'campaigns', path: '/v1/networks/{n}/campaigns', title: 'POST /v1/networks/{n}/campaigns (new Idempotency-Key each)', write: true },
+  { id: 'campaigns', path: '/v1/networks/{n}/campaigns', title: 'POST /v1/networks/{n}/campaigns + Idempotency-Key (60-scope key)', write: true, key: 'scoped' },
+  { id: 'me-su', path: '/v1/me', title: 'GET /v1/me (super_user key)', write: false, key: 'super' },
+  { id: 'networks-su', path: '/v1/networks?limit=50', title: 'GET /v1/networks?limit=50 (super_user key)', write: false, key: 'super' },
+  // Every request creates a network, with a new Idempotency-Key.
+  { id: 'networks-post-su', path: '/v1/networks', title: 'POST /v1/networks + Idempotency-Key (super_user key)', write: true, key: 'super' },
 ] as const;
 type Target = (typeof ALL_TARGETS)[number];
 type TargetId = Target['id'];
 /** BENCH_TARGETS narrows the list (investigations). */
 const TARGETS = ALL_TARGETS.filter((t) => investigation.targets.length === 0 || investigation.targets.includes(t.id));
 export type ServerName = 'service' | 'baseline';
-export const THROUGHPUT_TARGET = 0.5;
-export const WRITE_THROUGHPUT_TARGET = 0.7;
-export const P99_TARGET = 2;
+/** Issue 16's goal, for both key shapes. */
+export const THROUGHPUT_TARGET = 0.6;
+export const WRITE_THROUGHPUT_TARGET = 0.8;
+export const P99_TARGET = 1.5;
 export const throughputTarget = (t: { write: boolean }) => (t.write ? WRITE_THROUGHPUT_TARGET : THROUGHPUT_TARGET);
 
 export interface RunResult extends LoadResult {
@@ -50,12 +60,24 @@ export function campaignRequests(token: string, networkIds: string[], advertiser
   }));
 }
 
-/** Both servers must do the same work: same /v1/me body, same page of networks. */
-export async function checkSameAnswers(service: Child, baseline: Child, token: string, networkCount: number): Promise<void> {
+/** POST /v1/networks with a fresh Idempotency-Key per request (the super_user key). */
+export function networkRequests(token: string): AutocannonRequest[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/networks',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'bench-net-[<id>]' },
+      body: JSON.stringify({ name: 'Bench network (load)' }),
+    },
+  ];
+}
+
+/** Both servers must do the same work: same /v1/me body, same page of networks, for `token` (with `scopeCount` scopes). */
+export async function checkSameAnswers(service: Child, baseline: Child, token: string, scopeCount: number, networkCount = scopeCount): Promise<void> {
   const [sMe, bMe] = await Promise.all([call(`${service.url}/v1/me`, token), call(`${baseline.url}/v1/me`, token)]);
   if (sMe.status !== 200 || bMe.status !== 200) throw new Error(`/v1/me: service ${sMe.status}, baseline ${bMe.status}`);
   const scopes = (sMe.body as { scopes?: unknown[] }).scopes ?? [];
-  if (scopes.length !== networkCount) throw new Error(`/v1/me shows ${scopes.length} scopes, expected ${networkCount}`);
+  if (scopes.length !== scopeCount) throw new Error(`/v1/me shows ${scopes.length} scopes, expected ${scopeCount}`);
   if (!isDeepStrictEqual(sMe.body, bMe.body)) {
     throw new Error(`/v1/me differs:\nservice  ${JSON.stringify(sMe.body)}\nbaseline ${JSON.stringify(bMe.body)}`);
   }
@@ -75,21 +97,31 @@ export async function checkSameAnswers(service: Child, baseline: Child, token: s
 
 /** Both servers create the same campaign and settle the Idempotency-Key with the stored response. */
 export async function checkSameCampaign(service: Child, baseline: Child, token: string, networkId: string, advertiserId: string, db: postgres.Sql): Promise<void> {
+  await checkSameCreation(service, baseline, token, `/v1/networks/${networkId}/campaigns`, CAMPAIGN_BODY(advertiserId), db);
+}
+
+/** Both servers create the same network (super_user key) and settle the Idempotency-Key likewise. */
+export async function checkSameNetwork(service: Child, baseline: Child, superToken: string, db: postgres.Sql): Promise<void> {
+  await checkSameCreation(service, baseline, superToken, '/v1/networks', networkRequests(superToken)[0]!.body!, db);
+}
+
+/** One POST with a new Idempotency-Key to each server: the same 201 (ids and times aside), a sealed `done` key, and the service replays it. */
+async function checkSameCreation(service: Child, baseline: Child, token: string, path: string, body: string, db: postgres.Sql): Promise<void> {
   const post = (child: Child, key: string) =>
-    call(`${child.url}/v1/networks/${networkId}/campaigns`, token, {
+    call(`${child.url}${path}`, token, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: CAMPAIGN_BODY(advertiserId),
+      body,
     });
   const keys = { service: `check-service-${randomBytes(8).toString('hex')}`, baseline: `check-baseline-${randomBytes(8).toString('hex')}` };
   const [s, b] = [await post(service, keys.service), await post(baseline, keys.baseline)];
-  if (s.status !== 201 || b.status !== 201) throw new Error(`POST campaigns: service ${s.status}, baseline ${b.status}: ${JSON.stringify(s.body)} ${JSON.stringify(b.body)}`);
+  if (s.status !== 201 || b.status !== 201) throw new Error(`POST ${path}: service ${s.status}, baseline ${b.status}: ${JSON.stringify(s.body)} ${JSON.stringify(b.body)}`);
   const strip = (body: unknown) => {
     const { id: _id, created_at: _c, updated_at: _u, ...rest } = body as Record<string, unknown>;
     return rest;
   };
   if (!isDeepStrictEqual(strip(s.body), strip(b.body))) {
-    throw new Error(`POST campaigns differs:\nservice  ${JSON.stringify(s.body)}\nbaseline ${JSON.stringify(b.body)}`);
+    throw new Error(`POST ${path} differs:\nservice  ${JSON.stringify(s.body)}\nbaseline ${JSON.stringify(b.body)}`);
   }
   const rows = await db<Array<{ key: string; state: string; response_status: number | null; sealed: boolean }>>`
     select key, state, response_status, (response_body #>> '{}') like 'v1.%' as sealed
@@ -104,16 +136,21 @@ export async function checkSameCampaign(service: Child, baseline: Child, token: 
   if (replay.status !== 201 || !isDeepStrictEqual(replay.body, s.body)) throw new Error(`the service did not replay the stored response: ${replay.status}`);
 }
 
+/** What a target's load sends: its key's token, and for a POST a new Idempotency-Key per request. */
+export function loadSpecFor(target: Target, seeded: Seed): LoadSpec {
+  const token = target.key === 'super' ? seeded.superToken : seeded.token;
+  if (target.id === 'campaigns') return { path: '/', token, requests: campaignRequests(token, seeded.networkIds, seeded.advertiserIds) };
+  if (target.id === 'networks-post-su') return { path: '/', token, requests: networkRequests(token) };
+  return { path: target.path, token };
+}
+
 /**
  * The measured runs, every target in turn; `onRun` sees each run as it ends (the memory readings).
  */
 export async function runThroughput(servers: Record<ServerName, Child>, seeded: Seed, onRun: (r: RunResult) => void): Promise<RunResult[]> {
-  const { token, networkIds, advertiserIds } = seeded;
   const runs: RunResult[] = [];
-  const specFor = (target: Target): LoadSpec =>
-    target.id === 'campaigns' ? { path: '/', token, requests: campaignRequests(token, networkIds, advertiserIds) } : { path: target.path, token };
   for (const target of TARGETS) {
-    const spec = specFor(target);
+    const spec = loadSpecFor(target, seeded);
     for (const name of ['service', 'baseline'] as const) {
       log(`${target.title}: warm-up ${name} ${settings.warmup} s`);
       await load(servers[name], spec, settings.warmup);
