@@ -118,6 +118,7 @@ describe('webhook delivery log', () => {
       'User-Agent': got[0]!.headers['user-agent'],
       'X-Service-Event': 'optin.completed',
       'X-Service-Delivery': got[0]!.headers['x-service-delivery'],
+      'webhook-id': got[0]!.headers['x-service-delivery'],
     });
     expect(detail.text).not.toContain(String(got[0]!.headers['x-service-signature']));
     expect(detail.text).not.toContain(secret);

@@ -52,10 +52,14 @@ export const deliveryDetailSchema = deliverySchema
           'User-Agent': z.string(),
           'X-Service-Event': z.string(),
           'X-Service-Delivery': z.string(),
+          'webhook-id': z.string().meta({ description: 'Standard Webhooks: the delivery id again.' }),
         }),
         body: z.string().meta({ description: 'The exact body sent on every attempt (the signature is computed over these bytes).' }),
       })
-      .meta({ description: 'What is sent, except X-Service-Signature (never shown).' }),
+      .meta({
+        description:
+          'What is sent, except the signatures (X-Service-Signature and webhook-signature, never shown) and webhook-timestamp (the time of each attempt).',
+      }),
     attempts: z.array(attemptSchema),
   })
   .meta({ id: 'WebhookDeliveryDetail' });
@@ -86,6 +90,7 @@ export function presentDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]):
         'User-Agent': USER_AGENT,
         'X-Service-Event': row.eventType,
         'X-Service-Delivery': row.id,
+        'webhook-id': row.id,
       },
       body: row.body,
     },

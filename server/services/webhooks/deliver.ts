@@ -8,7 +8,7 @@ import { column, statement } from '@/db/statement';
 import { logger } from '@/server/logger';
 import { openSecret } from '@/server/secrets';
 import { nextRetryDelayMs } from './retry-schedule';
-import { signatureHeader } from './signature';
+import { signatureHeader, standardSignatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
 
 import { USER_AGENT } from './user-agent';
@@ -282,6 +282,8 @@ export async function attemptDelivery({
   let responseHeaders: Record<string, string> | null = null;
   try {
     const target = await checkUrl(row.url);
+    const secrets = signingSecrets(row);
+    const timestamp = Math.floor(Date.now() / 1000);
     const bytes = await postPinned(
       target,
       {
@@ -289,7 +291,11 @@ export async function attemptDelivery({
         'User-Agent': USER_AGENT,
         'X-Service-Event': row.event_type,
         'X-Service-Delivery': deliveryId,
-        'X-Service-Signature': signatureHeader(signingSecrets(row), row.body),
+        'X-Service-Signature': signatureHeader(secrets, row.body),
+        // Standard Webhooks (standardwebhooks.com), beside the spec's headers: the timestamp is this attempt's.
+        'webhook-id': deliveryId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standardSignatureHeader(secrets, deliveryId, timestamp, row.body),
       },
       row.body,
       {
