@@ -249,9 +249,14 @@ describe('webhook delivery log', () => {
     expect((await call('POST', `${base}/deliveries/${items[0].id}/redeliver`)).status).toBe(409);
     expect((await call('PATCH', base, { status: 'active' })).status).toBe(200);
 
-    for (const body of [{}, { since: 'recently' }, { since: new Date(Date.now() + 60_000).toISOString() }, { since: new Date(Date.now() - 30 * 86_400_000).toISOString() }]) {
+    for (const body of [{}, { since: 'recently' }, { since: new Date(Date.now() + 60_000).toISOString() }]) {
       expect((await call('POST', `${base}/recover`, body)).status, JSON.stringify(body)).toBe(400);
     }
+    // Older than the retention window (30 days by default): the deliveries are gone, and the answer says so.
+    expect((await call('POST', `${base}/recover`, { since: new Date(Date.now() - 29 * 86_400_000).toISOString() })).status).toBe(202);
+    const tooOld = await call('POST', `${base}/recover`, { since: new Date(Date.now() - 31 * 86_400_000).toISOString() });
+    expect(tooOld.status).toBe(400);
+    expect(JSON.stringify(tooOld.body)).toMatch(/retention window: deliveries are kept for 30 days \(WEBHOOK_RETENTION_DAYS\)/);
   });
 
   it('answers 404 for another network’s subscription or delivery, another subscription’s delivery, and ids that are not UUIDs', async () => {
