@@ -7,6 +7,7 @@ import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import { column, statement } from '@/db/statement';
 import { logger } from '@/server/logger';
 import { openSecret } from '@/server/secrets';
+import { admitAttempt } from './lanes';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader, standardSignatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
@@ -245,6 +246,20 @@ const recordAttempt = statement<never, {
    where ${p('runAt')}::timestamptz is not null`);
 
 /**
+ * Put the delivery's job back (same key: still one job per delivery) without an attempt, in a lane
+ * of its subscription or not, to run at `runAt` (lanes.ts). The running job's key is cleared by
+ * add_job, and it completes at once.
+ */
+const requeueDelivery = statement<never, { deliveryId: string; networkId: string; queueName: string | null; runAt: string }>(sql`
+  select graphile_worker.add_job(
+    'deliver-webhook'::text,
+    json_build_object('deliveryId', ${deliveryIdParam}::uuid, 'networkId', ${networkIdParam}::text),
+    queue_name => ${p('queueName')}::text,
+    run_at => ${p('runAt')}::timestamptz,
+    job_key => 'delivery:' || ${deliveryIdParam}::text
+  )`);
+
+/**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;
  * then mark the delivery succeeded, schedule the next attempt, or fail it.
  * Redirects are not followed. Returns what happened, for logs and tests.
@@ -263,7 +278,7 @@ export async function attemptDelivery({
   networkId: string;
   deliveryId: string;
   checkUrl: UrlCheck;
-}): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
+}): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped' | 'deferred'> {
   const client = postgresClientOf(db);
   const [row] = await readDelivery(client, { deliveryId, networkId });
   if (!row || row.status !== 'pending') return 'skipped';
@@ -273,6 +288,12 @@ export async function attemptDelivery({
     return 'failed';
   }
   if (row.webhook_status !== 'active') return 'skipped';
+  // Fair delivery (lanes.ts): beyond its share of this process's slots, an endpoint's job waits.
+  const admission = admitAttempt(row.webhook_id, deliveryId);
+  if (!admission.admitted) {
+    await requeueDelivery(client, { deliveryId, networkId, queueName: admission.queueName, runAt: admission.runAt.toISOString() });
+    return 'deferred';
+  }
 
   const attemptNumber = row.attempt_count + 1;
   const started = new Date();
@@ -319,6 +340,7 @@ export async function attemptDelivery({
     outcome.error = error instanceof Error ? error.message : String(error);
   }
   const latencyMs = Math.round(performance.now() - t0);
+  admission.done({ latencyMs, responded: outcome.statusCode !== undefined });
   const ok = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const delay = ok || !isRetryable(outcome) ? undefined : nextRetryDelayMs(attemptNumber, outcome.retryAfterSeconds);
   const result = ok ? 'succeeded' : delay === undefined ? 'failed' : 'retrying';
