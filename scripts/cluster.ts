@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     sessionPoolSize: pools.session,
   });
   writeFileSync(path.join(dir, 'pgbouncer.pid'), String(pgbouncer.child.pid));
+  log(`pgbouncer pid ${pgbouncer.child.pid}`);
 
   const shared = {
     ...process.env,
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
     webPorts: webs.map((w) => Number(new URL(w.url!).port)),
     statsPort,
   }));
+  log(`haproxy pid ${haproxy.pid}`);
   void haproxy.exit.then((code) => !stopping && (log(`HAProxy exited (${code}): stopping the cluster`), void stop('HAProxy exited', 1)));
   await untilHealthyThrough(`http://127.0.0.1:${config.PORT}`, haproxy);
   log(`HAProxy's status page: http://127.0.0.1:${statsPort}/ (;csv for machines); PgBouncer on 127.0.0.1:${new URL(pgbouncer.sessionUrl).port}`);

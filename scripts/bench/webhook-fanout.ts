@@ -147,7 +147,7 @@ export async function startFanoutReceiver(): Promise<FanoutReceiver> {
 // ---------------------------------------------------------------- setup over the API
 
 /** A network with `count` subscriptions to offer.accepted, each at its own receiver path with its secret registered. */
-async function subscribe(a: Api, receiver: FanoutReceiver, label: string, count: number): Promise<string> {
+export async function subscribe(a: Api, receiver: FanoutReceiver, label: string, count: number): Promise<string> {
   const network = await api<{ id: string }>(a, 'POST', '/networks', { name: `Bench fan-out ${label}` });
   for (let k = 0; k < count; k++) {
     const hookPath = `/hooks/${label}/${k}`;
@@ -258,7 +258,7 @@ export interface FanoutResult {
 /** Median of the finite values (a run without a reading does not count). */
 const median = (values: number[]) => medianOf(finiteSorted(values));
 
-async function record(db: DbHandle, networkId: string, run: string, seq: number): Promise<void> {
+export async function record(db: DbHandle, networkId: string, run: string, seq: number): Promise<void> {
   await db.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { bench_run: run, bench_seq: seq } }));
 }
 
@@ -268,7 +268,7 @@ function receiptsOf(receiver: FanoutReceiver, run: string): Receipt[] {
   return out;
 }
 
-async function waitFor(receiver: FanoutReceiver, run: string, expected: number, timeoutMs: number): Promise<Receipt[]> {
+export async function waitFor(receiver: FanoutReceiver, run: string, expected: number, timeoutMs: number): Promise<Receipt[]> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const got = receiptsOf(receiver, run);

@@ -31,7 +31,9 @@ beforeAll(async () => {
     SYNTH_PROVIDER: 'http',
     SYNTH_BASE_URL: vendor.url,
     SYNTH_API_KEY: 'vendor-secret',
-    SYNTH_TIMEOUT_MS: '20000',
+    // The fake vendor encodes a long script's MP3 with ffmpeg per request: on a busy machine that
+    // took over 20 s and both attempts timed out. Its time is not what these tests measure.
+    SYNTH_TIMEOUT_MS: '90000',
     SYNTH_MAX_RETRIES: '0',
     SYNTH_JOB_MAX_ATTEMPTS: '2',
   };
@@ -100,6 +102,7 @@ describe('voice synthesis through the http provider', () => {
       const o = await newOffer(script);
       await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
       const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 150_000);
+      expect(creative.status, `failure_reason: ${creative.failure_reason}`).toBe('ready');
       const measured = await expectMasteredCreative(creative, { baseUrl: server.url, token });
       // The vendor spoke the whole script (its audio is as long as the text), at about −11 LUFS: mastering turned it down.
       expect(Math.abs(measured.wav.durationMs - spokenMs(script))).toBeLessThan(100);
