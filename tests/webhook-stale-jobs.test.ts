@@ -31,4 +31,22 @@ describe('delivery jobs of a killed worker', () => {
     expect(lockedBy[fresh]).toBe('pool-dead');
     await database().execute(sql`delete from graphile_worker._private_jobs where payload->>'deliveryId' in (${stale}, ${fresh})`);
   });
+
+  it('free the lane (named queue) a killed worker held with its job, so the endpoint’s other deliveries flow again', async () => {
+    const deliveryId = randomUUID();
+    const lane = `webhook:whk_stale_${deliveryId.slice(0, 8)}:0`;
+    const fresh = `webhook:whk_fresh_${deliveryId.slice(0, 8)}:0`;
+    for (const queueName of [lane, fresh]) {
+      await database().transaction((tx) => addJob(tx, 'deliver-webhook', { deliveryId: randomUUID() }, { queueName, runAt: new Date(Date.now() + 86_400_000) }));
+    }
+    await database().execute(sql`
+      update graphile_worker._private_job_queues set locked_by = 'pool-dead',
+        locked_at = case when queue_name = ${lane} then now() - interval '10 minutes' else now() end
+      where queue_name in (${lane}, ${fresh})`);
+    await releaseStaleDeliveryJobs({ db: database(), staleSeconds: 120 });
+    const rows = await database().execute<{ queue_name: string; locked_by: string | null }>(sql`
+      select queue_name, locked_by from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh})`);
+    expect(Object.fromEntries(rows.map((r) => [r.queue_name, r.locked_by]))).toEqual({ [lane]: null, [fresh]: 'pool-dead' });
+    await database().execute(sql`delete from graphile_worker._private_jobs where job_queue_id in (select id from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh}))`);
+  });
 });

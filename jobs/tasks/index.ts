@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { expireOffers } from '@/server/services/offers/expire-offers';
 import { database } from '@/db/client';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
+import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
 import { deliverWebhook, deliverWebhookPayload } from './deliver-webhook';
 import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
 import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
@@ -18,12 +19,13 @@ export const taskPayloadSchemas = {
   'synthesize-creative': synthesizeCreativePayload,
   'deliver-webhook': deliverWebhookPayload,
   'auto-disable-webhooks': z.object({}).passthrough(),
+  'prune-webhook-deliveries': z.object({}).passthrough(),
 } satisfies Record<string, z.ZodType>;
 
 export type TaskName = keyof typeof taskPayloadSchemas;
 export type TaskPayloads = { [K in TaskName]: z.input<(typeof taskPayloadSchemas)[K]> };
 
-export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers', '7 * * * * auto-disable-webhooks'].join('\n');
+export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers', '7 * * * * auto-disable-webhooks', '37 * * * * prune-webhook-deliveries'].join('\n');
 
 function task<T extends TaskName>(
   name: T,
@@ -40,4 +42,5 @@ export const taskList: TaskList = {
   'synthesize-creative': task('synthesize-creative', synthesizeCreative),
   'deliver-webhook': task('deliver-webhook', deliverWebhook),
   'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks({ db: database() })),
+  'prune-webhook-deliveries': task('prune-webhook-deliveries', () => pruneWebhookDeliveries({ db: database() })),
 };

@@ -30,6 +30,8 @@
  *  7. starts the service again (same database) with WEBHOOK_ALLOW_PRIVATE=1 and runs the webhook
  *     fan-out benchmark (webhook-fanout.ts: signed deliveries/s in a burst, event → receipt latency
  *     at a steady event rate, to a signature-verifying node:http receiver); stops it;
+ *  7a. starts it again for the fairness benchmark (scenarios/webhook-fairness.ts: healthy endpoints
+ *     at BENCH_FAIR_RATE events/s while another endpoint hangs with BENCH_FAIR_QUEUED queued); stops it;
  *  7b. starts the service again (same database) for the soak: a warm-up, then a steady mixed load
  *     (GET /me, GET /networks, POST campaigns with Idempotency-Key) at BENCH_SOAK_RATE req/s for
  *     BENCH_SOAK_SECONDS, RSS sampled every BENCH_SOAK_SAMPLE_SECONDS; stops it;
@@ -48,6 +50,8 @@
  *   BENCH_FANOUT_EVENTS=500 BENCH_FANOUT_SUBSCRIPTIONS=10 BENCH_FANOUT_RUNS=3   webhook burst: events × subscriptions, runs
  *   BENCH_FANOUT_RATE=100 BENCH_FANOUT_SECONDS=20 BENCH_FANOUT_STEADY_RUNS=3     webhook steady-rate latency runs
  *   BENCH_FANOUT=0        skip the webhook fan-out benchmark
+ *   BENCH_FAIR_QUEUED=1000 BENCH_FAIR_RATE=100 BENCH_FAIR_SECONDS=30 BENCH_FAIR_HEALTHY=5   webhook fairness: queued for the hanging endpoint, healthy rate
+ *   BENCH_FAIRNESS=0      skip the webhook fairness benchmark
  *   BENCH_OFFERS_SMALL=10000 BENCH_OFFERS_LARGE=1000000   offer list sizes (target: large/small p50 ≤ 1.2)
  *   BENCH_LIST_SECONDS=5  BENCH_LIST_CONNECTIONS=1        per list run (BENCH_RUNS runs per page and size)
  *   BENCH_LISTS=0         skip the offer list benchmark
@@ -100,6 +104,7 @@ import { databaseUrl, seed } from '@/scripts/bench/seed';
 import { Processes, serviceEnvironment } from '@/scripts/bench/services';
 import { investigation, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
 import { burstLogLine, fanoutSettings, fanoutVerdict, renderWebhookSection, runWebhookFanout, steadyLogLine } from '@/scripts/bench/webhook-fanout';
+import { fairnessLogLine, fairnessSettings, renderFairnessSection, runWebhookFairness } from '@/scripts/bench/scenarios/webhook-fairness';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 /** A step after the first: its result, or why there is none (skipped, or the error it failed with). */
@@ -257,6 +262,16 @@ async function main(): Promise<void> {
         })
       : { error: 'skipped (BENCH_FANOUT=0)' };
 
+    // 7a. Fair delivery: healthy endpoints at a steady rate while another hangs with deliveries queued.
+    const fairness = settings.fairness
+      ? await step('webhook fairness benchmark', async () => {
+          const child = await startService('service-fairness', 'the service with WEBHOOK_ALLOW_PRIVATE=1 for the webhook fairness benchmark', { WEBHOOK_ALLOW_PRIVATE: '1' });
+          const result = await runWebhookFairness({ baseUrl: child.url, token: superToken }, dbUrl, fairnessSettings(quick), { log });
+          await processes.stop(child);
+          return result;
+        })
+      : { error: 'skipped (BENCH_FAIRNESS=0)' };
+
     // 7b. Memory over a soak.
     const soak = soakSettings.enabled
       ? await step('soak', async () => {
@@ -281,6 +296,7 @@ async function main(): Promise<void> {
       const v = fanoutVerdict(fanout.result);
       log(`fan-out: burst median ${Math.round(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${v.p99.toFixed(1)} ms (${v.p99Met ? 'met' : 'MISSED'})`);
     }
+    if (fairness.result) log(fairnessLogLine(fairness.result));
     if (settings.report) {
       const environment = describeEnvironment(pgVersion, loadBefore);
       const sections = [
@@ -299,6 +315,12 @@ async function main(): Promise<void> {
           date: environment.date,
           machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
         }),
+        ...renderFairnessSection(fairness.result, {
+          error: fairness.error,
+          command: environment.command,
+          date: environment.date,
+          machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
+        }),
       ];
       const others = [...listVerdicts(lists.result, lists.error), soakVerdictRow(soak.result, soak.error)];
       writeReport(settings.report, renderReport(environment, runs, summaries, memory, others, sections));
@@ -308,6 +330,7 @@ async function main(): Promise<void> {
       !summaries.every((s) => s.valid) ||
       creatives.error !== undefined ||
       (fanout.error !== undefined && settings.fanout) ||
+      (fairness.error !== undefined && settings.fairness) ||
       (lists.error !== undefined && settings.lists) ||
       (lists.result !== undefined && !summarizeLists(lists.result).every((l) => l.valid)) ||
       (soak.error !== undefined && soakSettings.enabled) ||

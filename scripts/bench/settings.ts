@@ -76,6 +76,7 @@ export const settings = {
           : path.join(root, 'docs', 'PERFORMANCE.md'),
   keepLogs: process.env.BENCH_KEEP_LOGS === '1',
   fanout: process.env.BENCH_FANOUT !== '0',
+  fairness: process.env.BENCH_FAIRNESS !== '0',
   lists: process.env.BENCH_LISTS !== '0',
 };
 

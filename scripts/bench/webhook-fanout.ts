@@ -524,13 +524,13 @@ export function renderWebhookSection(r: FanoutResult | undefined, info: { error?
 }
 
 /** Replace (or insert before "## Why the service is built this way", or before the marker) this section of the report. */
-export function spliceSection(report: string, section: string[]): string {
+export function spliceSection(report: string, section: string[], title = FANOUT_SECTION_TITLE): string {
   const text = `${section.join('\n').replace(/\n+$/, '')}\n\n`;
-  const start = report.indexOf(FANOUT_SECTION_TITLE);
+  const start = report.indexOf(title);
   if (start >= 0) {
-    const rest = report.slice(start + FANOUT_SECTION_TITLE.length);
+    const rest = report.slice(start + title.length);
     const nextHeading = rest.search(/\n## |\n<!-- END OF GENERATED REPORT/);
-    const end = nextHeading < 0 ? report.length : start + FANOUT_SECTION_TITLE.length + nextHeading + 1;
+    const end = nextHeading < 0 ? report.length : start + title.length + nextHeading + 1;
     return report.slice(0, start) + text + report.slice(end);
   }
   for (const anchor of ['## Why the service is built this way', '<!-- END OF GENERATED REPORT']) {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { api } from '@/tests/support/api';
@@ -118,6 +120,7 @@ describe('webhook delivery log', () => {
       'User-Agent': got[0]!.headers['user-agent'],
       'X-Service-Event': 'optin.completed',
       'X-Service-Delivery': got[0]!.headers['x-service-delivery'],
+      'webhook-id': got[0]!.headers['x-service-delivery'],
     });
     expect(detail.text).not.toContain(String(got[0]!.headers['x-service-signature']));
     expect(detail.text).not.toContain(secret);
@@ -128,7 +131,7 @@ describe('webhook delivery log', () => {
     expect(detail.body.attempts[1]).toMatchObject({ response_body: 'ok', error: null, latency_ms: expect.any(Number) });
   });
 
-  it('redelivers a failed delivery: same id, attempt numbers continue; a pending one is 409', async () => {
+  it('redelivers a failed delivery: same id, attempt numbers continue; one whose attempt is under way is 409', async () => {
     const { n, base } = await networkWithHook();
     const before = receiver.received.length;
     receiver.respondWith(() => 410);
@@ -157,7 +160,7 @@ describe('webhook delivery log', () => {
     expect((await call('POST', `${base}/deliveries/${failed.id}/redeliver`)).status).toBe(202);
     await settled(base, 1, (x) => x.status === 'succeeded' && x.attempt_count === 3);
 
-    // While an attempt hangs the delivery is pending: already scheduled.
+    // While an attempt hangs it is under way: nothing to send now.
     const hanging = receiver.received.length;
     receiver.respondWith((_, count) => (count - hanging === 1 ? 'hang' : 200));
     await emit(n);
@@ -167,7 +170,56 @@ describe('webhook delivery log', () => {
     });
     const again = await call('POST', `${base}/deliveries/${pending.id}/redeliver`);
     expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/under way/);
     await settled(base, 2, (x) => x.status === 'succeeded');
+  });
+
+  it('retry now: a delivery waiting for its next attempt is sent at once; concurrent calls never make two attempts at once nor lose one', async () => {
+    // A receiver that asks for a retry in an hour, then answers slowly (so retry-now calls overlap the attempt), counting overlaps.
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let requests = 0;
+    const slow = createServer((req, res) => {
+      requests++;
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      req.resume();
+      req.on('end', () => {
+        const first = requests === 1;
+        setTimeout(
+          () => {
+            inFlight--;
+            if (first) res.writeHead(503, { 'Retry-After': '3600' }).end('later');
+            else res.writeHead(200).end('ok');
+          },
+          first ? 0 : 700,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const n = (await call('POST', '/networks', { name: 'Retry now' })).body.id as string;
+      const hook = await call('POST', `/networks/${n}/webhooks`, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`, events: ['optin.completed'] });
+      const base = `/networks/${n}/webhooks/${hook.body.id}`;
+      await emit(n);
+      const [waiting] = await settled(base, 1, (x) => x.status === 'pending' && x.attempt_count === 1);
+      expect(Date.parse(waiting.next_attempt_at) - Date.now()).toBeGreaterThan(3_000_000);
+
+      const answers = await Promise.all(Array.from({ length: 6 }, () => call('POST', `${base}/deliveries/${waiting.id}/redeliver`)));
+      for (const a of answers) expect([202, 409], JSON.stringify(a.body)).toContain(a.status);
+      expect(answers.some((a) => a.status === 202)).toBe(true);
+      const [done] = await settled(base, 1, (x) => x.status === 'succeeded');
+      await new Promise((r) => setTimeout(r, 1500));
+      const detail = (await call('GET', `${base}/deliveries/${waiting.id}`)).body;
+      // Every request the receiver got is one recorded attempt, numbered 1, 2, …, and none overlapped another.
+      expect(maxInFlight).toBe(1);
+      expect(detail.attempts.map((a: Json) => a.attempt_number)).toEqual(Array.from({ length: requests }, (_, i) => i + 1));
+      expect(detail.attempt_count).toBe(requests);
+      expect(done.attempt_count).toBeGreaterThanOrEqual(2);
+      expect(detail.attempts[1].status_code).toBe(200);
+    } finally {
+      slow.close();
+    }
   });
 
   it('recovers the failed deliveries created since a time, and only those', async () => {
@@ -197,9 +249,14 @@ describe('webhook delivery log', () => {
     expect((await call('POST', `${base}/deliveries/${items[0].id}/redeliver`)).status).toBe(409);
     expect((await call('PATCH', base, { status: 'active' })).status).toBe(200);
 
-    for (const body of [{}, { since: 'recently' }, { since: new Date(Date.now() + 60_000).toISOString() }, { since: new Date(Date.now() - 30 * 86_400_000).toISOString() }]) {
+    for (const body of [{}, { since: 'recently' }, { since: new Date(Date.now() + 60_000).toISOString() }]) {
       expect((await call('POST', `${base}/recover`, body)).status, JSON.stringify(body)).toBe(400);
     }
+    // Older than the retention window (30 days by default): the deliveries are gone, and the answer says so.
+    expect((await call('POST', `${base}/recover`, { since: new Date(Date.now() - 29 * 86_400_000).toISOString() })).status).toBe(202);
+    const tooOld = await call('POST', `${base}/recover`, { since: new Date(Date.now() - 31 * 86_400_000).toISOString() });
+    expect(tooOld.status).toBe(400);
+    expect(JSON.stringify(tooOld.body)).toMatch(/retention window: deliveries are kept for 30 days \(WEBHOOK_RETENTION_DAYS\)/);
   });
 
   it('answers 404 for another network’s subscription or delivery, another subscription’s delivery, and ids that are not UUIDs', async () => {

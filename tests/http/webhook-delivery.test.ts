@@ -5,11 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { api } from '@/tests/support/api';
 import { ROOT, startOwnServer, type ServerProcess } from '@/tests/support/server-process';
-import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
+import { startWebhookReceiver, type Received } from '@/tests/support/webhook-receiver';
 import { until } from '@/tests/support/until';
 
 /** Deliveries to a real receiver, from a server of our own that may reach 127.0.0.1 and retries fast. */
@@ -252,5 +253,67 @@ describe('webhook delivery', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** What a subscriber using the official library does: verify the raw body with the three webhook-* headers. */
+function verifiedBy(whsec: string, r: Pick<Received, 'raw' | 'headers'>): unknown {
+  const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h] ?? '')]));
+  return new Webhook(whsec).verify(r.raw.toString(), headers);
+}
+
+/**
+ * Standard Webhooks headers (standardwebhooks.com) on real deliveries, verified by the official
+ * `standardwebhooks` npm package, beside the spec's X-Service-* headers.
+ */
+describe('Standard Webhooks headers', () => {
+  it('every attempt carries webhook-id (the delivery id), this attempt’s webhook-timestamp and a v1 signature the standardwebhooks package accepts', async () => {
+    const { n, podcastId } = await networkWithHook(['optin.completed']);
+    const emit = () => call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    const before = receiver.received.length;
+    receiver.respondWith((_, count) => (count - before === 1 ? 500 : 200));
+    const t0 = Math.floor(Date.now() / 1000);
+    await emit();
+    await until(() => (receiver.received.length - before >= 2 ? true : undefined));
+    const attempts = receiver.received.slice(before, before + 2);
+    for (const got of attempts) {
+      // The spec's headers stay exactly as they are.
+      expect(got.verified).toBe(true);
+      expect(got.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+      expect(got.headers['webhook-id']).toBe(got.headers['x-service-delivery']);
+      expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      const ts = Number(got.headers['webhook-timestamp']);
+      expect(ts).toBeGreaterThanOrEqual(t0 - 1);
+      expect(ts).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+      expect(verifiedBy(secret, got)).toEqual(JSON.parse(got.raw.toString()));
+    }
+    // The library refuses what it should: other bytes, another id, a replay outside its 5-minute tolerance, another secret.
+    const [got] = attempts;
+    expect(() => verifiedBy(secret, { ...got!, raw: Buffer.concat([got!.raw, Buffer.from(' ')]) })).toThrow();
+    expect(() => verifiedBy(secret, { ...got!, headers: { ...got!.headers, 'webhook-id': '00000000-0000-4000-8000-000000000000' } })).toThrow();
+    const old = String(Number(got!.headers['webhook-timestamp']) - 600);
+    expect(() => verifiedBy(secret, { ...got!, headers: { ...got!.headers, 'webhook-timestamp': old } })).toThrow();
+    expect(() => verifiedBy(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, got!)).toThrow();
+  });
+
+  it('during a secret rotation carries two v1 signatures: a receiver on the old secret and one on the new both verify', async () => {
+    receiver.respondWith(() => 200);
+    const { n, hookId, podcastId } = await networkWithHook(['optin.completed']);
+    const emit = () => call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
+    const oldSecret = secret;
+    const rotated = await call<{ secret: string }>('POST', `/networks/${n}/webhooks/${hookId}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const before = receiver.received.length;
+    await emit();
+    const got = await until(() => receiver.received[before]);
+    const signatures = String(got.headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    expect(signatures.every((s) => s.startsWith('v1,'))).toBe(true);
+    expect(verifiedBy(oldSecret, got)).toEqual(JSON.parse(got.raw.toString()));
+    expect(verifiedBy(rotated.body.secret, got)).toEqual(JSON.parse(got.raw.toString()));
+    // The new secret's signature comes first, as in X-Service-Signature.
+    const single = (s: string) => ({ ...got, headers: { ...got.headers, 'webhook-signature': s } });
+    expect(verifiedBy(rotated.body.secret, single(signatures[0]!))).toBeTruthy();
+    expect(verifiedBy(oldSecret, single(signatures[1]!))).toBeTruthy();
   });
 });

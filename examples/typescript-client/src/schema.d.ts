@@ -1055,8 +1055,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a delivery again
-         * @description For a failed or succeeded delivery: sets it back to `pending` and schedules an attempt now (same id, same bytes, freshly signed). Attempt history is kept and attempt numbers continue. Answers 202 with the delivery; a pending delivery is already scheduled, and a disabled subscription sends nothing: both 409.
+         * Send a delivery again, or now
+         * @description For a failed or succeeded delivery: sets it back to `pending` and schedules an attempt now (same id, same bytes, freshly signed). For a pending delivery waiting for its next retry: moves that attempt to now ("retry now"). Attempt history is kept and attempt numbers continue; two attempts of one delivery never run at once. Answers 202 with the delivery; an attempt under way at this moment (retry once it has finished), and a disabled subscription (it sends nothing): both 409.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1078,7 +1078,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send failed deliveries since a time
-         * @description Schedules again every failed delivery of this subscription created at or after `since` (at most 14 days ago), like redeliver does for one, in one transaction; at most 1,000 per call (call again to continue). Answers 202 with the count; 409 while the subscription is disabled.
+         * @description Schedules again every failed delivery of this subscription created at or after `since` (at most the retention window ago: WEBHOOK_RETENTION_DAYS, 30 days by default; an older `since` is a 400 that says so), like redeliver does for one, in one transaction; at most 1,000 per call (call again to continue). Answers 202 with the count; 409 while the subscription is disabled.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1925,7 +1925,7 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             created_at: string;
-            /** @description What is sent, except X-Service-Signature (never shown). */
+            /** @description What is sent, except the signatures (X-Service-Signature and webhook-signature, never shown) and webhook-timestamp (the time of each attempt). */
             request: {
                 headers: {
                     "Content-Type": string;
@@ -1937,6 +1937,8 @@ export interface components {
                      * @constant
                      */
                     "X-Service-Test"?: "true";
+                    /** @description Standard Webhooks: the delivery id again. */
+                    "webhook-id": string;
                 };
                 /** @description The exact body sent on every attempt (the signature is computed over these bytes). */
                 body: string;
@@ -12601,7 +12603,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The delivery is already pending, or the subscription is disabled. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: An attempt of the delivery is under way right now, or the subscription is disabled. Or: A request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12727,7 +12729,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date-time
-                     * @description Re-send failed deliveries created at or after this time (at most 14 days ago).
+                     * @description Re-send failed deliveries created at or after this time; at most the retention window ago (WEBHOOK_RETENTION_DAYS, 30 days by default): older deliveries are deleted.
                      */
                     since: string;
                 };

@@ -54,10 +54,14 @@ export const deliveryDetailSchema = deliverySchema
           'X-Service-Event': z.string(),
           'X-Service-Delivery': z.string(),
           'X-Service-Test': z.literal('true').optional().meta({ description: 'Sent on test events only.' }),
+          'webhook-id': z.string().meta({ description: 'Standard Webhooks: the delivery id again.' }),
         }),
         body: z.string().meta({ description: 'The exact body sent on every attempt (the signature is computed over these bytes).' }),
       })
-      .meta({ description: 'What is sent, except X-Service-Signature (never shown).' }),
+      .meta({
+        description:
+          'What is sent, except the signatures (X-Service-Signature and webhook-signature, never shown) and webhook-timestamp (the time of each attempt).',
+      }),
     attempts: z.array(attemptSchema),
   })
   .meta({ id: 'WebhookDeliveryDetail' });
@@ -90,6 +94,7 @@ export function presentDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]):
         'X-Service-Event': row.eventType,
         'X-Service-Delivery': row.id,
         ...(row.test ? { 'X-Service-Test': 'true' as const } : {}),
+        'webhook-id': row.id,
       },
       body: row.body,
     },

@@ -1,7 +1,7 @@
 import { recoverFailed } from '@/server/services/webhooks/deliveries';
 import { requireActiveWebhook } from '@/server/services/webhooks/subscriptions';
 import { networkProcedure } from '@/server/trpc';
-import { RECOVER_MAX_DAYS, recoverDeliveriesInput, recoverDeliveriesOutput } from './recover-deliveries.types';
+import { recoverDeliveriesInput, recoverDeliveriesOutput } from './recover-deliveries.types';
 
 export const recoverDeliveriesRoute = networkProcedure('administrator')
   .meta({
@@ -12,7 +12,8 @@ export const recoverDeliveriesRoute = networkProcedure('administrator')
       tags: ['webhooks'],
       summary: 'Re-send failed deliveries since a time',
       description:
-        `Schedules again every failed delivery of this subscription created at or after \`since\` (at most ${RECOVER_MAX_DAYS} days ago), ` +
+        'Schedules again every failed delivery of this subscription created at or after `since` (at most the retention window ago: ' +
+        'WEBHOOK_RETENTION_DAYS, 30 days by default; an older `since` is a 400 that says so), ' +
         'like redeliver does for one, in one transaction; at most 1,000 per call (call again to continue). Answers 202 with the count; 409 while the subscription is disabled.',
       protect: true,
       successDescription: 'Accepted: the deliveries are scheduled.',

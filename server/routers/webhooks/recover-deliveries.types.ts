@@ -1,15 +1,24 @@
 import { z } from 'zod';
+import { retentionCutoff, retentionDays } from '@/server/services/webhooks/retention-window';
 import { webhookParams } from './webhook.types';
-
-export const RECOVER_MAX_DAYS = 14;
 
 export const recoverDeliveriesInput = z.strictObject({
   ...webhookParams,
   since: z.iso
     .datetime({ offset: true, error: 'since is required and must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.' })
     .refine((v) => Date.parse(v) <= Date.now(), 'since must not be in the future.')
-    .refine((v) => Date.parse(v) >= Date.now() - RECOVER_MAX_DAYS * 86_400_000, `since must be at most ${RECOVER_MAX_DAYS} days ago.`)
-    .meta({ description: `Re-send failed deliveries created at or after this time (at most ${RECOVER_MAX_DAYS} days ago).` }),
+    .superRefine((v, ctx) => {
+      if (Date.parse(v) < retentionCutoff().getTime()) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `since is older than the retention window: deliveries are kept for ${retentionDays()} days (WEBHOOK_RETENTION_DAYS), so since must be at or after ${retentionCutoff().toISOString()}.`,
+        });
+      }
+    })
+    .meta({
+      description:
+        'Re-send failed deliveries created at or after this time; at most the retention window ago (WEBHOOK_RETENTION_DAYS, 30 days by default): older deliveries are deleted.',
+    }),
 });
 
 export const recoverDeliveriesOutput = z

@@ -7,8 +7,9 @@ import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import { column, statement } from '@/db/statement';
 import { logger } from '@/server/logger';
 import { openSecret } from '@/server/secrets';
+import { admitAttempt } from './lanes';
 import { nextRetryDelayMs } from './retry-schedule';
-import { signatureHeader } from './signature';
+import { signatureHeader, standardSignatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
 
 import { USER_AGENT } from './user-agent';
@@ -247,6 +248,20 @@ const recordAttempt = statement<never, {
    where ${p('runAt')}::timestamptz is not null`);
 
 /**
+ * Put the delivery's job back (same key: still one job per delivery) without an attempt, in a lane
+ * of its subscription or not, to run at `runAt` (lanes.ts). The running job's key is cleared by
+ * add_job, and it completes at once.
+ */
+const requeueDelivery = statement<never, { deliveryId: string; networkId: string; queueName: string | null; runAt: string }>(sql`
+  select graphile_worker.add_job(
+    'deliver-webhook'::text,
+    json_build_object('deliveryId', ${deliveryIdParam}::uuid, 'networkId', ${networkIdParam}::text),
+    queue_name => ${p('queueName')}::text,
+    run_at => ${p('runAt')}::timestamptz,
+    job_key => 'delivery:' || ${deliveryIdParam}::text
+  )`);
+
+/**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;
  * then mark the delivery succeeded, schedule the next attempt, or fail it.
  * Redirects are not followed. Returns what happened, for logs and tests.
@@ -265,7 +280,7 @@ export async function attemptDelivery({
   networkId: string;
   deliveryId: string;
   checkUrl: UrlCheck;
-}): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
+}): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped' | 'deferred'> {
   const client = postgresClientOf(db);
   const [row] = await readDelivery(client, { deliveryId, networkId });
   if (!row || row.status !== 'pending') return 'skipped';
@@ -275,6 +290,12 @@ export async function attemptDelivery({
     return 'failed';
   }
   if (row.webhook_status !== 'active' && !row.test) return 'skipped';
+  // Fair delivery (lanes.ts): beyond its share of this process's slots, an endpoint's job waits.
+  const admission = admitAttempt(row.webhook_id, deliveryId);
+  if (!admission.admitted) {
+    await requeueDelivery(client, { deliveryId, networkId, queueName: admission.queueName, runAt: admission.runAt.toISOString() });
+    return 'deferred';
+  }
 
   const attemptNumber = row.attempt_count + 1;
   const started = new Date();
@@ -284,6 +305,8 @@ export async function attemptDelivery({
   let responseHeaders: Record<string, string> | null = null;
   try {
     const target = await checkUrl(row.url);
+    const secrets = signingSecrets(row);
+    const timestamp = Math.floor(Date.now() / 1000);
     const bytes = await postPinned(
       target,
       {
@@ -291,8 +314,12 @@ export async function attemptDelivery({
         'User-Agent': USER_AGENT,
         'X-Service-Event': row.event_type,
         'X-Service-Delivery': deliveryId,
-        'X-Service-Signature': signatureHeader(signingSecrets(row), row.body),
+        'X-Service-Signature': signatureHeader(secrets, row.body),
         ...(row.test ? { 'X-Service-Test': 'true' } : {}),
+        // Standard Webhooks (standardwebhooks.com), beside the spec's headers: the timestamp is this attempt's.
+        'webhook-id': deliveryId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standardSignatureHeader(secrets, deliveryId, timestamp, row.body),
       },
       row.body,
       {
@@ -316,6 +343,7 @@ export async function attemptDelivery({
     outcome.error = error instanceof Error ? error.message : String(error);
   }
   const latencyMs = Math.round(performance.now() - t0);
+  admission.done({ latencyMs, responded: outcome.statusCode !== undefined });
   const ok = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const delay = ok || !isRetryable(outcome) ? undefined : nextRetryDelayMs(attemptNumber, outcome.retryAfterSeconds);
   const result = ok ? 'succeeded' : delay === undefined ? 'failed' : 'retrying';

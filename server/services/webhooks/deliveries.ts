@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { enqueueJob } from '@/jobs/enqueue';
@@ -132,9 +132,14 @@ async function reschedule(tx: Tx, networkId: string, ids: string[]): Promise<Del
 }
 
 /**
- * Send a finished (failed or succeeded) delivery again: back to pending, with
- * its attempt history kept (attempt numbers continue), and a job on this
- * transaction. A pending delivery is already scheduled: 409.
+ * Send a delivery now. A finished one (failed or succeeded) goes back to pending, with its attempt
+ * history kept (attempt numbers continue), and a job on this transaction. A pending one waiting for
+ * its next attempt has that attempt moved to now ("retry now").
+ *
+ * Never two attempts of one delivery at once: the delivery row is locked, then its job row
+ * (graphile-worker fetches jobs with SKIP LOCKED, so it cannot take the job meanwhile). A job that
+ * a worker already holds is an attempt under way (or about to start): 409, nothing changes, and
+ * that attempt records its outcome as usual.
  */
 export async function redeliver({
   tx,
@@ -149,9 +154,21 @@ export async function redeliver({
 }): Promise<DeliveryRow> {
   const current = await findDelivery({ db: tx, networkId, webhookId, deliveryId, lock: 'update' });
   if (!current) throw notFound('Delivery');
-  if (current.status === 'pending') throw conflict('This delivery is already scheduled (status pending); wait for it to finish before redelivering it.');
+  if (current.status === 'pending' && (await attemptUnderWay(tx, current.id))) {
+    throw conflict('An attempt of this delivery is under way right now; its outcome appears in the delivery log in a moment. Retry once it has finished.');
+  }
   const [row] = await reschedule(tx, networkId, [current.id]);
   return row!;
+}
+
+/** Locks the delivery's job (if any) for this transaction; true when a worker holds it. */
+async function attemptUnderWay(tx: Tx, deliveryId: string): Promise<boolean> {
+  const rows = await tx.execute<{ locked: boolean }>(sql`
+    select locked_at is not null as locked
+      from graphile_worker._private_jobs
+     where key = ${`delivery:${deliveryId}`}
+       for update`);
+  return rows.some((r) => r.locked);
 }
 
 /** Re-send every failed delivery of the subscription created at or after `since` (oldest first, at most RECOVER_LIMIT). */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { LANE_PREFIX } from './lanes';
 
 /**
  * A worker killed outright (SIGKILL, OOM) leaves its jobs locked, and
@@ -15,12 +16,23 @@ export function staleDeliverySeconds(): number {
 }
 
 export async function releaseStaleDeliveryJobs({ db, staleSeconds = staleDeliverySeconds() }: { db: Queryable; staleSeconds?: number }): Promise<number> {
+  // A delivery's lane (its named queue, lanes.ts) stays locked with its job: free both, or the
+  // endpoint's other deliveries would wait the same four hours behind it.
   const rows = await db.execute<{ id: string }>(sql`
-    update graphile_worker._private_jobs j
-    set locked_at = null, locked_by = null
-    from graphile_worker._private_tasks t
-    where t.id = j.task_id and t.identifier = 'deliver-webhook'
-      and j.locked_at < now() - make_interval(secs => ${staleSeconds})
-    returning j.id`);
+    with jobs as (
+      update graphile_worker._private_jobs j
+      set locked_at = null, locked_by = null
+      from graphile_worker._private_tasks t
+      where t.id = j.task_id and t.identifier = 'deliver-webhook'
+        and j.locked_at < now() - make_interval(secs => ${staleSeconds})
+      returning j.id
+    ), lanes as (
+      update graphile_worker._private_job_queues q
+      set locked_at = null, locked_by = null
+      where q.queue_name like ${`${LANE_PREFIX}%`}
+        and q.locked_at < now() - make_interval(secs => ${staleSeconds})
+      returning q.id
+    )
+    select id from jobs`);
   return rows.length;
 }

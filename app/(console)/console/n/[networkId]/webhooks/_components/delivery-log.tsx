@@ -220,7 +220,7 @@ function RecoverForm({ networkId, webhook }: { networkId: string; webhook: Webho
         </Button>
       </div>
       <p id={`${id}-hint`} className="text-xs text-slate-600">
-        Sends every failed delivery created since then again (at most 14 days back).
+        Sends every failed delivery created since then again (within the retention window: deliveries are kept 30 days by default).
       </p>
       {message && (
         <p role={message.ok ? 'status' : 'alert'} className={message.ok ? 'text-sm text-emerald-800' : 'text-sm text-red-800'}>

@@ -87,25 +87,25 @@ function DeliveryDetail({ networkId, webhook, deliveryId }: { networkId: string;
         <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3">
           <Button
             size="sm"
-            disabled={pending || disabled}
+            disabled={disabled}
             loading={redeliver.isPending}
             onClick={async () => {
               setRedeliverError(null);
               try {
                 await redeliver.mutateAsync({ networkId, webhookId: webhook.id, deliveryId: d.id });
-                toast.success('Redelivery scheduled: same id, same body, freshly signed.');
+                toast.success(pending ? 'Sending now instead of waiting for the next retry.' : 'Redelivery scheduled: same id, same body, freshly signed.');
               } catch (error) {
                 setRedeliverError(problemSentence(error, 'redeliver'));
               }
             }}
           >
-            <Send aria-hidden /> Redeliver
+            <Send aria-hidden /> {pending ? 'Retry now' : 'Redeliver'}
           </Button>
           <p className="text-xs text-slate-600">
             {disabled
               ? 'The webhook is disabled: enable it before sending deliveries again.'
               : pending
-                ? 'This delivery is still pending (queued or waiting for a retry), so it cannot be redelivered until it finishes.'
+                ? 'Sends the next attempt now instead of at the scheduled time (same id, same body); an attempt already under way finishes first.'
                 : 'Sends the same body with the same delivery id again; attempt numbers continue.'}
           </p>
           {redeliverError && (
