@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://… PORT=3231 npx tsx scripts/bench/baseline.ts
  *
  * Routes (Authorization: Bearer <API key> on all):
- *   GET /v1/me                 the key lookup below, then {key_id, key_name, super_user, scopes}
+ *   GET /v1/me                 the key lookup below, then {key_id, key_name, super_user, scopes, owner}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
  *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the key lookup, then ONE transaction
@@ -53,6 +53,7 @@ interface KeyRow {
   super_user: boolean;
   user_id: string | null;
   service_account_id: string | null;
+  owner_name: string;
   expired: boolean;
   revoked: boolean;
   last_used_stale: boolean;
@@ -62,7 +63,7 @@ interface KeyRow {
 /** The per-request key lookup: the SQL text of `findKey` in server/auth/principal.ts. */
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
   const rows = await sql<KeyRow[]>`
-    select k.id, k.name, k.super_user, k.user_id, k.service_account_id,
+    select k.id, k.name, k.super_user, k.user_id, k.service_account_id, coalesce(owner_u.name, owner_sa.name, '') as owner_name,
       (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
       (k.expires_at is not null and k.expires_at <= now()) as expired,
       (k.revoked_at is not null and k.revoked_at <= now()) as revoked,
@@ -81,6 +82,7 @@ async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
       ), '[]'::json) as scopes
     from api_keys k
     left join service_accounts owner_sa on owner_sa.id = k.service_account_id
+    left join users owner_u on owner_u.id = k.user_id
     where k.token_hash = ${tokenHash} and (k.service_account_id is null or owner_sa.deleted_at is null)`;
   return rows[0];
 }
@@ -376,6 +378,9 @@ const server = createServer((req, res) => {
         key_name: key.name,
         super_user: key.super_user,
         scopes: key.scopes.map((s) => ({ network_id: s.network_id, role: s.role })),
+        owner: key.user_id
+          ? { type: 'person', id: key.user_id, name: key.owner_name }
+          : { type: 'service_account', id: key.service_account_id, name: key.owner_name },
       });
       return;
     }

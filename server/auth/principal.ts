@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { database, sqlClient } from '@/db/client';
-import { apiKeyAccess, apiKeys, serviceAccounts } from '@/db/schema';
+import { apiKeyAccess, apiKeys, serviceAccounts, users } from '@/db/schema';
 import { statement } from '@/db/statement';
 import { unauthorized } from '@/server/errors';
 import type { Role } from './roles';
@@ -13,6 +13,8 @@ export interface Principal {
   superUser: boolean;
   userId: string | null;
   serviceAccountId: string | null;
+  /** The person's or service account's name (GET /v1/me, the console's "signed in as"). */
+  ownerName: string;
   /** The owner got this key themselves, so it proves who they are (see `api_keys.identifies_owner`). */
   identifiesOwner: boolean;
   /** Effective role per network: min(scope role, the owner's current role there). */
@@ -25,6 +27,7 @@ interface KeyRow {
   super_user: boolean;
   user_id: string | null;
   service_account_id: string | null;
+  owner_name: string;
   identifies_owner: boolean;
   expired: boolean;
   revoked: boolean;
@@ -35,14 +38,16 @@ interface KeyRow {
 const k = apiKeys;
 const a = apiKeyAccess;
 const owner = serviceAccounts;
+const person = users;
 
 /**
- * One indexed query per request: the key by hash, with what each scope does now
+ * One indexed query per request: the key by hash, its owner's name, with what each scope does now
  * (`api_key_access`: the grant capped by the owner's standing, see docs/keys-and-roles.md).
  * Not cached, so revocation, expiry and a removed membership bite on the next request.
  */
 const findKeyByHash = statement<KeyRow, { tokenHash: string }>(sql`
   select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner},
+    coalesce(${person.name}, ${owner.name}, '') as owner_name,
     (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
     (${k.expiresAt} is not null and ${k.expiresAt} <= now()) as expired,
     (${k.revokedAt} is not null and ${k.revokedAt} <= now()) as revoked,
@@ -53,6 +58,7 @@ const findKeyByHash = statement<KeyRow, { tokenHash: string }>(sql`
     ), '[]'::json) as scopes
   from ${k}
   left join ${owner} on ${owner.id} = ${k.serviceAccountId}
+  left join ${person} on ${person.id} = ${k.userId}
   where ${k.tokenHash} = ${sql.placeholder('tokenHash')} and (${k.serviceAccountId} is null or ${owner.deletedAt} is null)`);
 
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
@@ -83,6 +89,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
     superUser: row.super_user,
     userId: row.user_id,
     serviceAccountId: row.service_account_id,
+    ownerName: row.owner_name,
     identifiesOwner: row.identifies_owner,
     scopes: new Map(row.scopes.map((s) => [s.network_id, s.role])),
   };

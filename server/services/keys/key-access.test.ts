@@ -8,6 +8,7 @@ const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superU
   superUser,
   userId: 'usr_x',
   serviceAccountId: null,
+  ownerName: 'X',
   identifiesOwner,
   scopes: new Map(Object.entries(scopes)),
 });
