@@ -33,7 +33,8 @@ export interface ConnectOptions {
   /**
    * Named prepared statements (default). Off behind a transaction-pooling PgBouncer older than
    * 1.21: consecutive transactions of one client may run on different server connections, where a
-   * statement prepared on another does not exist. Queries then go unnamed (parsed every time).
+   * statement prepared on another does not exist. Queries then go unnamed (parsed every time),
+   * and one at a time per connection: no pipelining (see `max_pipeline` below).
    */
   prepare?: boolean;
 }
@@ -47,6 +48,12 @@ export function connect(url: string, options: ConnectOptions = {}): DbHandle {
   const sql = postgres(url, {
     max: options.max ?? 10,
     prepare: options.prepare ?? true,
+    // Behind a transaction pooler (prepare off), never a query sent while another is in flight:
+    // an unnamed query with parameters starts with Parse/Describe/Flush (no Sync), and PgBouncer
+    // 1.18 hands the server connection back at the previous query's ReadyForQuery and drops the
+    // describe's answer — that query, and its pool connection, then wait forever
+    // (tests/cluster/pgbouncer-pipeline.test.ts; found by `npm run bench:cluster`).
+    ...(options.prepare === false ? { max_pipeline: 0 } : {}),
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectBackoff,
     onnotice: () => {},

@@ -133,6 +133,10 @@ async function startCluster(databaseUrl: string, postgresPid: number, webs: numb
     child.kill('SIGTERM');
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
+    // Everything every part printed, for a reader of the numbers (or of a failure).
+    const logFile = path.join(os.tmpdir(), `bench-cluster-${webs}-web.log`);
+    writeFileSync(logFile, output);
+    log(`the cluster's output: ${logFile}`);
   };
   try {
     await ready;
