@@ -231,7 +231,7 @@ function render(rows: Row[], delivery: { deliveries: number; seconds: number; us
     `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${benchCommand('npm run bench:cluster')}\` on ${os.cpus().length} cores ` +
       `(load average ${loadAverage()} at the end; others may have been working on the machine). ` +
       `${settings.runs} run(s) of ${settings.duration} s per row, ${settings.connections} connections through HAProxy, the median run; ` +
-      `the person's key with ${settings.networks} scopes, as \`npm run bench\`. CPU is user + system time from /proc of each part ` +
+      `the person's key with ${settings.networks} scopes and the super_user key, as \`npm run bench\`. CPU is user + system time from /proc of each part ` +
       `(its processes and their exited children), divided by the 2xx answers.`,
     '',
     '| scenario | web processes | req/s | p99 ms | web µs | HAProxy µs | PgBouncer µs | Postgres µs | worker µs | **total µs** |',

@@ -77,7 +77,13 @@ describe('POST /networks/{n}/service-accounts', () => {
 
     const me = await api<{ key_id: string; key_name: string; super_user: boolean; scopes: unknown[] }>('GET', '/me', { token: sa.api_key.token });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ key_id: sa.api_key.id, key_name: 'ingest', super_user: false, scopes: [{ network_id: network.id, role: 'administrator' }] });
+    expect(me.body).toEqual({
+      key_id: sa.api_key.id,
+      key_name: 'ingest',
+      super_user: false,
+      scopes: [{ network_id: network.id, role: 'administrator' }],
+      owner: { type: 'service_account', id: sa.id, name: 'Ingest bot' },
+    });
 
     // The key was minted by the calling key.
     const [row] = await database().select().from(apiKeys).where(eq(apiKeys.id, sa.api_key.id));
