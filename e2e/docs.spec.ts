@@ -136,7 +136,7 @@ test.describe('API reference at /docs', () => {
 
   test('has the guides and an Errors section listing every error type', async ({ page }) => {
     await page.goto('/docs');
-    for (const name of ['Authentication', 'Pagination', 'Idempotency', 'Optimistic locking', 'Rate limits', 'Errors', 'Operations']) {
+    for (const name of ['Authentication', 'Pagination', 'Idempotency', 'Optimistic locking', 'Rate limits', 'Errors', 'Webhook events', 'Operations']) {
       await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
     }
     const table = page.getByRole('table', { name: 'Error types' });
@@ -146,6 +146,38 @@ test.describe('API reference at /docs', () => {
       await expect(row).toContainText(String(ERROR_KINDS[slug].status));
       await expect(row).toContainText(ERROR_KINDS[slug].title);
       await expect(row.getByRole('link', { name: slug })).toHaveAttribute('href', `/docs/errors/${slug}`);
+    }
+  });
+
+  test('the Webhook events section shows every type GET /v1/event-types serves, with its fields, schema and example', async ({ page, request }) => {
+    const catalog = await request.get('/v1/event-types', { headers: { Authorization: `Bearer ${process.env.E2E_TOKEN}` } });
+    expect(catalog.status()).toBe(200);
+    const items: { type: string; description: string; data_schema: { properties: Record<string, unknown> }; example: unknown }[] = (await catalog.json()).items;
+    expect(items.length).toBeGreaterThan(0);
+
+    await page.goto('/docs');
+    await page.getByRole('navigation', { name: 'On this page' }).getByRole('link', { name: 'Webhook events' }).click();
+    await expect(page).toHaveURL(/#webhook-events$/);
+    const section = page.getByRole('region', { name: 'Webhook events', exact: true });
+    await expect(section.getByRole('heading', { level: 2, name: 'Webhook events' })).toBeInViewport();
+    await expect(section.getByRole('heading', { level: 3 })).toHaveText(items.map((item) => item.type));
+
+    for (const item of items) {
+      const event = section.getByRole('region', { name: item.type, exact: true });
+      await expect(event).toContainText(item.description);
+      const fields = event.getByRole('table', { name: 'Fields of data' });
+      await expect(fields.getByRole('rowheader')).toHaveText(Object.keys(item.data_schema.properties));
+      // The raw schema is folded away, and is the one the API serves.
+      const schema = event.locator('pre code').filter({ hasText: '"properties"' });
+      await expect(schema).toBeHidden();
+      await event.getByText('JSON Schema of data').click();
+      await expect(schema).toBeVisible();
+      expect(JSON.parse((await schema.textContent())!)).toEqual(item.data_schema);
+      // The example envelope, with a copy button.
+      const example = event.locator('pre code').filter({ hasText: '"occurred_at"' });
+      await expect(example).toBeVisible();
+      expect(JSON.parse((await example.textContent())!)).toEqual(item.example);
+      await expect(event.getByRole('button', { name: `Copy ${item.type} example envelope` })).toBeVisible();
     }
   });
 

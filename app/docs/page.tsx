@@ -3,11 +3,12 @@ import type { ReactNode } from 'react';
 import { ApiReference, OPENAPI_URL } from './api-reference';
 import { CodeBlock } from './code-block';
 import { ERROR_TYPES } from './error-catalog';
+import { WebhookEvents } from './event-catalog';
 import { Code, InlineText } from './inline-text';
 
 export const metadata: Metadata = {
   title: 'API reference — Ad Network Service',
-  description: 'Operations, authentication, pagination, idempotency, optimistic locking, rate limits and error types of the /v1 API.',
+  description: 'Operations, authentication, pagination, idempotency, optimistic locking, rate limits, error types and webhook event types of the /v1 API.',
 };
 
 const SECTIONS = [
@@ -18,6 +19,7 @@ const SECTIONS = [
   { id: 'optimistic-locking', title: 'Optimistic locking' },
   { id: 'rate-limits', title: 'Rate limits' },
   { id: 'errors', title: 'Errors' },
+  { id: 'webhook-events', title: 'Webhook events' },
   { id: 'operations', title: 'Operations' },
 ] as const;
 
@@ -270,6 +272,10 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
               ))}
             </tbody>
           </table>
+        </Section>
+
+        <Section id="webhook-events" title="Webhook events">
+          <WebhookEvents />
         </Section>
 
         <Section id="operations" title="Operations">

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, EVENT_TYPE_NAMES, eventDataJsonSchema, exampleEnvelope } from '@/server/services/events/event-types';
+import { eventCatalog } from '@/server/services/events/event-types';
 import { authedProcedure } from '@/server/trpc';
 import { eventTypeListSchema, listEventTypesInput } from './list-event-types.types';
 
@@ -15,7 +15,4 @@ export const listEventTypesRoute = authedProcedure
   })
   .input(listEventTypesInput)
   .output(eventTypeListSchema)
-  .query(() => ({
-    items: EVENT_TYPE_NAMES.map((type) => ({ type, description: EVENT_TYPES[type], data_schema: eventDataJsonSchema(type), example: exampleEnvelope(type) })),
-    next_cursor: null,
-  }));
+  .query(() => ({ items: eventCatalog(), next_cursor: null }));

@@ -117,3 +117,8 @@ export interface EventEnvelope {
 export function exampleEnvelope(type: EventType): EventEnvelope {
   return { id: '0b8f6d3e-6a57-4c1e-9b0c-5d2f1e4a7c90', type, occurred_at: '2026-11-21T10:00:00.000Z', data: EVENT_DATA_EXAMPLES[type] };
 }
+
+/** The event catalog, as GET /event-types serves it and /docs#webhook-events shows it. */
+export function eventCatalog() {
+  return EVENT_TYPE_NAMES.map((type) => ({ type, description: EVENT_TYPES[type], data_schema: eventDataJsonSchema(type), example: exampleEnvelope(type) }));
+}
