@@ -29,7 +29,7 @@ import { startEmbeddedPostgres } from '@/db/embedded';
 import { freePort } from '@/scripts/free-port';
 import { fmtInt, fmtMs, log } from '@/scripts/bench/format';
 import { autocannonRun } from '@/scripts/bench/load';
-import { CLOCK_TICKS, loadAverage, procChildren } from '@/scripts/bench/proc';
+import { loadAverage, procChildren, procCpuMs } from '@/scripts/bench/proc';
 import { seed, type Seed } from '@/scripts/bench/seed';
 import { ALL_TARGETS, loadSpecFor } from '@/scripts/bench/scenarios/throughput';
 import { RATE_LIMIT, benchCommand, numberEnv, root, settings } from '@/scripts/bench/settings';
@@ -57,14 +57,9 @@ function treeCpuMs(pid: number): number {
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop()!;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime, stime, cutime, cstime: fields 14–17 (f[0] is field 3).
-      total += ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / CLOCK_TICKS;
-    } catch {
-      continue; // gone
-    }
+    const ms = procCpuMs(p, { exitedChildren: true });
+    if (!Number.isFinite(ms)) continue; // gone
+    total += ms;
     stack.push(...procChildren(p));
   }
   return total;

@@ -26,13 +26,17 @@ export const CLOCK_TICKS = (() => {
   }
 })();
 
-/** utime + stime of a process, in ms. */
-export function procCpuMs(pid: number): number {
+/**
+ * utime + stime of a process, in ms; with `exitedChildren`, also what the kernel charged it for
+ * children that have exited and been waited for (cutime + cstime).
+ */
+export function procCpuMs(pid: number, { exitedChildren = false } = {}): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state); utime is field 14, stime field 15.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    // fields[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17.
+    const ticks = Number(fields[11]) + Number(fields[12]) + (exitedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
+    return (ticks * 1000) / CLOCK_TICKS;
   } catch {
     return Number.NaN;
   }
