@@ -160,27 +160,11 @@ export function sqlClient(): postgres.Sql {
  * tagged templates (see sqlClient). With Drizzle's driver settings this client
  * returns timestamps as strings and takes json as text.
  */
-export function postgresClientOf(db: Database): postgres.Sql {
-  const client = (db as Database & { $client?: postgres.Sql }).$client;
+export function postgresClientOf(db: Queryable): postgres.Sql {
+  // A pool's handle carries its client; a Drizzle transaction's is its session's (the reserved connection).
+  const client = (db as { $client?: postgres.Sql }).$client ?? (db as unknown as { session?: { client?: postgres.Sql } }).session?.client;
   if (!client) throw new Error('expected a postgres.js-backed database handle');
   return client;
-}
-
-/**
- * A prepared query built once per pool: `build` runs on first use with this
- * database, later calls reuse the statement (values go in as placeholders).
- * Use it for queries on the request path whose SQL text must not vary.
- */
-export function preparedQuery<T>(build: (db: Database) => T): (db: Database) => T {
-  const cache = new WeakMap<Database, T>();
-  return (db) => {
-    let query = cache.get(db);
-    if (query === undefined) {
-      query = build(db);
-      cache.set(db, query);
-    }
-    return query;
-  };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { campaigns } from '@/db/schema';
+import { advertisers, campaigns } from '@/db/schema';
+import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
 import { deleteAdvertiser } from '@/server/services/advertisers/delete-advertiser';
 import { createCampaign, type CreateCampaignInput } from '@/server/services/campaigns/create-campaign';
 import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase } from '@/tests/support/fixtures';
@@ -26,6 +27,23 @@ describe('createCampaign', () => {
     const row = await create({ networkId: network.id, advertiserId: advertiser.id, status: 'active', budgetCents: 5000, currency: 'USD' });
     expect(row).toMatchObject({ networkId: network.id, advertiserId: advertiser.id, status: 'active', version: 1, budgetCents: 5000 });
     expect(row.id).toMatch(/^cmp_/);
+  });
+
+  it('returns the row exactly as Drizzle reads it back (tableStatement: property names, Dates, numbers, nulls)', async () => {
+    const network = await createNetworkRow();
+    const { advertiser } = await adInventory(network.id);
+    const startsAt = new Date('2026-12-01T10:00:00.123Z');
+    const endsAt = new Date('2027-01-01T00:00:00.000Z');
+    const row = await create({ networkId: network.id, advertiserId: advertiser.id, startsAt, endsAt, budgetCents: 123_456_789_012, currency: 'EUR' });
+    const [readBack] = await database().select().from(campaigns).where(eq(campaigns.id, row.id));
+    expect(row).toEqual(readBack);
+    expect(row.startsAt).toEqual(startsAt);
+    expect(row.budgetCents).toBe(123_456_789_012);
+    const bare = await create({ networkId: network.id, advertiserId: advertiser.id });
+    expect(bare).toMatchObject({ startsAt: null, endsAt: null, budgetCents: null, currency: null });
+    expect(bare.createdAt).toBeInstanceOf(Date);
+    const [advertiserRead] = await database().select().from(advertisers).where(eq(advertisers.id, advertiser.id));
+    expect(await findAdvertiser({ db: database(), networkId: network.id, advertiserId: advertiser.id })).toEqual(advertiserRead);
   });
 
   it('refuses an advertiser that is unknown, of another network or deleted: 400 naming advertiser_id, and nothing is written', async () => {

@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, isNull, type SQL } from 'drizzle-orm';
-import type { Queryable } from '@/db/client';
+import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { postgresClientOf, type Queryable } from '@/db/client';
+import { tableStatement } from '@/db/statement';
 import { advertisers } from '@/db/schema';
 import type { NetworkPage } from '@/server/services/page';
 
@@ -9,6 +10,15 @@ export type AdvertiserRow = typeof advertisers.$inferSelect;
  * One live advertiser of the network, or undefined: a deleted advertiser and an
  * id of another network look the same as a missing one (ids are not leaked).
  */
+const a = advertisers;
+const liveAdvertiser = (lock: SQL) =>
+  tableStatement<typeof advertisers, { networkId: string; advertiserId: string }>(a, (columns) => sql`
+    select ${columns} from ${a}
+    where ${a.networkId} = ${sql.placeholder('networkId')} and ${a.id} = ${sql.placeholder('advertiserId')} and ${a.deletedAt} is null
+    ${lock}`);
+// A hot path (every new campaign reads its advertiser): one statement per lock, rendered once.
+const findLive = { none: liveAdvertiser(sql``), share: liveAdvertiser(sql`for share`), update: liveAdvertiser(sql`for update`) };
+
 export async function findAdvertiser({
   db,
   networkId,
@@ -20,11 +30,7 @@ export async function findAdvertiser({
   advertiserId: string;
   lock?: 'update' | 'share';
 }): Promise<AdvertiserRow | undefined> {
-  const query = db
-    .select()
-    .from(advertisers)
-    .where(and(eq(advertisers.networkId, networkId), eq(advertisers.id, advertiserId), isNull(advertisers.deletedAt)));
-  const [row] = lock ? await query.for(lock) : await query;
+  const [row] = await findLive[lock ?? 'none'](postgresClientOf(db), { networkId, advertiserId });
   return row;
 }
 

@@ -1,4 +1,6 @@
-import type { Tx } from '@/db/client';
+import { sql } from 'drizzle-orm';
+import { postgresClientOf, type Tx } from '@/db/client';
+import { column, tableStatement } from '@/db/statement';
 import { newId } from '@/db/ids';
 import { campaigns } from '@/db/schema';
 import { badRequest } from '@/server/errors';
@@ -15,6 +17,21 @@ export interface CreateCampaignInput extends CampaignTerms {
   status: CampaignStatus;
 }
 
+const c = campaigns;
+/** Every keyed POST of a campaign runs this: rendered once (db/statement.ts). Timestamps go in as ISO text. */
+const insertCampaign = tableStatement<
+  typeof campaigns,
+  Pick<CampaignRow, 'id' | 'networkId' | 'advertiserId' | 'name' | 'script' | 'status' | 'budgetCents' | 'currency'> & { startsAt: string | null; endsAt: string | null }
+>(c, (columns) => {
+  const p = sql.placeholder;
+  return sql`
+    insert into ${c} (${column(c.id)}, ${column(c.networkId)}, ${column(c.advertiserId)}, ${column(c.name)}, ${column(c.script)}, ${column(c.status)},
+      ${column(c.startsAt)}, ${column(c.endsAt)}, ${column(c.budgetCents)}, ${column(c.currency)})
+    values (${p('id')}, ${p('networkId')}, ${p('advertiserId')}, ${p('name')}, ${p('script')}, ${p('status')},
+      ${p('startsAt')}, ${p('endsAt')}, ${p('budgetCents')}, ${p('currency')})
+    returning ${columns}`;
+});
+
 /**
  * Create a campaign for a live advertiser of the same network. An unknown,
  * deleted or foreign advertiser is a 400 on `advertiser_id` (the request is
@@ -29,20 +46,17 @@ export async function createCampaign({ tx, ...input }: { tx: Tx } & CreateCampai
     ]);
   }
   assertCampaignTerms(input);
-  const [row] = await tx
-    .insert(campaigns)
-    .values({
-      id: newId('campaign'),
-      networkId: input.networkId,
-      advertiserId: advertiser.id,
-      name: input.name,
-      script: input.script,
-      status: input.status,
-      startsAt: input.startsAt,
-      endsAt: input.endsAt,
-      budgetCents: input.budgetCents,
-      currency: input.currency,
-    })
-    .returning();
+  const [row] = await insertCampaign(postgresClientOf(tx), {
+    id: newId('campaign'),
+    networkId: input.networkId,
+    advertiserId: advertiser.id,
+    name: input.name,
+    script: input.script,
+    status: input.status,
+    startsAt: input.startsAt?.toISOString() ?? null,
+    endsAt: input.endsAt?.toISOString() ?? null,
+    budgetCents: input.budgetCents,
+    currency: input.currency,
+  });
   return row!;
 }

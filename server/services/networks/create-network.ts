@@ -1,11 +1,17 @@
-import type { Tx } from '@/db/client';
+import { sql } from 'drizzle-orm';
+import { postgresClientOf, type Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { networks } from '@/db/schema';
+import { column, tableStatement } from '@/db/statement';
 
-export async function createNetwork({ tx, ...input }: { tx: Tx; name: string }) {
-  const [row] = await tx
-    .insert(networks)
-    .values({ id: newId('network'), name: input.name })
-    .returning();
+const n = networks;
+/** Every keyed POST of a network runs this: rendered once (db/statement.ts). */
+const insertNetwork = tableStatement<typeof networks, { id: string; name: string }>(
+  n,
+  (columns) => sql`insert into ${n} (${column(n.id)}, ${column(n.name)}) values (${sql.placeholder('id')}, ${sql.placeholder('name')}) returning ${columns}`,
+);
+
+export async function createNetwork({ tx, name }: { tx: Tx; name: string }) {
+  const [row] = await insertNetwork(postgresClientOf(tx), { id: newId('network'), name });
   return row!;
 }
