@@ -1,10 +1,16 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { instanceSecrets } from '@/db/schema';
 import { config } from './config';
 
 let rootSecret: string | undefined;
+/**
+ * Sub-keys by purpose (a handful of fixed names), for the current root secret, as KeyObjects:
+ * a cursor or a sealed answer costs no key derivation, and Node 24 takes a KeyObject about four
+ * times faster than key bytes (HMAC 4 µs vs 16, AES-GCM seal 5 µs vs 19; docs/PERFORMANCE.md).
+ */
+const derived = new Map<string, KeyObject>();
 
 /**
  * The root secret that signs cursors and encrypts stored secrets.
@@ -14,7 +20,7 @@ let rootSecret: string | undefined;
 export async function loadAppSecret(db: Queryable): Promise<void> {
   const configured = config().APP_SECRET_KEY;
   if (configured) {
-    rootSecret = configured;
+    setRootSecret(configured);
     return;
   }
   await db
@@ -22,13 +28,20 @@ export async function loadAppSecret(db: Queryable): Promise<void> {
     .values({ name: 'app_secret_key', value: randomBytes(32).toString('base64url') })
     .onConflictDoNothing();
   const [row] = await db.select().from(instanceSecrets).where(eq(instanceSecrets.name, 'app_secret_key'));
-  rootSecret = row!.value;
+  setRootSecret(row!.value);
+}
+
+function setRootSecret(secret: string): void {
+  rootSecret = secret;
+  derived.clear();
 }
 
 /** A sub-key for one purpose, so no two features share key material. */
-export function derivedKey(purpose: string): Buffer {
+export function derivedKey(purpose: string): KeyObject {
   if (!rootSecret) throw new Error('app secret not loaded: call loadAppSecret() at start');
-  return createHmac('sha256', rootSecret).update(purpose).digest();
+  let key = derived.get(purpose);
+  if (!key) derived.set(purpose, (key = createSecretKey(createHmac('sha256', rootSecret).update(purpose).digest())));
+  return key;
 }
 
 /**
