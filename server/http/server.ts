@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { logger } from '@/server/logger';
+import { logger, requestLogger } from '@/server/logger';
 import { requestState, type AppRequest } from '@/server/trpc';
 import { CONSOLE_PREFIX, createConsoleHandler } from './console-transport';
 import { HEALTH_PATH, serveHealth } from './health';
@@ -37,7 +37,7 @@ export function createAppServer(pages?: PageHandler): Server {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.on('finish', () => {
-        logger.info(
+        requestLogger.info(
           {
             requestId: state.requestId,
             method: req.method,
