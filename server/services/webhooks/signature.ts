@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 
 /** Lowercase hex HMAC-SHA256 of the exact body bytes, keyed by the subscription secret (the whole `whsec_…` string as UTF-8). */
 export function sign(secret: string, body: string | Buffer): string {
@@ -24,7 +24,8 @@ const SECRET_PREFIX = 'whsec_';
 export function standardSignatureHeader(secrets: string[], id: string, timestampSeconds: number, body: string): string {
   return secrets
     .map((s) => {
-      const key = Buffer.from(s.startsWith(SECRET_PREFIX) ? s.slice(SECRET_PREFIX.length) : s, 'base64');
+      // As a KeyObject: Node 24 keys an HMAC with one ~3x faster than with the same bytes (docs/PERFORMANCE.md).
+      const key = createSecretKey(Buffer.from(s.startsWith(SECRET_PREFIX) ? s.slice(SECRET_PREFIX.length) : s, 'base64'));
       return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
     })
     .join(' ');
