@@ -1,3 +1,4 @@
+import { checkOutputs, outputCheckOfProcess } from '@/server/output-checks';
 import { router } from '@/server/trpc';
 import { advertisersRouter } from './advertisers/router';
 import { auditRouter } from './audit/router';
@@ -31,5 +32,8 @@ export const appRouter = router({
   creatives: creativesRouter,
   webhooks: webhooksRouter,
 });
+
+// Answers are parsed by their schemas; outside production strictly: a parse that changes an answer fails (server/output-checks.ts).
+checkOutputs(appRouter, outputCheckOfProcess);
 
 export type AppRouter = typeof appRouter;
