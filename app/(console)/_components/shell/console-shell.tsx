@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Menu, X } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { usePathname, useRouter } from 'next/navigation';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useId, useState, type ReactNode } from 'react';
@@ -70,10 +70,10 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
 
 function BrandName() {
   return (
-    <Link href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
+    <IntentLink href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
       <Brand className="size-5 text-indigo-600" aria-hidden />
       <span>Ad Network Console</span>
-    </Link>
+    </IntentLink>
   );
 }
 
@@ -82,7 +82,7 @@ function CurrentNetwork({ networkId }: { networkId: string }) {
   const networks = useNetworks();
   const name = networks.data?.items.find((network) => network.id === networkId)?.name;
   return (
-    <Link href="/console" className="flex min-w-0 items-center gap-2 rounded-md text-slate-900" data-testid="header-network">
+    <IntentLink href="/console" className="flex min-w-0 items-center gap-2 rounded-md text-slate-900" data-testid="header-network">
       <Brand className="size-5 shrink-0 text-indigo-600" aria-hidden />
       <span className="min-w-0">
         <span className="block text-[0.6875rem] leading-tight font-medium tracking-wide text-slate-600 uppercase">Network</span>
@@ -90,7 +90,7 @@ function CurrentNetwork({ networkId }: { networkId: string }) {
           {name ?? (networks.isPending ? 'Loading…' : networkId)}
         </span>
       </span>
-    </Link>
+    </IntentLink>
   );
 }
 
@@ -112,7 +112,7 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
             const current = section === '' ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
             return (
               <li key={label}>
-                <Link
+                <IntentLink
                   href={href}
                   onClick={onNavigate}
                   aria-current={current ? 'page' : undefined}
@@ -123,7 +123,7 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
                 >
                   <Icon className={cn('size-4', current ? 'text-indigo-600' : 'text-slate-500')} aria-hidden />
                   {label}
-                </Link>
+                </IntentLink>
               </li>
             );
           })}

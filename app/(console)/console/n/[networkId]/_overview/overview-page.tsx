@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { Activity } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
@@ -74,7 +74,7 @@ function Counts({ networkId }: { networkId: string }) {
   return (
     <section aria-label="Counts" aria-busy={!o || undefined} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
       {tiles.map((tile) => (
-        <Link
+        <IntentLink
           key={tile.label}
           href={networkPath(networkId, tile.href)}
           className="group rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
@@ -88,7 +88,7 @@ function Counts({ networkId }: { networkId: string }) {
             </p>
           )}
           <p className="mt-1 text-xs text-slate-600">{tile.detail}</p>
-        </Link>
+        </IntentLink>
       ))}
     </section>
   );
@@ -134,9 +134,9 @@ function RecentEvents({ networkId }: { networkId: string }) {
                   <p className="font-mono text-xs font-medium text-slate-900">{event.type}</p>
                   <p className="mt-0.5 text-sm text-slate-700">
                     {summary.section ? (
-                      <Link href={networkPath(networkId, summary.section)} className="text-indigo-700 underline-offset-4 hover:underline">
+                      <IntentLink href={networkPath(networkId, summary.section)} className="text-indigo-700 underline-offset-4 hover:underline">
                         {summary.text}
-                      </Link>
+                      </IntentLink>
                     ) : (
                       summary.text
                     )}

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Handshake } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
 import { offerStatusSchema, type offerSchema } from '@/server/routers/offers/offer.types';
@@ -128,9 +128,9 @@ function OfferActions({ offer, canAdminister, campaignName, podcastName }: { off
     return (
       <div className="flex justify-end">
         <Button asChild variant="link" size="sm">
-          <Link href={`${networkPath(networkId, 'creatives')}?offer=${encodeURIComponent(offer.id)}`}>
+          <IntentLink href={`${networkPath(networkId, 'creatives')}?offer=${encodeURIComponent(offer.id)}`}>
             View creative<span className="sr-only"> for {what}</span>
-          </Link>
+          </IntentLink>
         </Button>
       </div>
     );
