@@ -18,7 +18,8 @@ import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_compone
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { formatMoney, localDateTime, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { formatMoney, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { localDateTime } from '@/app/(console)/_lib/form-values';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
