@@ -154,9 +154,12 @@ function RecentEvents({ networkId }: { networkId: string }) {
   );
 }
 
+/** Made once, on first use: an Intl formatter is slow to build (see `_lib/dates.ts`). */
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+
 function relativeTime(value: string): string {
   const seconds = Math.round((Date.now() - Date.parse(value)) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const rtf = (relativeFormat ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
   if (seconds < 60) return rtf.format(-seconds, 'second');
   if (seconds < 3600) return rtf.format(-Math.round(seconds / 60), 'minute');
   if (seconds < 86_400) return rtf.format(-Math.round(seconds / 3600), 'hour');
