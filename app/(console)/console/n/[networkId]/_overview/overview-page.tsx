@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { Activity } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -17,7 +17,12 @@ import { describeEvent } from './event-summary';
 
 export function OverviewPage() {
   const networkId = useNetworkId();
-  const role = useNetworkRole(networkId);
+  // The key's role arrives with the first answers (useMe); React Query hands them over through
+  // useSyncExternalStore, whose updates render synchronously. Deferring the role renders the
+  // webhook card it reveals as a transition, in short slices, and Counts and RecentEvents (memo)
+  // skip that synchronous render: on the overview's load that task was 146 ms at 4x CPU slowdown
+  // (docs/PERFORMANCE.md, "Console (Lighthouse)").
+  const role = useDeferredValue(useNetworkRole(networkId));
   return (
     <>
       <PageHeader title="Overview" description="What is happening in this network: its advertising at a glance, the latest events, and how webhook deliveries are doing." />
@@ -49,7 +54,7 @@ export function OverviewPage() {
   );
 }
 
-function Counts({ networkId }: { networkId: string }) {
+const Counts = memo(function Counts({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
   const overview = useQuery(trpc.networks.overview.queryOptions({ networkId }, { refetchInterval: 15_000 }));
   if (overview.error) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
@@ -92,9 +97,9 @@ function Counts({ networkId }: { networkId: string }) {
       ))}
     </section>
   );
-}
+});
 
-function RecentEvents({ networkId }: { networkId: string }) {
+const RecentEvents = memo(function RecentEvents({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
   const events = useQuery(trpc.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
   const campaigns = useCampaigns(networkId);
@@ -152,7 +157,7 @@ function RecentEvents({ networkId }: { networkId: string }) {
       )}
     </Card>
   );
-}
+});
 
 /** Made once, on first use: an Intl formatter is slow to build (see `_lib/dates.ts`). */
 let relativeFormat: Intl.RelativeTimeFormat | undefined;
