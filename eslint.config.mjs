@@ -20,4 +20,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The console's links prefetch on intent, not on sight (IntentLink; docs/PERFORMANCE.md, "Console (Lighthouse)").
+    files: ['app/(console)/**/*.{ts,tsx}'],
+    ignores: ['app/(console)/_components/ui/intent-link.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'next/link', message: "Use IntentLink from '@/app/(console)/_components/ui/intent-link' (prefetches on intent)." }],
+          patterns: [{ regex: '^\\.\\./', message: "Import with the '@/' alias (npx tsx scripts/alias-imports.ts <dir> rewrites it)." }],
+        },
+      ],
+    },
+  },
 );

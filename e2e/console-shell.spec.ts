@@ -116,6 +116,41 @@ test.describe('console shell', () => {
     await expect(page.getByText('No access to this network')).toBeVisible();
   });
 
+  // What the overview's first paint loads (docs/PERFORMANCE.md, "Console (Lighthouse)"): no route
+  // prefetches until a link is pointed at, and no zod or react-hook-form until a form opens.
+  test('the overview prefetches on intent and loads form code only when a form opens', async ({ page, request }) => {
+    const network = await createNetwork(request, `Shell lean ${randomUUID().slice(0, 8)}`);
+    const prefetches: string[] = [];
+    const formScripts: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).searchParams.has('_rsc')) prefetches.push(req.url());
+    });
+    page.on('response', async (response) => {
+      if (!/\/_next\/static\/chunks\/.+\.js$/.test(response.url())) return;
+      const body = await response.text().catch(() => '');
+      // zod's error class and react-hook-form's context keep these names when minified.
+      if (body.includes('ZodError') || body.includes('HookFormContext')) formScripts.push(response.url());
+    });
+    // Signed in without the sign-in page (which has a form, and navigates on the client): the
+    // key is in the tab's sessionStorage before the overview's first script runs, on a cold cache.
+    await page.addInitScript((token) => sessionStorage.setItem('ans.console.apiKey', token), e2eToken());
+    await page.goto(`/console/n/${network.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await expect(page.getByTestId('count-advertisers')).toHaveText('0');
+    await expect(page.getByText('No webhooks yet')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(prefetches, 'route prefetches before any intent').toEqual([]);
+    expect(formScripts, 'form code on the overview').toEqual([]);
+
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    await nav.getByRole('link', { name: 'Members', exact: true }).hover();
+    await expect.poll(() => prefetches.some((url) => url.includes(`/console/n/${network.id}/members?`))).toBe(true);
+
+    await page.getByRole('button', { name: 'Create network' }).click();
+    await expect(page.getByRole('dialog', { name: 'Create network' }).getByLabel('Name')).toBeVisible();
+    await expect.poll(() => formScripts.length).toBeGreaterThan(0);
+  });
+
   test('at 390 px the navigation is behind a menu button', async ({ page, request }, testInfo) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const network = await createNetwork(request, `Shell narrow ${randomUUID().slice(0, 8)}`);

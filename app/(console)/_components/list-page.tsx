@@ -1,7 +1,7 @@
 'use client';
 
 import { Plus } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
@@ -144,9 +144,9 @@ export function nameColumn<TRow extends { name: string }>(header: string, href?:
     header,
     cell: ({ row }) =>
       href ? (
-        <Link href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+        <IntentLink href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
           {row.original.name}
-        </Link>
+        </IntentLink>
       ) : (
         <span className="font-medium text-slate-900">{row.original.name}</span>
       ),
@@ -176,9 +176,9 @@ export function referenceColumn<TRow>({
     accessorFn: (row) => names.get(idOf(row)) ?? idOf(row),
     cell: ({ row, getValue }) =>
       href ? (
-        <Link href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+        <IntentLink href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
           {getValue<string>()}
-        </Link>
+        </IntentLink>
       ) : (
         getValue<string>()
       ),

@@ -1,7 +1,6 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { useTRPC } from './trpc';
 import { readApiKey, REVOKED_NOTICE, signOut } from './session';
 
@@ -63,13 +62,6 @@ export function isoToLocal(value: string | null | undefined): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
-
-/** An API schema for a datetime-local input: local time in, ISO 8601 out. */
-export const localDateTime = <T extends z.ZodType>(schema: T) => z.preprocess(localToIso, schema);
-
-/** A number input (react-hook-form `valueAsNumber`): an empty box is NaN, which means "not given". */
-export const optionalNumber = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'number' && Number.isNaN(value) ? undefined : value), schema);
 
 /** The REST path of a creative's audio (same origin; the API's audio_url may name another host). */
 export function creativeAudioPath(networkId: string, creativeId: string): string {

@@ -4,7 +4,17 @@
  * these helpers; nothing else formats a date.
  */
 
-const FORMAT = new Intl.DateTimeFormat('en-GB', {
+/**
+ * A formatter made on first use: building an `Intl.DateTimeFormat` is slow (the four here took
+ * 75–105 ms at Lighthouse's 4× CPU slowdown when made as the module loaded, on every console page's
+ * first paint; docs/PERFORMANCE.md, "Console (Lighthouse)"), and most pages need one or two.
+ */
+function lazyFormat(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let format: Intl.DateTimeFormat | undefined;
+  return () => (format ??= new Intl.DateTimeFormat('en-GB', options));
+}
+
+const FORMAT = lazyFormat({
   day: 'numeric',
   month: 'short',
   year: 'numeric',
@@ -19,19 +29,19 @@ export function formatDateTime(value: string | null | undefined, unset = '—'):
   if (!value) return unset;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return unset;
-  return FORMAT.format(date);
+  return FORMAT().format(date);
 }
 
-const HOUR = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-const ZONE = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' });
+const HOUR = lazyFormat({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const DAY = lazyFormat({ day: 'numeric', month: 'short' });
+const ZONE = lazyFormat({ timeZoneName: 'short' });
 
 /** A chart's tick in the same style: "23:00" for an hour, "24 Nov" for a day (name the zone with `timeZoneLabel`). */
 export function formatTick(value: string, unit: 'hour' | 'day'): string {
-  return (unit === 'hour' ? HOUR : DAY).format(new Date(value));
+  return (unit === 'hour' ? HOUR : DAY)().format(new Date(value));
 }
 
 /** The reader's time zone as the formats above name it ("UTC", "GMT+1"). */
 export function timeZoneLabel(at: Date = new Date()): string {
-  return ZONE.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC';
+  return ZONE().formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC';
 }

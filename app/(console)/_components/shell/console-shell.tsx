@@ -2,10 +2,10 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Menu, X } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { usePathname, useRouter } from 'next/navigation';
 import { Dialog as DialogPrimitive } from 'radix-ui';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { cn } from '@/app/(console)/_lib/cn';
 import { networkPath, useMe, useNetworkRole, useNetworks } from '@/app/(console)/_lib/network';
 import { SIGN_IN_PATH } from '@/app/(console)/_lib/providers';
@@ -17,9 +17,31 @@ import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
 import { CreateNetworkDialog } from './create-network-dialog';
 import { BRAND_ICON as Brand, NAV_ITEMS } from './nav-items';
 
+/** Tailwind's `lg`: from here up the navigation is a side bar, below it a drawer behind a menu button. */
+const WIDE = '(min-width: 64rem)';
+
+function subscribeToWidth(onChange: () => void): () => void {
+  const query = window.matchMedia(WIDE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/**
+ * Whether the side bar shows (else the top bar). Only the one that shows is rendered: the other
+ * was hidden by CSS but still rendered, and on a phone the side bar (navigation, switcher, key
+ * panel) was a third of the work of showing a page (docs/PERFORMANCE.md, "Console (Lighthouse)").
+ * The shell renders in the browser only (RequireSession), so the server's answer is never shown.
+ */
+function useWideScreen(): boolean {
+  return useSyncExternalStore(subscribeToWidth, () => window.matchMedia(WIDE).matches, () => true);
+}
+
 /** The frame of every network page: side navigation (a drawer below lg), network switcher, key and sign-out. */
 export function ConsoleShell({ networkId, children }: { networkId: string; children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const wide = useWideScreen();
+  // Widened with the drawer open: it is gone with the top bar, so it must not reopen on narrowing.
+  if (wide && menuOpen) setMenuOpen(false);
   return (
     <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_1fr]">
       <a
@@ -30,36 +52,40 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
       </a>
 
       {/* Narrow screens: top bar with a menu button opening the navigation as a drawer. */}
-      <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white px-4 lg:hidden">
-        <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
-          <DialogPrimitive.Trigger asChild>
-            <Button variant="ghost" size="icon" aria-label="Open menu">
-              <Menu aria-hidden />
-            </Button>
-          </DialogPrimitive.Trigger>
-          <DialogPrimitive.Portal>
-            <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-            <DialogPrimitive.Content
-              className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none"
-              aria-describedby={undefined}
-            >
-              <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
-              <DialogPrimitive.Close asChild>
-                <Button variant="ghost" size="icon" aria-label="Close menu" className="absolute top-2.5 right-2.5">
-                  <X aria-hidden />
-                </Button>
-              </DialogPrimitive.Close>
-              <SideNav networkId={networkId} onNavigate={() => setMenuOpen(false)} />
-            </DialogPrimitive.Content>
-          </DialogPrimitive.Portal>
-        </DialogPrimitive.Root>
-        <CurrentNetwork networkId={networkId} />
-      </header>
+      {!wide && (
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white px-4 lg:hidden">
+          <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
+            <DialogPrimitive.Trigger asChild>
+              <Button variant="ghost" size="icon" aria-label="Open menu">
+                <Menu aria-hidden />
+              </Button>
+            </DialogPrimitive.Trigger>
+            <DialogPrimitive.Portal>
+              <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+              <DialogPrimitive.Content
+                className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none"
+                aria-describedby={undefined}
+              >
+                <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
+                <DialogPrimitive.Close asChild>
+                  <Button variant="ghost" size="icon" aria-label="Close menu" className="absolute top-2.5 right-2.5">
+                    <X aria-hidden />
+                  </Button>
+                </DialogPrimitive.Close>
+                <SideNav networkId={networkId} onNavigate={() => setMenuOpen(false)} />
+              </DialogPrimitive.Content>
+            </DialogPrimitive.Portal>
+          </DialogPrimitive.Root>
+          <CurrentNetwork networkId={networkId} />
+        </header>
+      )}
 
       {/* Wide screens: fixed side navigation. */}
-      <aside className="hidden border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh lg:flex-col">
-        <SideNav networkId={networkId} />
-      </aside>
+      {wide && (
+        <aside className="hidden border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh lg:flex-col">
+          <SideNav networkId={networkId} />
+        </aside>
+      )}
 
       <main id="main" tabIndex={-1} className="min-w-0 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
         <div className="mx-auto max-w-6xl">{children}</div>
@@ -70,10 +96,10 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
 
 function BrandName() {
   return (
-    <Link href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
+    <IntentLink href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
       <Brand className="size-5 text-indigo-600" aria-hidden />
       <span>Ad Network Console</span>
-    </Link>
+    </IntentLink>
   );
 }
 
@@ -82,7 +108,7 @@ function CurrentNetwork({ networkId }: { networkId: string }) {
   const networks = useNetworks();
   const name = networks.data?.items.find((network) => network.id === networkId)?.name;
   return (
-    <Link href="/console" className="flex min-w-0 items-center gap-2 rounded-md text-slate-900" data-testid="header-network">
+    <IntentLink href="/console" className="flex min-w-0 items-center gap-2 rounded-md text-slate-900" data-testid="header-network">
       <Brand className="size-5 shrink-0 text-indigo-600" aria-hidden />
       <span className="min-w-0">
         <span className="block text-[0.6875rem] leading-tight font-medium tracking-wide text-slate-600 uppercase">Network</span>
@@ -90,7 +116,7 @@ function CurrentNetwork({ networkId }: { networkId: string }) {
           {name ?? (networks.isPending ? 'Loading…' : networkId)}
         </span>
       </span>
-    </Link>
+    </IntentLink>
   );
 }
 
@@ -112,7 +138,7 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
             const current = section === '' ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
             return (
               <li key={label}>
-                <Link
+                <IntentLink
                   href={href}
                   onClick={onNavigate}
                   aria-current={current ? 'page' : undefined}
@@ -123,7 +149,7 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
                 >
                   <Icon className={cn('size-4', current ? 'text-indigo-600' : 'text-slate-500')} aria-hidden />
                   {label}
-                </Link>
+                </IntentLink>
               </li>
             );
           })}

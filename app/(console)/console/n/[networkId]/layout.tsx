@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import type { ReactNode } from 'react';
 import { ConsoleShell } from '@/app/(console)/_components/shell/console-shell';
 import { RequireSession } from '@/app/(console)/_components/shell/require-session';
@@ -32,9 +32,9 @@ function NetworkAccess({ networkId, children }: { networkId: string; children: R
           title="No access to this network"
           description="This API key has no role on this network. Pick another network in the switcher, or ask an administrator to invite you."
           action={
-            <Link href="/console" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+            <IntentLink href="/console" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
               Go to my networks
-            </Link>
+            </IntentLink>
           }
         />
       </Card>

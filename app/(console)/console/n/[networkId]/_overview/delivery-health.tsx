@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Webhook } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { buttonVariants } from '@/app/(console)/_components/ui/button';
@@ -81,9 +81,9 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
             title="No webhooks yet"
             description="Add a webhook to have events delivered to your servers; its delivery health shows here."
             action={
-              <Link href={networkPath(networkId, 'webhooks')} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+              <IntentLink href={networkPath(networkId, 'webhooks')} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
                 Go to webhooks
-              </Link>
+              </IntentLink>
             }
           />
         ) : total === 0 ? (

@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import Link from 'next/link';
+import { memo, useDeferredValue, useMemo } from 'react';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { Activity } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
@@ -17,7 +17,12 @@ import { describeEvent } from './event-summary';
 
 export function OverviewPage() {
   const networkId = useNetworkId();
-  const role = useNetworkRole(networkId);
+  // The key's role arrives with the first answers (useMe); React Query hands them over through
+  // useSyncExternalStore, whose updates render synchronously. Deferring the role renders the
+  // webhook card it reveals as a transition, in short slices, and Counts and RecentEvents (memo)
+  // skip that synchronous render: on the overview's load that task was 146 ms at 4x CPU slowdown
+  // (docs/PERFORMANCE.md, "Console (Lighthouse)").
+  const role = useDeferredValue(useNetworkRole(networkId));
   return (
     <>
       <PageHeader title="Overview" description="What is happening in this network: its advertising at a glance, the latest events, and how webhook deliveries are doing." />
@@ -49,7 +54,7 @@ export function OverviewPage() {
   );
 }
 
-function Counts({ networkId }: { networkId: string }) {
+const Counts = memo(function Counts({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
   const overview = useQuery(trpc.networks.overview.queryOptions({ networkId }, { refetchInterval: 15_000 }));
   if (overview.error) return <ErrorState error={overview.error} onRetry={() => overview.refetch()} />;
@@ -74,7 +79,7 @@ function Counts({ networkId }: { networkId: string }) {
   return (
     <section aria-label="Counts" aria-busy={!o || undefined} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
       {tiles.map((tile) => (
-        <Link
+        <IntentLink
           key={tile.label}
           href={networkPath(networkId, tile.href)}
           className="group rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-indigo-600"
@@ -88,13 +93,13 @@ function Counts({ networkId }: { networkId: string }) {
             </p>
           )}
           <p className="mt-1 text-xs text-slate-600">{tile.detail}</p>
-        </Link>
+        </IntentLink>
       ))}
     </section>
   );
-}
+});
 
-function RecentEvents({ networkId }: { networkId: string }) {
+const RecentEvents = memo(function RecentEvents({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
   const events = useQuery(trpc.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
   const campaigns = useCampaigns(networkId);
@@ -134,9 +139,9 @@ function RecentEvents({ networkId }: { networkId: string }) {
                   <p className="font-mono text-xs font-medium text-slate-900">{event.type}</p>
                   <p className="mt-0.5 text-sm text-slate-700">
                     {summary.section ? (
-                      <Link href={networkPath(networkId, summary.section)} className="text-indigo-700 underline-offset-4 hover:underline">
+                      <IntentLink href={networkPath(networkId, summary.section)} className="text-indigo-700 underline-offset-4 hover:underline">
                         {summary.text}
-                      </Link>
+                      </IntentLink>
                     ) : (
                       summary.text
                     )}
@@ -152,11 +157,14 @@ function RecentEvents({ networkId }: { networkId: string }) {
       )}
     </Card>
   );
-}
+});
+
+/** Made once, on first use: an Intl formatter is slow to build (see `_lib/dates.ts`). */
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
 
 function relativeTime(value: string): string {
   const seconds = Math.round((Date.now() - Date.parse(value)) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const rtf = (relativeFormat ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
   if (seconds < 60) return rtf.format(-seconds, 'second');
   if (seconds < 3600) return rtf.format(-Math.round(seconds / 60), 'minute');
   if (seconds < 86_400) return rtf.format(-Math.round(seconds / 3600), 'hour');

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Building2, Pencil, Trash2 } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo, useState } from 'react';
 import { createAdvertiserInput } from '@/server/routers/advertisers/create-advertiser.types';
 import { updateAdvertiserInput } from '@/server/routers/advertisers/update-advertiser.types';
@@ -51,7 +51,7 @@ export function AdvertisersPage() {
       actionsColumn((advertiser) => (
         <div className="flex justify-end gap-1 whitespace-nowrap">
           <Button asChild variant="ghost" size="sm">
-            <Link href={`${networkPath(networkId, 'campaigns')}?advertiser=${encodeURIComponent(advertiser.id)}`}>Campaigns</Link>
+            <IntentLink href={`${networkPath(networkId, 'campaigns')}?advertiser=${encodeURIComponent(advertiser.id)}`}>Campaigns</IntentLink>
           </Button>
           {canAdminister && (
             <>

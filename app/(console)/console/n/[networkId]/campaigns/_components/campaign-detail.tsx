@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Pencil, Play } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { Campaign } from '@/server/routers/campaigns/campaign.types';
@@ -34,9 +34,9 @@ export function CampaignDetail() {
   const advertisers = useAdvertisers(networkId);
 
   const back = (
-    <Link href={networkPath(networkId, 'campaigns')} className="mb-3 inline-flex items-center gap-1 text-sm text-indigo-700 underline-offset-4 hover:underline">
+    <IntentLink href={networkPath(networkId, 'campaigns')} className="mb-3 inline-flex items-center gap-1 text-sm text-indigo-700 underline-offset-4 hover:underline">
       <ArrowLeft className="size-4" aria-hidden /> All campaigns
-    </Link>
+    </IntentLink>
   );
 
   if (campaign.error) {
@@ -229,9 +229,9 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
         ) : items.length === 0 && !podcasts.isPending ? (
           <p className="text-sm text-slate-600">
             Add a podcast first:{' '}
-            <Link className="text-indigo-700 underline underline-offset-4" href={networkPath(networkId, 'podcasts')}>
+            <IntentLink className="text-indigo-700 underline underline-offset-4" href={networkPath(networkId, 'podcasts')}>
               Podcasts
-            </Link>
+            </IntentLink>
             .
           </p>
         ) : (

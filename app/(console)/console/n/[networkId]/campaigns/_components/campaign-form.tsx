@@ -12,7 +12,8 @@ import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_compone
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { formatMoney, isoToLocal, localDateTime, useAdvertisers } from '@/app/(console)/_lib/ads';
+import { formatMoney, isoToLocal, useAdvertisers } from '@/app/(console)/_lib/ads';
+import { localDateTime } from '@/app/(console)/_lib/form-values';
 import { cn } from '@/app/(console)/_lib/cn';
 import { useNetworkId } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Handshake } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import type { offerSchema } from '@/server/routers/offers/offer.types';
@@ -50,9 +50,9 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
             <span className="inline-flex flex-wrap items-center gap-2">
               <StatusBadge status={creative.status} />
               {creative.duration_ms !== null && <span className="text-xs text-slate-600 tabular-nums">{formatDuration(creative.duration_ms)}</span>}
-              <Link href={networkPath(networkId, `creatives?offer=${encodeURIComponent(row.original.id)}`)} className="text-indigo-700 underline-offset-4 hover:underline">
+              <IntentLink href={networkPath(networkId, `creatives?offer=${encodeURIComponent(row.original.id)}`)} className="text-indigo-700 underline-offset-4 hover:underline">
                 Open creative
-              </Link>
+              </IntentLink>
             </span>
           );
         },
@@ -69,9 +69,9 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
           <CardTitle id="campaign-offers-title">Offers and creatives</CardTitle>
           <CardDescription>Where this campaign was offered, what each podcast answered, and the host-voiced creative of each accepted offer.</CardDescription>
         </div>
-        <Link href={networkPath(networkId, `offers?campaign=${encodeURIComponent(campaignId)}`)} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+        <IntentLink href={networkPath(networkId, `offers?campaign=${encodeURIComponent(campaignId)}`)} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
           All its offers
-        </Link>
+        </IntentLink>
       </CardHeader>
       <DataTable
         label="Offers of this campaign"

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { FileAudio, Loader2, RotateCw } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import { creativeStatusSchema, type creativeSchema } from '@/server/routers/creatives/creative.types';
@@ -114,7 +114,7 @@ export function CreativesPage() {
         description: 'A creative is made when an offer is accepted.',
         action: (
           <Button asChild variant="secondary">
-            <Link href={networkPath(networkId, 'offers')}>Go to offers</Link>
+            <IntentLink href={networkPath(networkId, 'offers')}>Go to offers</IntentLink>
           </Button>
         ),
       }}

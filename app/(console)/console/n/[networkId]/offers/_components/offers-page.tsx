@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Handshake } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
 import { offerStatusSchema, type offerSchema } from '@/server/routers/offers/offer.types';
@@ -18,7 +18,8 @@ import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_compone
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { formatMoney, localDateTime, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { formatMoney, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { localDateTime } from '@/app/(console)/_lib/form-values';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
@@ -128,9 +129,9 @@ function OfferActions({ offer, canAdminister, campaignName, podcastName }: { off
     return (
       <div className="flex justify-end">
         <Button asChild variant="link" size="sm">
-          <Link href={`${networkPath(networkId, 'creatives')}?offer=${encodeURIComponent(offer.id)}`}>
+          <IntentLink href={`${networkPath(networkId, 'creatives')}?offer=${encodeURIComponent(offer.id)}`}>
             View creative<span className="sr-only"> for {what}</span>
-          </Link>
+          </IntentLink>
         </Button>
       </div>
     );

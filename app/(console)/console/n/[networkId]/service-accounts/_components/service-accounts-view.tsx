@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, useState } from 'react';
 import type { ServiceAccount } from '@/server/routers/service-accounts/service-account.types';
 import { Badge } from '@/app/(console)/_components/ui/badge';
@@ -50,13 +50,13 @@ export function ServiceAccountsView() {
       enableSorting: false,
       cell: ({ row }) =>
         canAdminister ? (
-          <Link
+          <IntentLink
             href={`${networkPath(networkId, 'api-keys')}?owner=${encodeURIComponent(row.original.id)}`}
             className={buttonVariants({ variant: 'link', size: 'sm' })}
             aria-label={`View the keys of ${row.original.name}`}
           >
             View keys
-          </Link>
+          </IntentLink>
         ) : (
           <span className="text-slate-600">—</span>
         ),

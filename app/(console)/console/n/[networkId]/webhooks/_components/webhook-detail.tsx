@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, KeyRound, Pause, Pencil, Play, RotateCw } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useParams } from 'next/navigation';
 import { useState } from 'react';
 import { updateWebhookInput } from '@/server/routers/webhooks/update-webhook.types';
@@ -36,12 +36,12 @@ export function WebhookDetail() {
   const params = useParams<{ webhookId: string }>();
   const webhookId = decodeURIComponent(params.webhookId);
   const back = (
-    <Link
+    <IntentLink
       href={networkPath(networkId, 'webhooks')}
       className="mb-3 inline-flex items-center gap-1 rounded text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
       <ArrowLeft className="size-4" aria-hidden /> All webhooks
-    </Link>
+    </IntentLink>
   );
   if (role === 'read_only') {
     return (

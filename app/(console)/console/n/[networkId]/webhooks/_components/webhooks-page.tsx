@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Webhook as WebhookIcon } from 'lucide-react';
-import Link from 'next/link';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { createWebhookInput } from '@/server/routers/webhooks/create-webhook.types';
@@ -98,13 +98,13 @@ function WebhookList({ networkId, onCreate }: { networkId: string; onCreate: () 
         header: 'Endpoint',
         cell: ({ row }) => (
           <div className="max-w-md min-w-48">
-            <Link
+            <IntentLink
               href={networkPath(networkId, `webhooks/${row.original.id}`)}
               className="font-medium break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
               onClick={(event) => event.stopPropagation()}
             >
               {row.original.url}
-            </Link>
+            </IntentLink>
             {row.original.description && <p className="mt-0.5 text-xs text-slate-600">{row.original.description}</p>}
           </div>
         ),

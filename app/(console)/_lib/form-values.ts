@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { localToIso } from './ads';
+
+/*
+ * zod helpers for the console's forms. Apart from ads.ts because zod is large (~240 KB of
+ * script) and ads.ts is loaded by pages without forms (the overview): only modules with a form
+ * import this one (docs/PERFORMANCE.md, "Console (Lighthouse)").
+ */
+
+/** An API schema for a datetime-local input: local time in, ISO 8601 out. */
+export const localDateTime = <T extends z.ZodType>(schema: T) => z.preprocess(localToIso, schema);
+
+/** A number input (react-hook-form `valueAsNumber`): an empty box is NaN, which means "not given". */
+export const optionalNumber = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'number' && Number.isNaN(value) ? undefined : value), schema);
