@@ -6,10 +6,6 @@ import type { NetworkPage } from '@/server/services/page';
 
 export type AdvertiserRow = typeof advertisers.$inferSelect;
 
-/**
- * One live advertiser of the network, or undefined: a deleted advertiser and an
- * id of another network look the same as a missing one (ids are not leaked).
- */
 const a = advertisers;
 const liveAdvertiser = (lock: SQL) =>
   tableStatement<typeof advertisers, { networkId: string; advertiserId: string }>(a, (columns) => sql`
@@ -19,6 +15,10 @@ const liveAdvertiser = (lock: SQL) =>
 // A hot path (every new campaign reads its advertiser): one statement per lock, rendered once.
 const findLive = { none: liveAdvertiser(sql``), share: liveAdvertiser(sql`for share`), update: liveAdvertiser(sql`for update`) };
 
+/**
+ * One live advertiser of the network, or undefined: a deleted advertiser and an
+ * id of another network look the same as a missing one (ids are not leaked).
+ */
 export async function findAdvertiser({
   db,
   networkId,
