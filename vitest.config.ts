@@ -8,8 +8,10 @@ export default defineConfig({
   resolve,
   test: {
     include: ['tests/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'jobs/**/*.test.ts'],
-    // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts).
-    exclude: ['tests/reliability/**', 'node_modules/**'],
+    // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts). The
+    // cluster behind HAProxy and PgBouncer: `npm run test:cluster` — it needs those two programs,
+    // which `npm install` does not bring, so `npm test` on a clean machine must not run it.
+    exclude: ['tests/reliability/**', 'tests/cluster/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 200_000,
