@@ -67,6 +67,7 @@
  *   BENCH_TARGETS=me,networks           which targets to run (me, networks, campaigns; me-su, networks-su, networks-post-su)
  *   BENCH_SERVICE_ENV="LOG_LEVEL=silent"  extra environment for the service (space-separated K=V)
  *   BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"  extra node flags for the service
+ *   BENCH_BASELINE_NODE_ARGS="--trace-gc-nvp"                      extra node flags for the baseline
  *   BENCH_BASELINE_PREPARE=0            baseline without prepared statements (as Drizzle queries run)
  *   BENCH_POOL_MAX=10                   database pool size of both servers
  *
@@ -202,7 +203,7 @@ async function main(): Promise<void> {
         HOST: '127.0.0.1',
         PREPARE: investigation.baselinePrepare ? '1' : '0',
       },
-      { what: 'the baseline', readyToken: token, timeoutMs: 60_000 },
+      { what: 'the baseline', readyToken: token, timeoutMs: 60_000, nodeArgs: investigation.baselineNodeArgs },
     );
     await checkSameAnswers(service, baseline, token, settings.networks);
     await checkSameAnswers(service, baseline, superToken, 0, settings.networks);

@@ -44,12 +44,14 @@ export const investigation = {
   targets: (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean),
   serviceEnv: parseEnvList(process.env.BENCH_SERVICE_ENV, 'BENCH_SERVICE_ENV'),
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  baselineNodeArgs: (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   baselinePrepare: process.env.BENCH_BASELINE_PREPARE !== '0',
 };
 const investigating =
   investigation.targets.length > 0 ||
   Object.keys(investigation.serviceEnv).length > 0 ||
   investigation.serviceNodeArgs.length > 0 ||
+  investigation.baselineNodeArgs.length > 0 ||
   !investigation.baselinePrepare ||
   process.env.BENCH_POOL_MAX !== undefined;
 
