@@ -69,6 +69,18 @@ function trustedProxies(): TrustedProxies {
   return trust;
 }
 
+/**
+ * A request's header by name. Returned, not assigned to a name: `npm start` runs under tsx, which
+ * keeps names by wrapping every named function it creates in a `defineProperty` — per request,
+ * for a closure made per request (docs/PERFORMANCE.md, issue 16).
+ */
+function headerReader(req: AppRequest): Context['header'] {
+  return (name) => {
+    const value = req.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value[0] : value;
+  };
+}
+
 /** The context for one HTTP request, on either transport. */
 export function createContext({ req }: { req: AppRequest }): Context {
   const state = requestState(req);
@@ -76,10 +88,7 @@ export function createContext({ req }: { req: AppRequest }): Context {
     db: database(),
     requestId: state.requestId,
     clientAddress: clientAddressOf(req, trustedProxies()),
-    header: (name) => {
-      const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value[0] : value;
-    },
+    header: headerReader(req),
     http: state.http,
     log: state.log,
     inputChecked: state.inputChecked === true,

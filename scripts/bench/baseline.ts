@@ -24,11 +24,11 @@
  * Prints `baseline ready on http://127.0.0.1:PORT` once listening; SIGTERM/SIGINT stop it.
  * `npm run bench` (scripts/bench/run.ts) starts it as a child process next to the service.
  */
-import { createCipheriv, createHash, createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { createCipheriv, createHash, createHmac, createSecretKey, hash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
-import { newId } from '@/db/ids';
+import { newId, pooledRandomBytes } from '@/db/ids';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -163,7 +163,7 @@ const IDEMPOTENCY_LOCK_CLASS = 7_242_031;
 /** The service seals stored responses (AES-256-GCM) under a key derived from its secret; so does this, under its own. */
 const sealKey = createSecretKey(randomBytes(32));
 function seal(plaintext: string): string {
-  const iv = randomBytes(12);
+  const iv = pooledRandomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ['v1', iv, body, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
@@ -358,7 +358,7 @@ const server = createServer((req, res) => {
     return;
   }
   const handle = async () => {
-    const key = await findKey(createHash('sha256').update(token).digest('hex'));
+    const key = await findKey(hash('sha256', token, 'hex'));
     if (!key || key.revoked || key.expired) {
       problem(res, 401, 'Unauthorized', 'Invalid API key.');
       return;

@@ -87,10 +87,15 @@ export function queryInput(params: URLSearchParams, arrayFields: string[]): Reco
   return input;
 }
 
+/** The input as tRPC asks for it (an anonymous closure: see `headerReader` in server/trpc.ts). */
+function rawInput(input: unknown): () => Promise<unknown> {
+  return () => Promise.resolve(input);
+}
+
 /** Calls the procedure as tRPC's caller does, without the caller: errors come back as a TRPCError. */
 export async function callRoute(route: RestRoute, ctx: unknown, input: unknown): Promise<{ ok: true; data: unknown } | { ok: false; error: TRPCError }> {
   try {
-    const data: unknown = await route.procedure({ path: route.path, type: route.type, ctx, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
+    const data: unknown = await route.procedure({ path: route.path, type: route.type, ctx, getRawInput: rawInput(input), signal: undefined, batchIndex: 0 });
     return { ok: true, data };
   } catch (cause) {
     return { ok: false, error: getTRPCErrorFromUnknown(cause) };
