@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clientAddressOf, compileTrustedProxies, lockoutKeyOf } from './client-address';
 
@@ -80,5 +81,49 @@ describe('lockoutKeyOf', () => {
     expect(lockoutKeyOf('2001:db8:1:2:aaaa::1')).toBe(lockoutKeyOf('2001:db8:1:2:ffff:ffff:ffff:ffff'));
     expect(lockoutKeyOf('2001:db8:1:2::1')).not.toBe(lockoutKeyOf('2001:db8:1:3::1'));
     expect(lockoutKeyOf('unknown')).toBe('unknown');
+  });
+});
+
+describe('clientAddressOf on a kept-alive connection', () => {
+  const socket = (remoteAddress: string) => ({ remoteAddress });
+  const on = (s: { remoteAddress: string }, forwardedFor?: string) =>
+    ({ headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }, socket: s }) as unknown as IncomingMessage;
+
+  it('reads X-Forwarded-For on every request from a trusted proxy, and never from a peer that is none', () => {
+    const trust = compileTrustedProxies('10.0.0.0/8');
+    const proxy = socket('10.0.0.5');
+    expect(clientAddressOf(on(proxy, '203.0.113.9'), trust)).toBe('203.0.113.9');
+    expect(clientAddressOf(on(proxy, '192.0.2.1'), trust)).toBe('192.0.2.1');
+    const direct = socket('198.51.100.20');
+    expect(clientAddressOf(on(direct), trust)).toBe('198.51.100.20');
+    expect(clientAddressOf(on(direct, '203.0.113.9'), trust)).toBe('198.51.100.20');
+  });
+
+  it('answers as without the per-connection memo, for any sequence of requests, connections and settings', () => {
+    const settings = [undefined, '10.0.0.0/8', 'loopback', '10.0.0.5, 192.168.1.0/24'].map(compileTrustedProxies);
+    const peers = ['10.0.0.5', '127.0.0.1', '::ffff:127.0.0.1', '192.168.1.7', '198.51.100.20', '2001:DB8::1'];
+    const hops = ['203.0.113.9', '10.0.0.7', '192.168.1.9', '::1', '2001:db8:0:0::2'];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            connection: fc.nat(peers.length - 1),
+            setting: fc.nat(settings.length - 1),
+            forwardedFor: fc.option(fc.array(fc.constantFrom(...hops), { minLength: 1, maxLength: 3 }).map((h) => h.join(', ')), { nil: undefined }),
+          }),
+          { maxLength: 30 },
+        ),
+        (requests) => {
+          const connections = peers.map(socket);
+          for (const { connection, setting, forwardedFor } of requests) {
+            const trust = settings[setting]!;
+            const memoized = clientAddressOf(on(connections[connection]!, forwardedFor), trust);
+            const fresh = clientAddressOf(on(socket(peers[connection]!), forwardedFor), trust);
+            expect(memoized).toBe(fresh);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import proxyaddr from 'proxy-addr';
 
@@ -54,8 +54,21 @@ export function lockoutKeyOf(address: string): string {
  * (`::ffff:127.0.0.1`) comes back as IPv4 and IPv6 in one spelling, so one client is one key.
  */
 export function clientAddressOf(req: IncomingMessage, trust: TrustedProxies): string {
+  const socket = req.socket as Socket | undefined;
+  const known = socket && directClients.get(socket);
+  if (known?.trust === trust) return known.address;
   // Typed string, but undefined when the socket is already closed.
   const address: string | undefined = proxyaddr(req, trust);
   if (address === undefined) return 'unknown';
-  return isIP(address) ? ipaddr.process(address).toString() : address;
+  const client = normalized(address);
+  // A peer that is no trusted proxy is the client on every request of its connection, whatever
+  // X-Forwarded-For says (proxyaddr stops at hop 0): worked out once per connection, not per request.
+  const peer = socket?.remoteAddress;
+  if (socket && peer !== undefined && !trust(peer, 0)) directClients.set(socket, { trust, address: client });
+  return client;
 }
+
+const normalized = (address: string) => (isIP(address) ? ipaddr.process(address).toString() : address);
+
+/** Connections whose peer is the client (not a trusted proxy), with the trust that said so. */
+const directClients = new WeakMap<Socket, { trust: TrustedProxies; address: string }>();
