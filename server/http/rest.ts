@@ -54,6 +54,21 @@ function logFailure(error: unknown, procedure: string | undefined, what: string)
   else if (status >= 500) logger.error({ err, procedure }, what);
 }
 
+/**
+ * A path without dots, percent signs or other characters a URL parser rewrites, and a query of
+ * plain characters: its parse is the text itself (the common case, taken without a URL object).
+ */
+const PLAIN_TARGET = /^(\/[\w\-/]*)(?:\?([\w\-.~=&%+,:]*))?$/;
+
+/** The request target's path and query (without its `?`), as the WHATWG URL parser reads them. */
+export function parseTarget(url: string): { pathname: string; query: string } {
+  const plain = PLAIN_TARGET.exec(url);
+  if (plain) return { pathname: plain[1]!, query: plain[2] ?? '' };
+  // Appended, not resolved: `//x` stays a path (as trpc-to-openapi's handler reads it), never a host.
+  const target = new URL(`http://127.0.0.1${url}`);
+  return { pathname: target.pathname, query: target.search.slice(1) };
+}
+
 export function createRestHandler() {
   // The route table comes from the procedures' own `openapi` meta (server/http/rest-routes.ts).
   const findRoute = compileRestRoutes(appRouter);
@@ -80,8 +95,7 @@ export function createRestHandler() {
           state.idempotency = { key: idempotencyKey, fingerprint: requestFingerprint(req.method, url, raw) };
         }
       }
-      // Appended, not resolved: `//x` stays a path (as trpc-to-openapi's handler reads it), never a host.
-      const target = new URL(`http://127.0.0.1${url}`);
+      const target = parseTarget(url);
       const found = findRoute(req.method!, normalizePath(target.pathname));
       const ctx = createContext({ req });
       if (!found) {
@@ -98,7 +112,7 @@ export function createRestHandler() {
       const { route, pathInput } = found;
       const input = route.takesNoInput
         ? undefined
-        : { ...(body !== undefined ? body : queryInput(target.searchParams, route.arrayFields)), ...pathInput };
+        : { ...(body !== undefined ? body : queryInput(new URLSearchParams(target.query), route.arrayFields)), ...pathInput };
       const result = await callRoute(route, ctx, input);
       if (result.ok) {
         sendOutput(res, ctx.http, result.data);
