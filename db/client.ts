@@ -1,8 +1,12 @@
 import postgres from 'postgres';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
-import * as schema from './schema';
 
-export type Database = PostgresJsDatabase<typeof schema>;
+/**
+ * Drizzle without the schema: we build queries from the tables themselves and never use its
+ * relational `db.query.*` API — which, given the schema, builds a query builder per table for
+ * every handle, so for every transaction (~2 % of a keyed POST's CPU; docs/PERFORMANCE.md).
+ */
+export type Database = PostgresJsDatabase;
 /** A transaction handle; services take one so that a change and its side effects commit together. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Either the pool or an open transaction: read helpers accept both. */
@@ -60,7 +64,7 @@ export function connect(url: string, options: ConnectOptions = {}): DbHandle {
     // Timestamps stay strings end to end only where we format them; Date is fine here.
     connection: { application_name: 'ad-network-service' },
   });
-  const db = drizzle(preparedByDefault(sql), { schema });
+  const db = drizzle(preparedByDefault(sql));
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 
