@@ -92,7 +92,7 @@ export async function idempotently<R extends Outcome>(
       outcome = await run(db);
       if (!outcome.ok) throw ROLL_BACK;
       if (ctx.http.raw) await forgetKey(db, owner, key); // binary answers (audio) are produced again
-      else await storeAnswer(db, owner, key, storedResponseOf(ctx.http, outcome.data));
+      else await storeAnswer(db, owner, key, ctx.http, outcome.data);
     });
   } catch (error) {
     if (error !== ROLL_BACK) throw error; // storing or COMMIT failed: the outcome is unknown, a retry finds out
@@ -177,22 +177,21 @@ async function takeKey(db: Database, owner: string, key: string, fingerprint: st
   throw new AppError('conflict', 'A request with this Idempotency-Key is being processed. Retry shortly.');
 }
 
-/** The answer to remember for a procedure's output, as the REST layer sends it. */
-function storedResponseOf(http: IdempotentContext['http'], data: unknown): StoredResponse {
+/**
+ * Remember a procedure's answer as the REST layer sends it: its status, the headers a replay
+ * repeats, and its JSON (sealed; a replay parses it back), serialized once.
+ */
+async function storeAnswer(db: Database, owner: string, key: string, http: IdempotentContext['http'], data: unknown): Promise<void> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(http.headers)) {
     if (REPLAYED_HEADERS.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
   }
-  return { status: http.status ?? 200, headers, body: data === undefined ? null : (JSON.parse(JSON.stringify(data)) as unknown) };
-}
-
-async function storeAnswer(db: Database, owner: string, key: string, response: StoredResponse): Promise<void> {
-  const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(response.body));
+  const sealed = sealSecret(SEAL_PURPOSE, data === undefined ? 'null' : JSON.stringify(data));
   await storeAnswerStatement(postgresClientOf(db), {
     owner,
     key,
-    status: response.status,
-    headers: JSON.stringify(response.headers),
+    status: http.status ?? 200,
+    headers: JSON.stringify(headers),
     body: JSON.stringify(sealed),
   });
 }
