@@ -27,14 +27,38 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-let lastMs = 0;
-let lastRandom = 0n;
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
 
-function encode(value: bigint, length: number): string {
+/**
+ * `n` bytes from the CSPRNG, handed out of a 4 KiB block drawn at once: a `randomBytes` call
+ * costs a few µs however few bytes it returns, and every id and every sealed answer takes one
+ * (docs/PERFORMANCE.md, issue 16). No byte is handed out twice; a block is never refilled in
+ * place, so what a caller holds stays as it was given.
+ */
+export function pooledRandomBytes(n: number): Buffer {
+  if (n > POOL_BYTES) return randomBytes(n);
+  if (poolOffset + n > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  poolOffset += n;
+  return pool.subarray(poolOffset - n, poolOffset);
+}
+
+/** The 80 random bits as two 40-bit halves (numbers, exact below 2^53: no BigInt per id). */
+const HALF = 2 ** 40;
+let lastMs = 0;
+let randomHigh = 0;
+let randomLow = 0;
+
+/** `value` (< 2^50) as `length` base32 characters, most significant first. */
+function encode(value: number, length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) {
-    out = ALPHABET[Number(value & 31n)] + out;
-    value >>= 5n;
+    out = ALPHABET[value % 32]! + out;
+    value = Math.floor(value / 32);
   }
   return out;
 }
@@ -43,11 +67,14 @@ export function newId(kind: IdKind): string {
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;
-    lastRandom = BigInt(`0x${randomBytes(10).toString('hex')}`);
-  } else {
-    lastRandom = (lastRandom + 1n) & ((1n << 80n) - 1n);
+    const bytes = pooledRandomBytes(10);
+    randomHigh = bytes.readUIntBE(0, 5);
+    randomLow = bytes.readUIntBE(5, 5);
+  } else if (++randomLow === HALF) {
+    randomLow = 0;
+    randomHigh = (randomHigh + 1) % HALF;
   }
-  return `${ID_PREFIXES[kind]}_${encode(BigInt(lastMs), 10)}${encode(lastRandom, 16)}`;
+  return `${ID_PREFIXES[kind]}_${encode(lastMs, 10)}${encode(randomHigh, 8)}${encode(randomLow, 8)}`;
 }
 
 const ID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { pooledRandomBytes } from '@/db/ids';
 import { instanceSecrets } from '@/db/schema';
 import { config } from './config';
 
@@ -50,7 +51,7 @@ export function derivedKey(purpose: string): KeyObject {
  * but must not rest in plain text (stored responses carrying a token, webhook secrets).
  */
 export function sealSecret(purpose: string, plaintext: string): string {
-  const iv = randomBytes(12);
+  const iv = pooledRandomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', derivedKey(`seal:${purpose}`), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ['v1', iv, body, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
