@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 
-type Boom = ReturnType<typeof pino.destination> & { _bufs: string[]; maxWrite: number };
+type Boom = ReturnType<typeof pino.destination> & { _bufs: string[]; maxWrite: number; fd: number };
 
 describe('the buffered log destination', () => {
   it('writes every line in order and never appends a buffer past maxWrite, for any lines and flushes', async () => {
