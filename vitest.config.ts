@@ -15,7 +15,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 200_000,
-    // Integration tests share one server and database; files run in parallel workers.
+    // Integration tests share one server and database; files run in parallel workers. Most of a
+    // file's time is waiting (on the service, Postgres, a receiver, ffmpeg in another process), so
+    // 3 workers even on 2 cores: vitest's default (cores - 1) ran every file one after another here.
     pool: 'forks',
+    maxWorkers: 3,
   },
 });
