@@ -35,6 +35,12 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
   retries: 0,
+  // Tests share nothing but the server (each makes its own network), and most of their time is
+  // waiting on it, the fake voice vendor or a webhook retry: two at a time, also from one file.
+  // Playwright's default is half the cores, 1 here. Files start in name order: the API reference's
+  // (axe over every rendered operation alone takes ~2 min) sorts first so it does not run last, alone.
+  fullyParallel: true,
+  workers: 2,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : 'list',
   use: {
     baseURL,

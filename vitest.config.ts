@@ -1,6 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The tests/http files `npm run test:reliability` runs too (vitest.reliability.config.ts), to
+ * report what they measure. CI runs that right after `npm test` and sets RELIABILITY_RUNS_NEXT=1,
+ * so `npm test` leaves them to it rather than running them twice in one job.
+ */
+export const RELIABILITY_HTTP_TESTS = [
+  'tests/http/idempotency.test.ts',
+  'tests/http/campaigns.test.ts',
+  'tests/http/offers.test.ts',
+  'tests/http/webhook-durability.test.ts',
+  'tests/http/cross-tenant.test.ts',
+  'tests/http/secrets-at-rest.test.ts',
+  'tests/http/logs.test.ts',
+];
+
 /** `@/x` is `<repo>/x`, as tsconfig.json's `paths` says (tsx and Next read that file; vite does not). */
 export const resolve = { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./', import.meta.url)) }] };
 
@@ -11,11 +26,14 @@ export default defineConfig({
     // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts). The
     // cluster behind HAProxy and PgBouncer: `npm run test:cluster` — it needs those two programs,
     // which `npm install` does not bring, so `npm test` on a clean machine must not run it.
-    exclude: ['tests/reliability/**', 'tests/cluster/**', 'node_modules/**'],
+    exclude: ['tests/reliability/**', 'tests/cluster/**', 'node_modules/**', ...(process.env.RELIABILITY_RUNS_NEXT ? RELIABILITY_HTTP_TESTS : [])],
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 200_000,
-    // Integration tests share one server and database; files run in parallel workers.
+    // Integration tests share one server and database; files run in parallel workers. Most of a
+    // file's time is waiting (on the service, Postgres, a receiver, ffmpeg in another process), so
+    // 3 workers even on 2 cores: vitest's default (cores - 1) ran every file one after another here.
     pool: 'forks',
+    maxWorkers: 3,
   },
 });

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
+import { SLOW_AFTER_MS } from '@/server/services/webhooks/lanes';
 import { api } from '@/tests/support/api';
 import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
 import { until } from '@/tests/support/until';
@@ -10,7 +11,7 @@ import { until } from '@/tests/support/until';
  * One slow endpoint never delays another's deliveries: a worker admits at most
  * WEBHOOK_ENDPOINT_CONCURRENCY attempts per subscription at a time, and a slow endpoint's backlog
  * waits in its lanes (server/services/webhooks/lanes.ts). Here the worker has 4 slots and an
- * endpoint at most 2: network A's endpoint answers after 6 s (slow: its backlog goes into lanes)
+ * endpoint at most 2: network A's endpoint answers after SLOW_MS (slow: its backlog goes into lanes)
  * with many deliveries queued;
  * network B's delivery must not wait behind them.
  */
@@ -19,6 +20,11 @@ let stopServer: () => Promise<void>;
 const token = generateApiKeyToken('test');
 const LANES = 2;
 const A_EVENTS = 20;
+/**
+ * How long A's endpoint takes: past SLOW_AFTER_MS, so its attempts mark it slow and its backlog
+ * goes into lanes. Any more only stretches the run (A's 20 deliveries take ~10 × this, 2 at a time).
+ */
+const SLOW_MS = SLOW_AFTER_MS + 1_000;
 
 beforeAll(async () => {
   ({ server, stop: stopServer } = await startOwnServer('hookfair', {
@@ -75,7 +81,7 @@ async function emit(n: string, count: number) {
 
 describe('fair delivery', () => {
   it('a slow endpoint with deliveries queued holds at most its share of slots; another network’s delivery goes out meanwhile; nothing is lost', async () => {
-    const slow = await endpoint(6000);
+    const slow = await endpoint(SLOW_MS);
     const healthy = await endpoint(0);
     try {
       const a = await networkWithHook(slow.url);
@@ -85,7 +91,7 @@ describe('fair delivery', () => {
       await emit(b, 1);
       await until(() => (healthy.state.ids.length === 1 ? true : undefined), 20_000);
       // Without the bound, A's queued deliveries would take all 4 slots and B's would wait until
-      // almost all of A's had been answered (6 s each, 4 at a time).
+      // almost all of A's had been answered (SLOW_MS each, 4 at a time).
       const aAnsweredWhenB = slow.state.ids.length;
       expect(aAnsweredWhenB).toBeLessThan(A_EVENTS - 4);
       // Every one of A's deliveries still arrives, once each, never more than LANES at a time.
