@@ -13,37 +13,49 @@ import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
 export const REST_PREFIX = '/v1';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
-  res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
-  res.end(payload);
-}
+type Headers = Record<string, string | number>;
 
-function sendProblem(res: ServerResponse, p: Problem, headers: Record<string, string> = {}): void {
-  sendJson(res, p.status, p, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE });
-}
+/**
+ * Every /v1 answer's headers: never cached, never sniffed (a handler may say otherwise: audio is
+ * cached), and the request id. server.ts leaves /v1's headers to this file, so that each answer
+ * is written with one `writeHead` — no `setHeader` per header (node validates and stores each).
+ */
+const answerHeaders = (requestId: string): Headers => ({
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Request-Id': requestId,
+  'Content-Type': 'application/json',
+});
 
-/** The procedure's answer: its JSON output, or the bytes it asked for (audio), with its status and headers. */
-function sendOutput(res: ServerResponse, http: HttpOut, data: unknown): void {
-  res.statusCode = http.status ?? 200;
-  res.setHeader('Content-Type', 'application/json');
-  for (const [name, value] of Object.entries(http.headers)) res.setHeader(name, value);
-  if (http.raw) {
-    res.setHeader('Content-Type', http.raw.contentType);
-    res.setHeader('Content-Length', http.raw.body.length);
-    res.end(http.raw.body);
-    return;
-  }
-  if (data === undefined) {
+function send(res: ServerResponse, status: number, headers: Headers, body?: string | Buffer): void {
+  if (body === undefined) {
+    // No body: node decides Content-Length (none on a 204).
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.statusCode = status;
     res.end();
     return;
   }
-  const payload = JSON.stringify(data);
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
-  res.end(payload);
+  headers['Content-Length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  res.writeHead(status, headers).end(body);
+}
+
+function sendJson(res: ServerResponse, requestId: string, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  send(res, status, { ...answerHeaders(requestId), ...headers }, JSON.stringify(body));
+}
+
+function sendProblem(res: ServerResponse, requestId: string, p: Problem, headers: Record<string, string> = {}): void {
+  sendJson(res, requestId, p.status, p, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE });
+}
+
+/** The procedure's answer: its JSON output, or the bytes it asked for (audio), with its status and headers. */
+function sendOutput(res: ServerResponse, requestId: string, http: HttpOut, data: unknown): void {
+  const headers = { ...answerHeaders(requestId), ...http.headers };
+  if (http.raw) {
+    headers['Content-Type'] = http.raw.contentType;
+    send(res, http.status ?? 200, headers, http.raw.body);
+  } else {
+    send(res, http.status ?? 200, headers, data === undefined ? undefined : JSON.stringify(data));
+  }
 }
 
 /** 5xx are logged (with the cause a TRPCError wraps); 4xx are the client's and only in the request line. */
@@ -75,10 +87,10 @@ export function createRestHandler() {
 
   return async function serveRest(req: AppRequest, res: ServerResponse): Promise<void> {
     const state = requestState(req);
-    res.setHeader('Request-Id', state.requestId);
+    const { requestId } = state;
     const url = req.url!.slice(REST_PREFIX.length) || '/';
     if (req.method === 'GET' && url.split('?')[0] === '/openapi.json') {
-      sendJson(res, 200, openApiDocument(), { 'Cache-Control': 'no-cache' });
+      sendJson(res, requestId, 200, openApiDocument(), { 'Cache-Control': 'no-cache' });
       return;
     }
     req.url = url;
@@ -103,9 +115,9 @@ export function createRestHandler() {
         // answer carries RateLimit-* and an unknown path is no way around the lockout.
         try {
           await admitWithoutOperation(ctx);
-          sendProblem(res, problem('not-found', 'No operation at this path. The reference is at /docs.'), ctx.http.headers);
+          sendProblem(res, requestId, problem('not-found', 'No operation at this path. The reference is at /docs.'), ctx.http.headers);
         } catch (error) {
-          sendProblem(res, problemFromError(error), { ...ctx.http.headers, ...errorHeaders(error) });
+          sendProblem(res, requestId, problemFromError(error), { ...ctx.http.headers, ...errorHeaders(error) });
         }
         return;
       }
@@ -115,15 +127,15 @@ export function createRestHandler() {
         : { ...(body !== undefined ? body : queryInput(new URLSearchParams(target.query), route.arrayFields)), ...pathInput };
       const result = await callRoute(route, ctx, input);
       if (result.ok) {
-        sendOutput(res, ctx.http, result.data);
+        sendOutput(res, requestId, ctx.http, result.data);
         return;
       }
       logFailure(result.error, route.path, 'request failed');
-      sendProblem(res, problemFromError(result.error), { ...ctx.http.headers, ...errorHeaders(result.error) });
+      sendProblem(res, requestId, problemFromError(result.error), { ...ctx.http.headers, ...errorHeaders(result.error) });
     } catch (error) {
       logFailure(error, undefined, 'request failed before routing');
       // A 413's body is being drained (readBody): the connection stays usable.
-      sendProblem(res, problemFromError(error), errorHeaders(error));
+      sendProblem(res, requestId, problemFromError(error), errorHeaders(error));
     }
   };
 }

@@ -33,9 +33,12 @@ export function createAppServer(pages?: PageHandler): Server {
     const api = startsWithSegment(url, REST_PREFIX) || startsWithSegment(url, CONSOLE_PREFIX);
 
     if (api) {
-      // Answers carry tokens and tenant data: never cached unless a handler says so (audio does).
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
+      // Answers carry tokens and tenant data: never cached, never sniffed (/v1 sets these with the
+      // rest of its headers, rest.ts; a handler may say otherwise: audio is cached).
+      if (!startsWithSegment(url, REST_PREFIX)) {
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+      }
       res.on('finish', () => {
         requestLogger.info(
           {
@@ -64,7 +67,14 @@ export function createAppServer(pages?: PageHandler): Server {
       logger.error({ err: error, requestId: state.requestId }, 'unhandled request error');
       if (!res.headersSent) {
         const body = JSON.stringify(problem('internal', 'An unexpected error occurred. It is safe to retry the request.'));
-        res.writeHead(500, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) }).end(body);
+        res
+          .writeHead(500, {
+            'Cache-Control': 'no-store',
+            'X-Content-Type-Options': 'nosniff',
+            'Content-Type': PROBLEM_CONTENT_TYPE,
+            'Content-Length': Buffer.byteLength(body),
+          })
+          .end(body);
       } else {
         res.destroy();
       }
