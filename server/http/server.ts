@@ -30,12 +30,13 @@ export function createAppServer(pages?: PageHandler): Server {
     const state = requestState(req);
     if (typeof incomingId === 'string' && REQUEST_ID.test(incomingId)) state.requestId = incomingId;
     const url = req.url ?? '/';
-    const api = startsWithSegment(url, REST_PREFIX) || startsWithSegment(url, CONSOLE_PREFIX);
+    const rest = startsWithSegment(url, REST_PREFIX);
+    const consoleApi = !rest && startsWithSegment(url, CONSOLE_PREFIX);
 
-    if (api) {
+    if (rest || consoleApi) {
       // Answers carry tokens and tenant data: never cached, never sniffed (/v1 sets these with the
       // rest of its headers, rest.ts; a handler may say otherwise: audio is cached).
-      if (!startsWithSegment(url, REST_PREFIX)) {
+      if (consoleApi) {
         res.setHeader('Cache-Control', 'no-store');
         res.setHeader('X-Content-Type-Options', 'nosniff');
       }
@@ -58,11 +59,7 @@ export function createAppServer(pages?: PageHandler): Server {
       void serveHealth(res);
       return;
     }
-    const handler = startsWithSegment(url, REST_PREFIX)
-      ? serveRest
-      : startsWithSegment(url, CONSOLE_PREFIX)
-        ? serveConsole
-        : pages;
+    const handler = rest ? serveRest : consoleApi ? serveConsole : pages;
     Promise.resolve(handler ? handler(req, res) : notFound(res)).catch((error: unknown) => {
       logger.error({ err: error, requestId: state.requestId }, 'unhandled request error');
       if (!res.headersSent) {
