@@ -29,7 +29,8 @@ export async function createNetwork(request: APIRequestContext, name: string): P
 /**
  * axe-core on the current page: no serious or critical violations (the report is attached to the test).
  * It waits for running CSS animations and transitions (toasts fading in, dialogs opening) to end
- * first: text measured mid-fade has partial opacity and fails colour contrast that it meets at rest.
+ * first: text measured mid-fade has partial opacity and fails colour contrast that it meets at rest;
+ * and for the document's title, which a client navigation replaces.
  */
 export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await expect
@@ -37,6 +38,9 @@ export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestIn
       message: `animations on ${name} never settled`,
     })
     .toBe(0);
+  // A client navigation (a filter written to the URL) replaces the page's metadata: for a moment
+  // there is no <title>. Wait for it, as for the animations; a page that never gets one still fails.
+  await expect.poll(() => page.title(), { message: `${name} never got a document title` }).not.toBe('');
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
