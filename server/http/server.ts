@@ -68,6 +68,8 @@ export function createAppServer(pages?: PageHandler): Server {
           .writeHead(500, {
             'Cache-Control': 'no-store',
             'X-Content-Type-Options': 'nosniff',
+            // /v1 writes its Request-Id with its answer (rest.ts) and pages write none: say it here.
+            'Request-Id': state.requestId,
             'Content-Type': PROBLEM_CONTENT_TYPE,
             'Content-Length': Buffer.byteLength(body),
           })
