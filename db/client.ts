@@ -178,14 +178,16 @@ export function postgresClientOf(db: Queryable): postgres.Sql {
  * transaction, and none of our services recovers from a failed statement), and
  * `postgresClientOf` gives the transaction's own postgres.js client, so
  * prepared tagged templates run in it too.
+ *
+ * It is the transaction object itself with `transaction` overridden, not a new
+ * object whose prototype is the transaction: an object made a prototype gets a
+ * map, and maps live in V8's old space until a full collection, so every young
+ * collection kept each finished transaction — and the request that awaited it —
+ * alive through that map and promoted it (~14 KB per keyed POST; docs/PERFORMANCE.md).
  */
 export function transactionAsDatabase(tx: Tx): Database {
-  const client = (tx as unknown as { session: { client: postgres.TransactionSql } }).session.client;
-  const inline: Database = Object.create(tx, {
-    $client: { value: client },
-    transaction: { value: <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => fn(inline as unknown as Tx) },
-  });
-  return inline;
+  Object.defineProperty(tx, 'transaction', { value: <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => fn(tx) });
+  return tx as unknown as Database;
 }
 
 export async function closeDatabase(): Promise<void> {
