@@ -186,7 +186,8 @@ export function postgresClientOf(db: Queryable): postgres.Sql {
  * alive through that map and promoted it (~14 KB per keyed POST; docs/PERFORMANCE.md).
  */
 export function transactionAsDatabase(tx: Tx): Database {
-  Object.defineProperty(tx, 'transaction', { value: <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => fn(tx) });
+  // Configurable, so that a second call on the same transaction redefines it rather than throwing.
+  Object.defineProperty(tx, 'transaction', { value: <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => fn(tx), configurable: true });
   return tx as unknown as Database;
 }
 
