@@ -6,14 +6,22 @@ import { adminUrl } from '@/tests/support/database';
 import { connect, transactionAsDatabase } from './client';
 
 /**
- * Every keyed POST runs in `transactionAsDatabase` (server/http/idempotency.ts). When it returned
- * a new object whose prototype was the transaction, V8 gave that object a map — maps live in the
- * old generation until a full collection — pointing at the young transaction, so every young
- * collection kept each finished transaction, and all it reached, alive and then promoted it:
- * ~6 MB per scavenge under the POST benchmark, 8–20 ms pauses (docs/PERFORMANCE.md).
+ * What a finished request leaves for V8's young collections to keep. Under load the service runs
+ * a young collection every second or so; anything of a finished request that one keeps is
+ * promoted to the old generation, and the collections that copy it pause for milliseconds —
+ * the p99 of issue 16 (docs/PERFORMANCE.md). Each hole found so far kept whole requests:
  *
- * Measured here as V8 sees it: after a young collection, what is left in the young generation is
- * what survived it. Each transaction carries ~200 KB of small objects; none may survive.
+ * - `transactionAsDatabase` returned a new object whose prototype was the transaction. V8 gave
+ *   that object a map — maps live in the old generation — pointing at the young transaction.
+ * - Function literals assigned to a property (`this.resolve = x => …`, `sql.prepare = x => …`,
+ *   `c.reserved = () => …` in postgres.js, `args[last] = inner => …` in our client): V8's parser
+ *   marks those for the old generation, and all but TurboFan's code allocate them there, so each
+ *   kept what it closes over — a query with its rows, a transaction with the callback it ran and
+ *   the request that callback closes over — until the next full collection. The code here runs a
+ *   few dozen times, not optimized: as at a process's start and after every deoptimization.
+ *
+ * Measured as V8 sees it: after a young collection, what is left in the young generation is
+ * what survived it. None of the finished work may be among it.
  */
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as (options: { type: 'minor'; execution: 'sync' }) => void;
@@ -23,15 +31,21 @@ const youngBytes = () => v8.getHeapSpaceStatistics().find((space) => space.space
 const handle = connect(adminUrl(), { max: 1 });
 afterAll(() => handle.close());
 
-async function finishedTransactions(count: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    await handle.db.transaction(async (tx) => {
-      Object.assign(tx, { carried: Array.from({ length: 8000 }, (_, j) => ({ j })) });
-      const db = transactionAsDatabase(tx);
-      await db.transaction((inner) => inner.execute(sql`select 1`));
-    });
-  }
-  await new Promise((resolve) => setImmediate(resolve)); // past the job that ran them
+/** ~200 KB of small objects: about what a request's context reaches. */
+const carried = () => Array.from({ length: 8000 }, (_, j) => ({ j }));
+
+/** Young bytes left after one young collection that follows `runs` finished runs of `work` (after a warm-up of as many). */
+async function youngBytesAfter(work: () => Promise<unknown>, runs = 20): Promise<number> {
+  const repeat = async () => {
+    for (let i = 0; i < runs; i++) await work();
+    await new Promise((resolve) => setImmediate(resolve)); // past the job that ran them
+  };
+  await repeat(); // warm: the maps and code the path needs are made
+  youngCollection();
+  youngCollection();
+  await repeat(); // ~4 MB carried in all
+  youngCollection();
+  return youngBytes();
 }
 
 describe('transactionAsDatabase', () => {
@@ -55,13 +69,35 @@ describe('transactionAsDatabase', () => {
     // A savepoint would have undone the insert; inline, only the whole transaction's rollback does.
     expect(seen).toEqual({ sameTransaction: true, rows: 1 });
   });
+});
 
-  it('leaves nothing of a finished transaction to survive a young collection', async () => {
-    await finishedTransactions(20); // warm: the maps and code the path needs are made
-    youngCollection();
-    youngCollection();
-    await finishedTransactions(20); // ~4 MB carried in all
-    youngCollection();
-    expect(youngBytes()).toBeLessThan(512 * 1024);
+describe('what a young collection keeps of finished work', () => {
+  it('keeps nothing of a transaction run inline through transactionAsDatabase', async () => {
+    const left = await youngBytesAfter(() =>
+      handle.db.transaction(async (tx) => {
+        Object.assign(tx, { carried: carried() });
+        const db = transactionAsDatabase(tx);
+        await db.transaction((inner) => inner.execute(sql`select 1`));
+      }),
+    );
+    expect(left).toBeLessThan(512 * 1024);
+  });
+
+  it('keeps nothing that a transaction’s callback closes over (a request, in the service)', async () => {
+    const left = await youngBytesAfter(() => {
+      const request = carried();
+      return handle.db.transaction((tx) => tx.execute(sql`select ${request.length}::int`));
+    });
+    expect(left).toBeLessThan(512 * 1024);
+  });
+
+  it('keeps nothing of a query: its text, arguments and rows', async () => {
+    const left = await youngBytesAfter(() => handle.sql`select g as j from generate_series(1, ${2000}::int) g`, 40);
+    expect(left).toBeLessThan(512 * 1024);
+  });
+
+  it('keeps nothing of a transaction’s own bookkeeping (~0.9 KB each when kept)', async () => {
+    const left = await youngBytesAfter(() => handle.db.transaction((tx) => tx.execute(sql`select 1`)), 400);
+    expect(left).toBeLessThan(256 * 1024);
   });
 });

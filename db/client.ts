@@ -68,6 +68,19 @@ export function connect(url: string, options: ConnectOptions = {}): DbHandle {
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 
+type TransactionCallback = (inner: postgres.TransactionSql) => unknown;
+
+/**
+ * The callback, given the transaction's client wrapped as below. Made here, not written as a
+ * function literal in `args[last] = …`: V8 allocates a function literal assigned to a property in
+ * the old generation (until the code is optimized), and from there the closure kept each finished
+ * transaction's callback, and the request it ran for, alive through every young collection
+ * (docs/PERFORMANCE.md).
+ */
+function givenPrepared(fn: TransactionCallback): TransactionCallback {
+  return (inner) => fn(preparedByDefault(inner));
+}
+
 /**
  * Drizzle sends its queries through postgres.js's `unsafe()` with `prepare: false` (unless a
  * query is built with `.prepare(name)`), so Postgres parses and plans each one again, every time:
@@ -79,11 +92,10 @@ export function connect(url: string, options: ConnectOptions = {}): DbHandle {
  * savepoints hand the wrapped client to their callback, so queries in them are prepared too.
  */
 function preparedByDefault<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
-  type Callback = (inner: postgres.TransactionSql) => unknown;
   const wrapLast = (args: unknown[]) => {
     const last = args.length - 1;
     const fn = args[last];
-    if (typeof fn === 'function') args[last] = (inner: postgres.TransactionSql) => (fn as Callback)(preparedByDefault(inner));
+    if (typeof fn === 'function') args[last] = givenPrepared(fn as TransactionCallback);
     return args;
   };
   return new Proxy(client, {
