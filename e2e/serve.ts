@@ -2,7 +2,7 @@
  * The web server of the e2e run (playwright.config.ts `webServer`): creates a
  * fresh database — on the run's Postgres server, or on an embedded one it starts
  * when the run has none (tests/support/test-postgres.ts) — starts the service as
- * `npm start` does (scripts/start.ts, on this same Node) with DATABASE_URL
+ * `npm start` does (scripts/start.ts with its Node flags, on this same Node) with DATABASE_URL
  * pointing at it, and drops the database once the service has stopped.
  *
  * Voice synthesis goes to a fake vendor (a real HTTP server, here: the outside
@@ -19,6 +19,7 @@
 import { spawn } from 'node:child_process';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { provideTestPostgres } from '@/tests/support/test-postgres';
+import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
 import { createDatabase, databaseUrl, dropDatabase, dropStaleDatabases, waitUntilUnused } from './database';
 
 const name = process.env.E2E_DATABASE;
@@ -33,7 +34,7 @@ if (stale.length) process.stderr.write(`e2e: dropped ${stale.length} database(s)
 await createDatabase(name);
 
 const vendor = await startFakeVoiceVendor({ delayMs: Number(process.env.E2E_VOICE_DELAY_MS ?? 8000) });
-const service = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: databaseUrl(name), SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'e2e' },
 });

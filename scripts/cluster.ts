@@ -28,6 +28,7 @@ import { runningChildren, startChild, type Child } from './cluster/child';
 import { startHaproxy } from './cluster/haproxy';
 import { startPgBouncer, type PgBouncer } from './cluster/pgbouncer';
 import { ensureNextBuild } from './next-build';
+import { SERVICE_NODE_FLAGS } from './node-flags';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -84,12 +85,12 @@ async function main(): Promise<void> {
     PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     NODE_ENV: process.env.NODE_ENV ?? 'production',
   };
-  const script = (name: string) => [process.execPath, ['--import', 'tsx', path.join(root, 'scripts', name)]] as const;
+  const script = (name: string, nodeFlags: readonly string[] = []) => [process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'scripts', name)]] as const;
 
   const webs: Member[] = [];
   for (let i = 1; i <= WEB_PROCESSES; i++) {
     const port = await freePort();
-    const [node, args] = script('start.ts');
+    const [node, args] = script('start.ts', SERVICE_NODE_FLAGS);
     webs.push({
       name: `web${i}`,
       url: `http://127.0.0.1:${port}`,

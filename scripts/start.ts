@@ -11,6 +11,7 @@ import { logger } from '@/server/logger';
 import { startService } from '@/server/runtime';
 import { keepNativeDate } from './native-date';
 import { ensureNextBuild } from './next-build';
+import { missingServiceNodeFlags, SERVICE_NODE_FLAGS } from './node-flags';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,7 +21,14 @@ async function main(): Promise<void> {
   (process.env as Record<string, string | undefined>).NODE_ENV ??= 'production';
   const config = loadConfig();
   setConfig(config);
-  logger.info({ node: process.version, pid: process.pid }, `starting on Node ${process.version}`);
+  const missingFlags = missingServiceNodeFlags();
+  logger.info(
+    { node: process.version, nodeFlags: SERVICE_NODE_FLAGS.filter((flag) => !missingFlags.includes(flag)), pid: process.pid },
+    `starting on Node ${process.version}`,
+  );
+  if (missingFlags.length > 0) {
+    logger.warn({ missingFlags }, `started without ${missingFlags.join(' ')}: run it with npm start (scripts/node-flags.ts says why)`);
+  }
   const dev = config.NODE_ENV === 'development';
   if (!dev) ensureNextBuild(root, (msg) => logger.info(msg));
   const nextApp = next({ dev, dir: root, quiet: !dev });

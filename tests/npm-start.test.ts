@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
 import { api } from './support/api';
 import { freePort, ROOT } from './support/server-process';
 
@@ -77,6 +78,9 @@ describe('npm start stops cleanly whichever process gets the signal', () => {
       }
       // The log (buffered until the end) says it too.
       expect(service.output()).toMatch(new RegExp(`"node":"v${pinnedNode.replaceAll('.', '\\.')}"`));
+      // …with the service's Node flags (scripts/node-flags.ts), as package.json's start script passes them.
+      expect(service.output()).toContain(`"nodeFlags":${JSON.stringify(SERVICE_NODE_FLAGS)}`);
+      expect(service.output()).not.toContain('started without');
       expect(service.output()).toContain(`Ad network service stopped (${signal})`);
       expect(errorLines(service.output())).toEqual([]);
       // Postgres was shut down by the service (a clean shutdown removes its pid file), nothing orphaned.

@@ -1,7 +1,8 @@
 /**
  * The processes a benchmark measures: the service started as a user starts it
- * (`node --import tsx scripts/start.ts`: what `npx tsx scripts/start.ts` runs, minus the tsx CLI
- * wrapper, so the child's pid IS the server) and the baseline (baseline.ts), each logging to files.
+ * (`node --no-memory-reducer --import tsx scripts/start.ts`: what `npm start` runs, its flags from
+ * scripts/node-flags.ts, so the child's pid IS the server) and the baseline (baseline.ts), each
+ * logging to files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from '@/scripts/bench/format';
 import { POOL_MAX, RATE_LIMIT, root } from '@/scripts/bench/settings';
+import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
 
 export interface Child {
   name: string;
@@ -76,7 +78,9 @@ function startChild(name: string, script: string, env: NodeJS.ProcessEnv, port: 
   const errLog = path.join(logDir, `${name}.stderr.log`);
   const out = openSync(outLog, 'a');
   const err = openSync(errLog, 'a');
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', out, err] });
+  // The service runs with the flags `npm start` gives it (scripts/node-flags.ts), then any of the benchmark's.
+  const serviceFlags = script === 'scripts/start.ts' ? SERVICE_NODE_FLAGS : [];
+  const proc = spawn(process.execPath, [...serviceFlags, ...nodeArgs, '--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', out, err] });
   closeSync(out);
   closeSync(err);
   if (proc.pid === undefined) throw new Error(`could not start ${name}`);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
 import { createTestDatabase } from './database';
 import { freePort } from './free-port';
 
@@ -21,8 +22,15 @@ export interface ServerProcess {
  * Run one of the project's scripts as a child process (as `npm start` /
  * `npm run worker` would) and wait until it prints `ready`.
  */
-async function startScript(script: string, env: Record<string, string>, ready: string, url: string, logFile?: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+async function startScript(
+  script: string,
+  env: Record<string, string>,
+  ready: string,
+  url: string,
+  logFile?: string,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,12 +77,13 @@ async function startScript(script: string, env: Record<string, string>, ready: s
 }
 
 /**
- * Start the service exactly as `npm start` does (scripts/start.ts), in a child
+ * Start the service exactly as `npm start` does (scripts/start.ts with its Node flags), in a child
  * process, and wait until it says it is ready.
  */
 export async function startServerProcess(env: Record<string, string>, logFile?: string): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  return startScript('scripts/start.ts', { ...env, PORT: String(port) }, 'Ad network service ready on', `http://127.0.0.1:${port}`, logFile);
+  const url = `http://127.0.0.1:${port}`;
+  return startScript('scripts/start.ts', { ...env, PORT: String(port) }, 'Ad network service ready on', url, logFile, SERVICE_NODE_FLAGS);
 }
 
 /** The background worker alone, as `npm run worker` starts it (scripts/worker.ts). */
