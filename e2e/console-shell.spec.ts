@@ -171,4 +171,26 @@ test.describe('console shell', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/console/n/${network.id}/members$`));
   });
+
+  test('widened from 390 to 1280 px, the page never falls into the navigation\'s column', async ({ page, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const network = await createNetwork(request, `Shell widen ${randomUUID().slice(0, 8)}`);
+    await signInToConsole(page);
+    await page.goto(`/console/n/${network.id}`);
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+    // The browser fires resize before it tells matchMedia's listeners, so before React swaps the top
+    // bar for the side bar: what the handler measures is the first frame at 1280 px, laid out by CSS
+    // alone. The side bar's grid column once took the page (256 px wide) until the next render.
+    await page.evaluate(() => {
+      window.addEventListener('resize', () => document.getElementById('main')!.setAttribute('data-width-on-resize', String(document.getElementById('main')!.getBoundingClientRect().width)), {
+        once: true,
+      });
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByRole('complementary')).toBeVisible();
+    const main = page.locator('#main');
+    await expect(main).toHaveAttribute('data-width-on-resize', /\d/);
+    expect(Number(await main.getAttribute('data-width-on-resize'))).toBeGreaterThanOrEqual(1280 - 256 - 20);
+    expect((await main.boundingBox())!.width).toBeGreaterThanOrEqual(1280 - 256 - 20);
+  });
 });

@@ -87,7 +87,9 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
         </aside>
       )}
 
-      <main id="main" tabIndex={-1} className="min-w-0 px-4 py-6 focus:outline-none sm:px-6 lg:px-10 lg:py-8">
+      {/* Its grid column is named: for the frame between the window widening (CSS) and React
+          rendering the side bar, the page would otherwise take the side bar's 16rem column. */}
+      <main id="main" tabIndex={-1} className="min-w-0 px-4 py-6 focus:outline-none sm:px-6 lg:col-start-2 lg:px-10 lg:py-8">
         <div className="mx-auto max-w-6xl">{children}</div>
       </main>
     </div>
