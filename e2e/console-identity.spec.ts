@@ -117,7 +117,11 @@ test.describe('console identity', () => {
     const carolEmail = `carol-${suffix}@example.test`;
     await invite(page, carolEmail, 'read_only');
     await page.getByRole('button', { name: `Revoke the invitation for ${carolEmail}` }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke invitation' }).click();
+    const confirmRevoke = page.getByRole('alertdialog', { name: `Revoke the invitation for ${carolEmail}?` });
+    await confirmRevoke.getByRole('button', { name: 'Revoke invitation' }).click();
+    // The dialog closes once the invitation is revoked and the list reloaded. Until then the page
+    // behind it is hidden from the accessibility tree, where no row at all would pass the next check.
+    await expect(confirmRevoke).toBeHidden();
     await expect(invitations.getByRole('row', { name: new RegExp(carolEmail) })).toHaveCount(0);
     await page.getByLabel('Status').selectOption('');
     await expect(invitations.getByRole('row', { name: new RegExp(carolEmail) }).getByText('revoked')).toBeVisible();
