@@ -38,7 +38,8 @@ export default defineConfig({
   // Tests share nothing but the server (each makes its own network), and most of their time is
   // waiting on it, the fake voice vendor or a webhook retry: two at a time, also from one file.
   // Playwright's default is half the cores, 1 here. Files start in name order: the API reference's
-  // (axe over every rendered operation alone takes ~2 min) sorts first so it does not run last, alone.
+  // (rendering every operation and axe over all of them, ~1 min alone) sorts first so it does not
+  // run last, alone.
   fullyParallel: true,
   workers: 2,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : 'list',

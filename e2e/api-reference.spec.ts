@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ERROR_KINDS } from '@/server/errors';
+import { axeOnPage } from './axe';
 
 const SLUGS = Object.keys(ERROR_KINDS) as (keyof typeof ERROR_KINDS)[];
 
@@ -245,15 +245,15 @@ test.describe('error type pages', () => {
 test.describe('accessibility', () => {
   for (const path of ['/', '/docs', '/docs/errors/not-found']) {
     test(`axe finds no serious or critical violations on ${path}`, async ({ page }) => {
-      // On /docs, axe then walks every node of the whole reference: ~34,000 elements, 2.5 minutes
-      // alone on 2 slow cores and 5.8 beside the other Playwright worker, so the test gets 12.
+      // On /docs, axe then walks every node of the whole reference: ~34,000 elements, 41 s alone
+      // on 2 cores (e2e/axe.ts) and more beside the other Playwright worker, so the test gets 8 minutes.
       if (path === '/docs') {
         await openDocs(page);
         await renderEveryOperation(page);
-        test.setTimeout(720_000);
+        test.setTimeout(480_000);
       } else await page.goto(path);
       // Violations in full; of the rest (passes, incomplete) one node per rule: about a fifth of axe's time on /docs.
-      const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+      const results = await (await axeOnPage(page)).options({ resultTypes: ['violations'] }).analyze();
       const blocking = results.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));

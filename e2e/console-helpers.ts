@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { axeOnPage } from './axe';
 
 /** The super_user token the e2e server was started with (playwright.config.ts). */
 export function e2eToken(): string {
@@ -41,7 +41,7 @@ export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestIn
   // A client navigation (a filter written to the URL) replaces the page's metadata: for a moment
   // there is no <title>. Wait for it, as for the animations; a page that never gets one still fails.
   await expect.poll(() => page.title(), { message: `${name} never got a document title` }).not.toBe('');
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await (await axeOnPage(page)).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
   expect(
