@@ -70,6 +70,8 @@
  *   BENCH_BASELINE_NODE_ARGS="--trace-gc-nvp"                      extra node flags for the baseline
  *   BENCH_BASELINE_PREPARE=0            baseline without prepared statements (as Drizzle queries run)
  *   BENCH_POOL_MAX=10                   database pool size of both servers
+ *   BENCH_SYNCHRONOUS_COMMIT=off        commits of both servers do not wait for the WAL's fsync (keyed
+ *                                       POSTs' tails without the disk's: docs/PERFORMANCE.md, seventh look)
  *
  * Layout of scripts/bench/ (this file only composes the steps above, in order):
  *   settings.ts      every BENCH_* variable above, read once
@@ -173,6 +175,11 @@ async function main(): Promise<void> {
     await admin.unsafe(`create database "${dbName}"`);
     databaseCreated = true;
     log(`created database ${dbName}`);
+    if (investigation.synchronousCommit) {
+      // Before either server connects: every session of both takes the database's setting.
+      await admin.unsafe(`alter database "${dbName}" set synchronous_commit = ${investigation.synchronousCommit}`);
+      log(`synchronous_commit = ${investigation.synchronousCommit} on ${dbName}, for both servers`);
+    }
 
     // 2–3. The service, the data, the baseline.
     const superToken = generateApiKeyToken('test');

@@ -46,6 +46,8 @@ export const investigation = {
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   baselineNodeArgs: (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   baselinePrepare: process.env.BENCH_BASELINE_PREPARE !== '0',
+  /** The benchmark database's synchronous_commit, for both servers (`off`: commits do not wait for the disk). */
+  synchronousCommit: synchronousCommitEnv(process.env.BENCH_SYNCHRONOUS_COMMIT),
 };
 const investigating =
   investigation.targets.length > 0 ||
@@ -53,6 +55,7 @@ const investigating =
   investigation.serviceNodeArgs.length > 0 ||
   investigation.baselineNodeArgs.length > 0 ||
   !investigation.baselinePrepare ||
+  investigation.synchronousCommit !== undefined ||
   process.env.BENCH_POOL_MAX !== undefined;
 
 export const settings = {
@@ -106,3 +109,9 @@ export const soak = {
   connections: Math.round(numberEnv('BENCH_SOAK_CONNECTIONS', 8)),
   sampleSeconds: numberEnv('BENCH_SOAK_SAMPLE_SECONDS', quick ? 2 : 10),
 };
+
+function synchronousCommitEnv(raw: string | undefined): 'on' | 'off' | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'on' || raw === 'off') return raw;
+  throw new Error(`BENCH_SYNCHRONOUS_COMMIT must be on or off, got ${JSON.stringify(raw)}`);
+}
