@@ -6,8 +6,8 @@
  *
  * What it does:
  *  1. creates a fresh database `bench_<random>` on BENCH_PG_URL's server;
- *  2. starts the service as a user does (`node --no-memory-reducer --import tsx scripts/start.ts`,
- *     which is what `npm start` runs, its flags from scripts/node-flags.ts, so the child's pid IS
+ *  2. starts the service as a user does (`node <flags> --import tsx scripts/start.ts`, which is
+ *     what `npm start` runs, its flags from scripts/node-flags.ts, so the child's pid IS
  *     the server and its /proc/<pid>/status is the server's memory), with default logging
  *     sent to a temporary file, and the baseline next to it;
  *  3. seeds over the API: BENCH_NETWORKS networks via POST /v1/networks (super_user), then a

@@ -1,8 +1,8 @@
 /**
  * The processes a benchmark measures: the service started as a user starts it
- * (`node --no-memory-reducer --import tsx scripts/start.ts`: what `npm start` runs, its flags from
- * scripts/node-flags.ts, so the child's pid IS the server) and the baseline (baseline.ts), each
- * logging to files.
+ * (`node <flags> --import tsx scripts/start.ts`: what `npm start` runs, its flags from
+ * scripts/node-flags.ts, so the child's pid IS the server) and the baseline (baseline.ts, on
+ * Node's default flags), each logging to files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
