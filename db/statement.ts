@@ -15,8 +15,11 @@ const dialect = new PgDialect();
  */
 export function statement<Row extends object, Values extends Record<string, unknown> = Record<string, never>>(query: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values) =>
+  const run = (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values) =>
     client.unsafe<Row[]>(text, fillPlaceholders(params, values) as postgres.ParameterOrJSON<never>[], { prepare: preparesStatements() });
+  // The rendered text, for the benchmark's bare server (scripts/bench/baseline.ts), which must
+  // run the very SQL the service runs.
+  return Object.assign(run, { text });
 }
 
 /** A column's bare name, where SQL allows no table before it (insert columns, update targets). */

@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://… PORT=3231 npx tsx scripts/bench/baseline.ts
  *
  * Routes (Authorization: Bearer <API key> on all):
- *   GET /v1/me                 the key lookup below, then {key_id, key_name, super_user, scopes, owner}
+ *   GET /v1/me                 the key lookup below (the service's own SQL text), then {key_id, key_name, super_user, scopes, owner}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
  *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the key lookup, then ONE transaction
@@ -60,30 +60,17 @@ interface KeyRow {
   scopes: Array<{ network_id: string; role: string }>;
 }
 
-/** The per-request key lookup: the SQL text of `findKey` in server/auth/principal.ts. */
+/**
+ * The per-request key lookup: the service's own SQL text (`FIND_KEY_SQL`, rendered from
+ * server/auth/principal.ts), so the two can never drift apart — a hand-kept copy did, and ran
+ * Postgres ~2.7× longer per lookup than the service's (docs/PERFORMANCE.md, "Eighth look").
+ * `npm run bench` hands it over in the environment, so that this process loads none of the
+ * service's modules (Drizzle, the schema: ~90 MiB more RSS); run alone, it imports it.
+ */
+const findKeySql = process.env.FIND_KEY_SQL || (await import('@/server/auth/principal')).FIND_KEY_SQL;
+
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
-  const rows = await sql<KeyRow[]>`
-    select k.id, k.name, k.super_user, k.user_id, k.service_account_id, coalesce(owner_u.name, owner_sa.name, '') as owner_name,
-      (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as last_used_stale,
-      (k.expires_at is not null and k.expires_at <= now()) as expired,
-      (k.revoked_at is not null and k.revoked_at <= now()) as revoked,
-      coalesce((
-        select json_agg(json_build_object(
-          'network_id', s.network_id,
-          'role', case when s.role = 'administrator' and coalesce(m.role, sa.role) = 'administrator'
-                       then 'administrator' else 'read_only' end)
-          order by s.network_id)
-        from api_key_scopes s
-        left join memberships m
-          on m.user_id = k.user_id and m.network_id = s.network_id and m.status = 'active'
-        left join service_accounts sa
-          on sa.id = k.service_account_id and sa.network_id = s.network_id and sa.deleted_at is null
-        where s.key_id = k.id and (m.id is not null or sa.id is not null)
-      ), '[]'::json) as scopes
-    from api_keys k
-    left join service_accounts owner_sa on owner_sa.id = k.service_account_id
-    left join users owner_u on owner_u.id = k.user_id
-    where k.token_hash = ${tokenHash} and (k.service_account_id is null or owner_sa.deleted_at is null)`;
+  const rows = await sql.unsafe<KeyRow[]>(findKeySql, [tokenHash], { prepare });
   return rows[0];
 }
 

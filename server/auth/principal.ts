@@ -61,6 +61,9 @@ const findKeyByHash = statement<KeyRow, { tokenHash: string }>(sql`
   left join ${person} on ${person.id} = ${k.userId}
   where ${k.tokenHash} = ${sql.placeholder('tokenHash')} and (${k.serviceAccountId} is null or ${owner.deletedAt} is null)`);
 
+/** The key lookup's SQL (its one parameter, `$1`, is the token's hash): the benchmark's bare server runs this text. */
+export const FIND_KEY_SQL = findKeyByHash.text;
+
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
   const rows = await findKeyByHash(sqlClient(), { tokenHash });
   return rows[0];
