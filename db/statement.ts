@@ -1,4 +1,4 @@
-import { fillPlaceholders, getTableColumns, sql, type Column, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, getTableColumns, is, Placeholder, sql, type Column, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import { preparesStatements } from './client';
@@ -15,11 +15,24 @@ const dialect = new PgDialect();
  */
 export function statement<Row extends object, Values extends Record<string, unknown> = Record<string, never>>(query: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(query);
+  const parameters = params.map((param, i) => {
+    if (!is(param, Placeholder)) throw new Error(`statement(): $${i + 1} is a value; a hot-path statement takes its values as sql.placeholder('name')`);
+    return param.name;
+  });
   const run = (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values) =>
     client.unsafe<Row[]>(text, fillPlaceholders(params, values) as postgres.ParameterOrJSON<never>[], { prepare: preparesStatements() });
-  // The rendered text, for the benchmark's bare server (scripts/bench/baseline.ts), which must
-  // run the very SQL the service runs.
-  return Object.assign(run, { text });
+  const rendered: RenderedStatement = { text, parameters };
+  return Object.assign(run, { rendered });
+}
+
+/**
+ * A statement as Postgres receives it: its text, and the placeholder each `$n` takes (`parameters[n - 1]`;
+ * a name can come more than once). For the benchmark's bare server (scripts/bench/baseline.ts), which
+ * must run the very SQL the service runs without loading the service's modules.
+ */
+export interface RenderedStatement {
+  text: string;
+  parameters: string[];
 }
 
 /** A column's bare name, where SQL allows no table before it (insert columns, update targets). */
@@ -39,7 +52,7 @@ export function tableStatement<TTable extends PgTable, Values extends Record<str
 ) {
   const columns = Object.entries(getTableColumns(table)) as Array<[string, Column]>;
   const run = statement<Record<string, unknown>, Values>(query(sql.join(columns.map(([key, c]) => sql`${c} as ${sql.identifier(key)}`), sql`, `)));
-  return async (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values): Promise<Array<TTable['$inferSelect']>> => {
+  const decoded = async (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values): Promise<Array<TTable['$inferSelect']>> => {
     const rows = await run(client, values);
     for (const row of rows) {
       for (const [key, c] of columns) {
@@ -49,4 +62,5 @@ export function tableStatement<TTable extends PgTable, Values extends Record<str
     }
     return rows as Array<TTable['$inferSelect']>;
   };
+  return Object.assign(decoded, { rendered: run.rendered });
 }

@@ -6,8 +6,10 @@
  *
  *   DATABASE_URL=postgres://… PORT=3231 npx tsx scripts/bench/baseline.ts
  *
+ * Every statement it runs is the service's own, as Postgres receives it (service-statements.ts).
+ *
  * Routes (Authorization: Bearer <API key> on all):
- *   GET /v1/me                 the key lookup below (the service's own SQL text), then {key_id, key_name, super_user, scopes, owner}
+ *   GET /v1/me                 the key lookup, then {key_id, key_name, super_user, scopes, owner}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
  *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the key lookup, then ONE transaction
@@ -29,6 +31,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { newId, pooledRandomBytes } from '@/db/ids';
+import type { RenderedStatement } from '@/db/statement';
+import type { ServiceStatements } from '@/scripts/bench/service-statements';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -61,16 +65,21 @@ interface KeyRow {
 }
 
 /**
- * The per-request key lookup: the service's own SQL text (`FIND_KEY_SQL`, rendered from
- * server/auth/principal.ts), so the two can never drift apart — a hand-kept copy did, and ran
- * Postgres ~2.7× longer per lookup than the service's (docs/PERFORMANCE.md, "Eighth look").
- * `npm run bench` hands it over in the environment, so that this process loads none of the
- * service's modules (Drizzle, the schema: ~90 MiB more RSS); run alone, it imports it.
+ * The key lookup and the Idempotency-Key's two statements: the service's own, as Postgres receives
+ * them (scripts/bench/service-statements.ts). `npm run bench` hands them over as JSON in
+ * BENCH_STATEMENTS, so that this process loads none of the service's modules; run alone, it imports them.
  */
-const findKeySql = process.env.FIND_KEY_SQL || (await import('@/server/auth/principal')).FIND_KEY_SQL;
+const statements: ServiceStatements = process.env.BENCH_STATEMENTS
+  ? (JSON.parse(process.env.BENCH_STATEMENTS) as ServiceStatements)
+  : (await import('@/scripts/bench/service-statements')).SERVICE_STATEMENTS;
+
+/** Runs a service statement with its placeholders' values, in the order its `$n` take them. */
+function run<Row extends object>(client: postgres.Sql | postgres.TransactionSql, statement: RenderedStatement, values: Record<string, unknown>) {
+  return client.unsafe<Row[]>(statement.text, statement.parameters.map((name) => values[name]) as postgres.ParameterOrJSON<never>[], { prepare });
+}
 
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
-  const rows = await sql.unsafe<KeyRow[]>(findKeySql, [tokenHash], { prepare });
+  const rows = await run<KeyRow>(sql, statements.findKey, { tokenHash });
   return rows[0];
 }
 
@@ -85,31 +94,24 @@ function touchLastUsed(keyId: string): void {
       and (last_used_at is null or last_used_at < now() - interval '1 minute')`.catch(() => lastTouched.delete(keyId));
 }
 
+// Rows of the service's statements are named by the schema's property names (db/statement.ts's tableStatement).
 interface NetworkRow {
   id: string;
   name: string;
   version: number;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 function presentNetwork(r: NetworkRow) {
-  return { id: r.id, name: r.name, version: r.version, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
+  return { id: r.id, name: r.name, version: r.version, created_at: r.createdAt.toISOString(), updated_at: r.updatedAt.toISOString() };
 }
 
 async function listNetworks(key: KeyRow, afterId: string | undefined, take: number): Promise<NetworkRow[]> {
-  if (key.super_user) {
-    return afterId
-      ? sql<NetworkRow[]>`select id, name, version, created_at, updated_at from networks where id > ${afterId} order by id limit ${take}`
-      : sql<NetworkRow[]>`select id, name, version, created_at, updated_at from networks order by id limit ${take}`;
-  }
+  if (key.super_user) return run<NetworkRow>(sql, statements.allNetworks, { after: afterId ?? '', take });
   const ids = key.scopes.map((s) => s.network_id);
   if (ids.length === 0) return [];
-  return afterId
-    ? sql<NetworkRow[]>`select id, name, version, created_at, updated_at from networks
-        where id = any(${sql.array(ids)}) and id > ${afterId} order by id limit ${take}`
-    : sql<NetworkRow[]>`select id, name, version, created_at, updated_at from networks
-        where id = any(${sql.array(ids)}) order by id limit ${take}`;
+  return run<NetworkRow>(sql, statements.scopedNetworks, { ids, after: afterId ?? '', take });
 }
 
 // KeyObjects, as the service's derived keys (server/secrets.ts): Node takes them faster than bytes.
@@ -145,8 +147,6 @@ function problem(res: ServerResponse, status: number, title: string, detail: str
 const CAMPAIGNS_ROUTE = /^\/v1\/networks\/([^/]+)\/campaigns$/;
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const IDEMPOTENCY_TTL_HOURS = 24;
-/** server/http/idempotency.ts's advisory lock class. */
-const IDEMPOTENCY_LOCK_CLASS = 7_242_031;
 /** The service seals stored responses (AES-256-GCM) under a key derived from its secret; so does this, under its own. */
 const sealKey = createSecretKey(randomBytes(32));
 function seal(plaintext: string): string {
@@ -167,35 +167,35 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 interface CampaignRow {
   id: string;
-  network_id: string;
-  advertiser_id: string;
+  networkId: string;
+  advertiserId: string;
   name: string;
   script: string;
   status: string;
-  starts_at: Date | null;
-  ends_at: Date | null;
-  budget_cents: string | null;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  budgetCents: string | null;
   currency: string | null;
   version: number;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 function presentCampaign(r: CampaignRow) {
   return {
     id: r.id,
-    network_id: r.network_id,
-    advertiser_id: r.advertiser_id,
+    network_id: r.networkId,
+    advertiser_id: r.advertiserId,
     name: r.name,
     script: r.script,
     status: r.status,
-    starts_at: r.starts_at?.toISOString() ?? null,
-    ends_at: r.ends_at?.toISOString() ?? null,
-    budget_cents: r.budget_cents === null ? null : Number(r.budget_cents),
+    starts_at: r.startsAt?.toISOString() ?? null,
+    ends_at: r.endsAt?.toISOString() ?? null,
+    budget_cents: r.budgetCents === null ? null : Number(r.budgetCents),
     currency: r.currency,
     version: r.version,
-    created_at: r.created_at.toISOString(),
-    updated_at: r.updated_at.toISOString(),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
   };
 }
 
@@ -239,24 +239,25 @@ async function createIdempotently(
   try {
     answer = await sql.begin(async (tx) => {
       if (typeof idempotencyKey === 'string') {
-        const [taken] = await tx<Array<{ locked: boolean; inserted: boolean }>>`
-          with lock as (select pg_try_advisory_xact_lock(${IDEMPOTENCY_LOCK_CLASS}::int, hashtext(${key.id}::text || ' ' || ${idempotencyKey}::text)) as locked),
-          claim as (
-            insert into idempotency_keys (api_key_id, key, fingerprint, state, expires_at)
-            select ${key.id}, ${idempotencyKey}, ${fingerprint}, 'running', now() + make_interval(secs => ${IDEMPOTENCY_TTL_HOURS * 3600}::float8)
-              from lock where locked
-            on conflict do nothing
-            returning key)
-          select (select locked from lock) as locked, exists (select 1 from claim) as inserted`;
+        const [taken] = await run<{ locked: boolean; inserted: boolean }>(tx, statements.takeKey, {
+          owner: key.id,
+          key: idempotencyKey,
+          fingerprint,
+          ttlSeconds: IDEMPOTENCY_TTL_HOURS * 3600,
+        });
         // Replays are not what is measured (every request has a new key); refuse instead of decrypting.
         if (!taken!.locked || !taken!.inserted) throw new Refused(409, 'Conflict', 'This Idempotency-Key is already used.');
       }
       const created = await create(tx);
       if (typeof idempotencyKey === 'string') {
-        await tx`
-          update idempotency_keys set state = 'done', response_status = ${created.status}::int,
-            response_headers = ${sql.json(created.headers)}, response_body = ${sql.json(seal(JSON.stringify(created.body)))}
-          where api_key_id = ${key.id} and key = ${idempotencyKey}`;
+        // A plain postgres.js client JSON-encodes a jsonb parameter itself (the service's, under Drizzle, passes text through).
+        await run(tx, statements.storeAnswer, {
+          owner: key.id,
+          key: idempotencyKey,
+          status: created.status,
+          headers: created.headers,
+          body: seal(JSON.stringify(created.body)),
+        });
       }
       return created;
     });
@@ -296,15 +297,20 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
     return;
   }
   await createIdempotently(req, res, key, path, raw, async (tx) => {
-    const [advertiser] = await tx<Array<{ id: string }>>`
-      select id, network_id, name, website, contact_email, deleted_at, version, created_at, updated_at
-      from advertisers where network_id = ${networkId} and id = ${input.advertiser_id as string} and deleted_at is null
-      for share`;
+    const [advertiser] = await run<{ id: string }>(tx, statements.liveAdvertiserForShare, { networkId, advertiserId: input.advertiser_id });
     if (!advertiser) throw new Refused(400, 'Bad Request', 'advertiser_id does not name an advertiser of this network.');
-    const [created] = await tx<CampaignRow[]>`
-      insert into campaigns (id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency)
-      values (${newId('campaign')}, ${networkId}, ${advertiser.id}, ${input.name as string}, ${script}, ${status}, null, null, null, null)
-      returning id, network_id, advertiser_id, name, script, status, starts_at, ends_at, budget_cents, currency, version, created_at, updated_at`;
+    const [created] = await run<CampaignRow>(tx, statements.insertCampaign, {
+      id: newId('campaign'),
+      networkId,
+      advertiserId: advertiser.id,
+      name: input.name,
+      script,
+      status,
+      startsAt: null,
+      endsAt: null,
+      budgetCents: null,
+      currency: null,
+    });
     return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentCampaign(created!) };
   });
 }
@@ -323,9 +329,7 @@ async function createNetwork(req: IncomingMessage, res: ServerResponse, key: Key
     return;
   }
   await createIdempotently(req, res, key, '/networks', raw, async (tx) => {
-    const [created] = await tx<NetworkRow[]>`
-      insert into networks (id, name) values (${newId('network')}, ${input.name as string})
-      returning id, name, version, created_at, updated_at`;
+    const [created] = await run<NetworkRow>(tx, statements.insertNetwork, { id: newId('network'), name: input.name });
     return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentNetwork(created!) };
   });
 }

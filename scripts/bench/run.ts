@@ -106,7 +106,7 @@ import { checkSameAnswers, checkSameCampaign, checkSameNetwork, runThroughput, s
 import { databaseUrl, seed } from '@/scripts/bench/seed';
 import { Processes, serviceEnvironment } from '@/scripts/bench/services';
 import { investigation, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
-import { FIND_KEY_SQL } from '@/server/auth/principal';
+import { SERVICE_STATEMENTS } from '@/scripts/bench/service-statements';
 import { burstLogLine, fanoutSettings, fanoutVerdict, renderWebhookSection, runWebhookFanout, steadyLogLine } from '@/scripts/bench/webhook-fanout';
 import { fairnessLogLine, fairnessSettings, renderFairnessSection, runWebhookFairness } from '@/scripts/bench/scenarios/webhook-fairness';
 import { generateApiKeyToken } from '@/server/auth/tokens';
@@ -210,8 +210,8 @@ async function main(): Promise<void> {
         DATABASE_POOL_MAX: String(POOL_MAX),
         HOST: '127.0.0.1',
         PREPARE: investigation.baselinePrepare ? '1' : '0',
-        // The service's key lookup, as text: the baseline runs the same SQL without loading the service's modules.
-        FIND_KEY_SQL,
+        // The service's own hot statements: the baseline runs the same SQL without loading the service's modules.
+        BENCH_STATEMENTS: JSON.stringify(SERVICE_STATEMENTS),
       },
       { what: 'the baseline', readyToken: token, timeoutMs: 60_000, nodeArgs: investigation.baselineNodeArgs },
     );

@@ -61,8 +61,8 @@ const findKeyByHash = statement<KeyRow, { tokenHash: string }>(sql`
   left join ${person} on ${person.id} = ${k.userId}
   where ${k.tokenHash} = ${sql.placeholder('tokenHash')} and (${k.serviceAccountId} is null or ${owner.deletedAt} is null)`);
 
-/** The key lookup's SQL (its one parameter, `$1`, is the token's hash): the benchmark's bare server runs this text. */
-export const FIND_KEY_SQL = findKeyByHash.text;
+/** The key lookup as Postgres receives it: the benchmark's bare server runs this (scripts/bench/service-statements.ts). */
+export const FIND_KEY_STATEMENT = findKeyByHash.rendered;
 
 async function findKey(tokenHash: string): Promise<KeyRow | undefined> {
   const rows = await findKeyByHash(sqlClient(), { tokenHash });

@@ -142,6 +142,9 @@ const storeAnswerStatement = statement<never, { owner: string; key: string; stat
          ${column(ik.responseHeaders)} = ${sql.placeholder('headers')}::jsonb, ${column(ik.responseBody)} = ${sql.placeholder('body')}::jsonb
    where ${ik.apiKeyId} = ${param.owner} and ${ik.key} = ${param.key}`);
 
+/** Both as Postgres receives them: the benchmark's bare server runs these (scripts/bench/service-statements.ts). */
+export const IDEMPOTENCY_STATEMENTS = { takeKey: takeKeyStatement.rendered, storeAnswer: storeAnswerStatement.rendered };
+
 /**
  * Take the key in this transaction, or return the answer a committed request
  * left under it. An expired key is forgotten and taken anew.

@@ -14,6 +14,8 @@ const liveAdvertiser = (lock: SQL) =>
     ${lock}`);
 // A hot path (every new campaign reads its advertiser): one statement per lock, rendered once.
 const findLive = { none: liveAdvertiser(sql``), share: liveAdvertiser(sql`for share`), update: liveAdvertiser(sql`for update`) };
+/** What a new campaign runs, as Postgres receives it: the benchmark's bare server runs it (scripts/bench/service-statements.ts). */
+export const LIVE_ADVERTISER_FOR_SHARE_STATEMENT = findLive.share.rendered;
 
 /**
  * One live advertiser of the network, or undefined: a deleted advertiser and an

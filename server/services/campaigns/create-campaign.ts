@@ -32,6 +32,9 @@ const insertCampaign = tableStatement<
     returning ${columns}`;
 });
 
+/** As Postgres receives it: the benchmark's bare server runs it (scripts/bench/service-statements.ts). */
+export const INSERT_CAMPAIGN_STATEMENT = insertCampaign.rendered;
+
 /**
  * Create a campaign for a live advertiser of the same network. An unknown,
  * deleted or foreign advertiser is a 400 on `advertiser_id` (the request is

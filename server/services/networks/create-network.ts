@@ -11,6 +11,9 @@ const insertNetwork = tableStatement<typeof networks, { id: string; name: string
   (columns) => sql`insert into ${n} (${column(n.id)}, ${column(n.name)}) values (${sql.placeholder('id')}, ${sql.placeholder('name')}) returning ${columns}`,
 );
 
+/** As Postgres receives it: the benchmark's bare server runs it (scripts/bench/service-statements.ts). */
+export const INSERT_NETWORK_STATEMENT = insertNetwork.rendered;
+
 export async function createNetwork({ tx, name }: { tx: Tx; name: string }) {
   const [row] = await insertNetwork(postgresClientOf(tx), { id: newId('network'), name });
   return row!;

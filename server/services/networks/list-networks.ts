@@ -19,6 +19,9 @@ const scopedNetworks = tableStatement<typeof networks, { ids: string[]; after: s
     sql`select ${columns} from ${n} where ${n.id} = any(${sql.placeholder('ids')}::text[]) and ${n.id} > ${after} order by ${n.id} limit ${take}`,
 );
 
+/** Both as Postgres receives them: the benchmark's bare server runs them (scripts/bench/service-statements.ts). */
+export const LIST_NETWORKS_STATEMENTS = { all: allNetworks.rendered, scoped: scopedNetworks.rendered };
+
 /** Networks the key can see (all of them for super_user), in id order, after `afterId`. */
 export async function listNetworks({ db, principal, afterId, limit }: { db: Database; principal: Principal; afterId: string | undefined; limit: number }) {
   const client = postgresClientOf(db);
