@@ -6,7 +6,9 @@
  *
  *   DATABASE_URL=postgres://… PORT=3231 npx tsx scripts/bench/baseline.ts
  *
- * Every statement it runs is the service's own, as Postgres receives it (service-statements.ts).
+ * Every statement on its requests' path is the service's own, as Postgres receives it
+ * (service-statements.ts); only the `last_used_at` touch, at most once a minute per key and off
+ * that path in both, is written here (the service's goes through Drizzle's query builder).
  *
  * Routes (Authorization: Bearer <API key> on all):
  *   GET /v1/me                 the key lookup, then {key_id, key_name, super_user, scopes, owner}
@@ -65,9 +67,9 @@ interface KeyRow {
 }
 
 /**
- * The key lookup and the Idempotency-Key's two statements: the service's own, as Postgres receives
- * them (scripts/bench/service-statements.ts). `npm run bench` hands them over as JSON in
- * BENCH_STATEMENTS, so that this process loads none of the service's modules; run alone, it imports them.
+ * The service's statements, as Postgres receives them (scripts/bench/service-statements.ts).
+ * `npm run bench` hands them over as JSON in BENCH_STATEMENTS, so that this process loads none of
+ * the service's modules; run alone, it imports them.
  */
 const statements: ServiceStatements = process.env.BENCH_STATEMENTS
   ? (JSON.parse(process.env.BENCH_STATEMENTS) as ServiceStatements)

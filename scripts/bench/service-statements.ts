@@ -7,7 +7,7 @@ import { INSERT_NETWORK_STATEMENT } from '@/server/services/networks/create-netw
 import { LIST_NETWORKS_STATEMENTS } from '@/server/services/networks/list-networks';
 
 /**
- * Every statement the bare server (baseline.ts) runs, taken from the service as Postgres receives
+ * Every statement on the bare server's (baseline.ts) requests' path, taken from the service as Postgres receives
  * it (db/statement.ts), so the two can never drift apart: a hand-kept copy of the key lookup did,
  * and ran Postgres ~2.7× longer per lookup than the service's (docs/PERFORMANCE.md, "Eighth look").
  * `npm run bench` hands them to the baseline as JSON in BENCH_STATEMENTS, so that process loads
