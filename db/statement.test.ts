@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { describe, expect, inject, it } from 'vitest';
 import { SERVICE_STATEMENTS } from '@/scripts/bench/service-statements';
 import { networks } from './schema';
 import { statement, tableStatement } from './statement';
@@ -21,10 +22,20 @@ describe('statement(): what Postgres receives', () => {
     expect(s.rendered.parameters).toEqual(['id']);
   });
 
-  it("hands the benchmark's bare server every statement it runs, each with a name for every $n", () => {
-    for (const [name, { text, parameters }] of Object.entries(SERVICE_STATEMENTS)) {
-      const highest = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-      expect(parameters, name).toHaveLength(highest);
+  it("hands the benchmark's bare server every statement it runs, each with a name for every $n Postgres asks for", async () => {
+    // As the bare server gets them (JSON in BENCH_STATEMENTS) and runs them (a plain postgres.js client).
+    const handedOver = JSON.parse(JSON.stringify(SERVICE_STATEMENTS)) as typeof SERVICE_STATEMENTS;
+    const client = postgres(inject('databaseUrl'), { max: 1, onnotice: () => {} });
+    try {
+      for (const [name, { text, parameters }] of Object.entries(handedOver)) {
+        const highest = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+        expect(parameters, name).toHaveLength(highest);
+        // Parsed and planned against the migrated schema, without running: the parameters Postgres counts.
+        const described = await client.unsafe(text).describe();
+        expect(described.types, name).toHaveLength(parameters.length);
+      }
+    } finally {
+      await client.end();
     }
   });
 });
