@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { machineBusyMs, postgresCpuMs, procCpuMs, procMemory, softirqThreadsCpuMs } from '@/scripts/bench/proc';
+import { machineBusyMs, postgresCpuMs, procCpuMs, procMemory, procSyscalls, softirqThreadsCpuMs } from '@/scripts/bench/proc';
 import type { Child } from '@/scripts/bench/services';
 import { settings } from '@/scripts/bench/settings';
 import { percentile } from '@/scripts/bench/stats';
@@ -79,6 +79,13 @@ export interface LoadResult {
   /** CPU used by everything else on the machine during the run, % of one core (noise) */
   otherCpuPct: number;
   rssAfterKiB: number;
+  /**
+   * The server's read and write system calls per request (its sockets to clients and Postgres,
+   * and its log): equal counts for the two servers mean the same round trips and the same
+   * batching, so a CPU gap between them is in user space.
+   */
+  readsPerReq: number;
+  writesPerReq: number;
 }
 
 /**
@@ -99,6 +106,7 @@ export async function load(child: Child, spec: LoadSpec, seconds: number): Promi
   const busy0 = machineBusyMs();
   const irq0 = softirqThreadsCpuMs();
   const client0 = process.cpuUsage();
+  const syscalls0 = procSyscalls(child.pid);
   const { result, sorted, elapsedS } = await autocannonRun({
     url: `${child.url}${path}`,
     connections: spec.connections ?? settings.connections,
@@ -108,6 +116,7 @@ export async function load(child: Child, spec: LoadSpec, seconds: number): Promi
     ...(spec.requests ? { requests: spec.requests, idReplacement: true } : {}),
   });
   const serverCpuMs = procCpuMs(child.pid) - cpu0;
+  const syscalls = procSyscalls(child.pid);
   const pgCpuMs = postgresCpuMs() - pg0;
   const busyMs = machineBusyMs() - busy0 - (softirqThreadsCpuMs() - irq0);
   const client = process.cpuUsage(client0);
@@ -129,5 +138,7 @@ export async function load(child: Child, spec: LoadSpec, seconds: number): Promi
     clientCpuPct: (clientMs / (elapsedS * 1000)) * 100,
     otherCpuPct: Math.max(0, ((busyMs - serverCpuMs - pgCpuMs - clientMs) / (elapsedS * 1000)) * 100),
     rssAfterKiB,
+    readsPerReq: ok > 0 ? (syscalls.reads - syscalls0.reads) / ok : Number.NaN,
+    writesPerReq: ok > 0 ? (syscalls.writes - syscalls0.writes) / ok : Number.NaN,
   };
 }

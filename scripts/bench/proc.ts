@@ -43,6 +43,20 @@ export function procCpuMs(pid: number, { exitedChildren = false } = {}): number 
 }
 
 /**
+ * The read and write system calls a process has made (`syscr`, `syscw` of `/proc/<pid>/io`: read,
+ * write and their vector forms — for a server, its socket reads and writes; NaN when unreadable).
+ */
+export function procSyscalls(pid: number): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(io)?.[1] ?? Number.NaN);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: Number.NaN, writes: Number.NaN };
+  }
+}
+
+/**
  * CPU (ms) of every process named `postgres` on this machine (the server's backends,
  * including the pools of both servers); NaN when none is visible (Postgres elsewhere).
  */

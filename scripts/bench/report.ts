@@ -147,14 +147,14 @@ export function renderReport(
   push(
     '<details><summary>Every measured run</summary>',
     '',
-    '| target | round | server | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | non-2xx | server CPU µs/req | Postgres CPU µs/req | client CPU % | other CPU % | RSS after MiB |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| target | round | server | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | non-2xx | server CPU µs/req | Postgres CPU µs/req | client CPU % | other CPU % | RSS after MiB | server reads + writes per req |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(
       (r) =>
-        `| ${r.target} | ${r.round} | ${r.server} | ${fmtInt(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p90)} | ${fmtMs(r.p99)} | ${fmtMs(r.max)} | ${r.errors} | ${r.non2xx} | ${fmtInt(r.serverCpuUsPerReq)} | ${fmtInt(r.pgCpuUsPerReq)} | ${Math.round(r.clientCpuPct)} | ${Math.round(r.otherCpuPct)} | ${fmtMiB(r.rssAfterKiB)} |`,
+        `| ${r.target} | ${r.round} | ${r.server} | ${fmtInt(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p90)} | ${fmtMs(r.p99)} | ${fmtMs(r.max)} | ${r.errors} | ${r.non2xx} | ${fmtInt(r.serverCpuUsPerReq)} | ${fmtInt(r.pgCpuUsPerReq)} | ${Math.round(r.clientCpuPct)} | ${Math.round(r.otherCpuPct)} | ${fmtMiB(r.rssAfterKiB)} | ${r.readsPerReq.toFixed(2)} + ${r.writesPerReq.toFixed(2)} |`,
     ),
     '',
-    '"server CPU" is user + system time of the server process (all its threads, from `/proc/<pid>/stat`) during the run divided by the requests served. "Postgres CPU" is the same for every `postgres` process on the machine (mostly the running server\'s pool backends). "client CPU" is the benchmark process (autocannon) in % of one core; "other CPU" is what the rest of the machine used meanwhile (from `/proc/stat`), i.e. noise from unrelated work.',
+    '"server CPU" is user + system time of the server process (all its threads, from `/proc/<pid>/stat`) during the run divided by the requests served. "Postgres CPU" is the same for every `postgres` process on the machine (mostly the running server\'s pool backends). "client CPU" is the benchmark process (autocannon) in % of one core; "other CPU" is what the rest of the machine used meanwhile (from `/proc/stat`), i.e. noise from unrelated work. "server reads + writes per req" are the server process\'s read and write system calls (`syscr`, `syscw` of `/proc/<pid>/io`) divided by the requests served: its socket reads and writes to clients and Postgres, and its log; equal for both servers, they did the same round trips with the same batching.',
     '',
     '</details>',
     '',

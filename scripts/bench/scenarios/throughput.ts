@@ -165,7 +165,7 @@ export async function runThroughput(servers: Record<ServerName, Child>, seeded: 
         onRun(run);
         log(
           `${target.title} round ${round} ${name.padEnd(8)}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)} ms, p99 ${fmtMs(r.p99)} ms, ` +
-            `server CPU ${fmtInt(r.serverCpuUsPerReq)} µs/req, Postgres CPU ${fmtInt(r.pgCpuUsPerReq)} µs/req, client CPU ${Math.round(r.clientCpuPct)} %, other ${Math.round(r.otherCpuPct)} %, RSS ${fmtMiB(r.rssAfterKiB)} MiB` +
+            `server CPU ${fmtInt(r.serverCpuUsPerReq)} µs/req, Postgres CPU ${fmtInt(r.pgCpuUsPerReq)} µs/req, client CPU ${Math.round(r.clientCpuPct)} %, other ${Math.round(r.otherCpuPct)} %, RSS ${fmtMiB(r.rssAfterKiB)} MiB, syscalls/req ${r.readsPerReq.toFixed(2)} read + ${r.writesPerReq.toFixed(2)} write` +
             (r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''),
         );
       }
