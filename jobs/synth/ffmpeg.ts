@@ -146,11 +146,18 @@ export interface LoudnessMeasurement {
   truePeakDbtp?: number;
 }
 
-/** Reads the summary the `ebur128` filter prints when it ends. */
-export function parseEbur128Summary(stderr: string): LoudnessMeasurement {
-  const at = stderr.lastIndexOf('Summary:');
-  if (at < 0) throw new Error('ffmpeg printed no EBU R128 summary');
-  const summary = stderr.slice(at);
+/**
+ * Reads the summary that the filter named `ebur128@<instance>` prints when it ends (one run can
+ * measure several inputs, a named filter each: `measureLoudness` in master.ts).
+ */
+export function parseEbur128Summary(stderr: string, instance: string): LoudnessMeasurement {
+  // ffmpeg may set its filter graph up more than once, and each set-up's filter prints a summary
+  // as it ends (the first ones empty): the last one is the measurement.
+  const at = [...stderr.matchAll(new RegExp(`^\\[ebur128@${instance} @ [^\\]]*\\] Summary:`, 'gm'))].at(-1)?.index;
+  if (at === undefined) throw new Error(`ffmpeg printed no EBU R128 summary for ${instance}`);
+  // The summary's own lines are indented; the next line that starts with "[" is another filter's.
+  const next = stderr.indexOf('\n[', at);
+  const summary = stderr.slice(at, next < 0 ? undefined : next);
   const integrated = /\bI:\s+(-?\d+(?:\.\d+)?|-inf) LUFS/.exec(summary)?.[1];
   const peak = /\bPeak:\s+(-?\d+(?:\.\d+)?|-inf) dBFS/.exec(summary)?.[1];
   if (integrated === undefined) throw new Error('the EBU R128 summary has no integrated loudness');

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ffmpegBinary, parseEbur128Summary } from '@/jobs/synth/ffmpeg';
+import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
+import { measureLoudness } from '@/jobs/synth/master';
 import { integratedLoudness, truePeak } from '@/tests/support/bs1770';
 import { pcmWav, speechLike } from '@/tests/support/signals';
 
@@ -60,10 +60,9 @@ describe('the reference BS.1770 meter of the tests', () => {
       const file = path.join(dir, 'speech.wav');
       writeFileSync(file, pcmWav(x, rate));
       const { path: ffmpeg } = await ffmpegBinary();
-      const run = spawnSync(ffmpeg, ['-hide_banner', '-nostats', '-i', file, '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-'], { encoding: 'utf8' });
-      const theirs = parseEbur128Summary(run.stderr);
-      expect(Math.abs(integratedLoudness(x, rate) - theirs.integratedLufs!)).toBeLessThan(0.2);
-      expect(Math.abs(truePeak(x) - theirs.truePeakDbtp!)).toBeLessThan(0.3);
+      const [theirs] = await measureLoudness(ffmpeg, [{ path: file }]);
+      expect(Math.abs(integratedLoudness(x, rate) - theirs!.integratedLufs!)).toBeLessThan(0.2);
+      expect(Math.abs(truePeak(x) - theirs!.truePeakDbtp!)).toBeLessThan(0.3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
