@@ -53,6 +53,10 @@ test.describe('console identity', () => {
     browser,
     request,
   }, testInfo) => {
+    // The longest flow of the console: two browsers, three invitations, two axe scans and two
+    // full-page screenshots. On the 2-core machine of 2026-11-27 it took 49–66 s (the whole browser
+    // suite 9–10 min there), against the 60 s default.
+    test.setTimeout(180_000);
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Identity ${suffix}`);
     await signInToConsole(page);
@@ -136,6 +140,7 @@ test.describe('console identity', () => {
   });
 
   test('service accounts and API keys: create, mint once, rotate with a grace period, revoke, delete', async ({ page, request }, testInfo) => {
+    test.setTimeout(180_000); // a long flow too: 36–39 s on that machine
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Keys ${suffix}`);
     await signInToConsole(page);
