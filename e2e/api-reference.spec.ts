@@ -12,7 +12,9 @@ async function openDocs(page: Page, hash = '') {
   await page.goto(`/docs${hash}`);
   await expect(page.getByTestId('api-reference')).toBeVisible();
   if (!hash.startsWith('#tag/')) await page.locator('#operations').scrollIntoViewIfNeeded();
-  await expect(page.locator('.api-reference').getByRole('heading', { level: 1, name: 'Ad Network Service API' })).toBeVisible();
+  // Loading Scalar's code and rendering the document took over 15 s (the default) on 2 cores under
+  // the browser suite's load (2026-11-27); the time is measured by Lighthouse (docs/PERFORMANCE.md), not here.
+  await expect(page.locator('.api-reference').getByRole('heading', { level: 1, name: 'Ad Network Service API' })).toBeVisible({ timeout: 60_000 });
 }
 
 /**

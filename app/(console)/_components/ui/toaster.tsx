@@ -11,9 +11,14 @@ const CONTRAST = {
   '--info-text': '#1e40af',
 } as CSSProperties;
 
-/** Mounted once by ConsoleProviders. Pages call `toast.success('Saved')` / `toast.error(problemSentence(e))` from 'sonner'. */
+/**
+ * Mounted once by ConsoleProviders. Pages call `toast.success('Saved')` / `toast.error(problemSentence(e))` from 'sonner'.
+ * Bottom right, not top right: every page keeps its main action (New offer, Create campaign, …) at
+ * the top right, and a toast there covered it. Pointing at a toast keeps it open, so the button
+ * stayed covered for as long as the pointer waited on it (an e2e run on a slow machine did).
+ */
 export function Toaster() {
-  return <Sonner position="top-right" richColors closeButton duration={5000} style={CONTRAST} />;
+  return <Sonner position="bottom-right" richColors closeButton duration={5000} style={CONTRAST} />;
 }
 
 export { toast } from 'sonner';
