@@ -164,6 +164,14 @@ test.describe('console: the advertising flow', () => {
       await dialog.getByLabel('Price').fill(price);
       await dialog.getByRole('button', { name: 'Make offer' }).click();
       await expect(dialog).toBeHidden();
+      // The "Offer made" toast stays clear of the page's main action, so the next offer can be made at once.
+      const toastBox = await page.locator('[data-sonner-toast]').filter({ hasText: 'Offer made' }).last().boundingBox();
+      const buttonBox = await page.getByRole('button', { name: 'New offer' }).first().boundingBox();
+      expect(toastBox && buttonBox, 'the toast and the New offer button are both on screen').toBeTruthy();
+      const overlaps =
+        toastBox!.x < buttonBox!.x + buttonBox!.width && buttonBox!.x < toastBox!.x + toastBox!.width &&
+        toastBox!.y < buttonBox!.y + buttonBox!.height && buttonBox!.y < toastBox!.y + toastBox!.height;
+      expect(overlaps, 'a toast covers the New offer button').toBe(false);
       await expect(page.getByRole('row').filter({ hasText: `$${price}.00` })).toContainText('open');
     }
     const offerRow = (price: string) => page.getByRole('row').filter({ hasText: `$${price}.00` });

@@ -78,6 +78,12 @@ class Slots {
 }
 const slots = new Slots(Math.max(1, availableParallelism()));
 
+/**
+ * Whether a rendition's integrated loudness is within ±ACCEPT_LU of the target. ffmpeg prints
+ * tenths, and −16.3 − (−16) is 0.30000000000000071 in binary floating point: hence the allowance.
+ */
+export const nearTarget = (lufs: number): boolean => Math.abs(lufs - TARGET_LUFS) <= ACCEPT_LU + 1e-9;
+
 /** A WAV's length from its header, or undefined for anything else (an MP3's needs decoding). */
 function wavDurationMs(audio: Buffer): number | undefined {
   try {
@@ -171,7 +177,7 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
 
       let gainDb = TARGET_LUFS - before!.integratedLufs + FIRST_RENDER_LIFT_DB;
       let ceiling = LIMITER_CEILING_DBTP;
-      let last: { wav: Buffer; mp3: Buffer; wavLoudness: LoudnessMeasurement; mp3Loudness: LoudnessMeasurement } | undefined;
+      let last: { wav: Buffer; mp3: Buffer; durationMs: number; wavLoudness: LoudnessMeasurement; mp3Loudness: LoudnessMeasurement } | undefined;
       for (let attempt = 1; attempt <= MAX_RENDERS; attempt++) {
         const files = await step('rendering', () => render(ffmpeg, input, dir, gainDb, ceiling, signal));
         const wav = await readFile(files.wav);
@@ -180,17 +186,16 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
         const [wavLoudness, mp3Loudness] = (await step('measuring the renditions', () =>
           measureLoudness(ffmpeg, [{ path: files.wav, durationMs }, { path: files.mp3, durationMs }], signal),
         )) as [LoudnessMeasurement, LoudnessMeasurement];
-        last = { wav, mp3: await readFile(files.mp3), wavLoudness, mp3Loudness };
+        last = { wav, mp3: await readFile(files.mp3), durationMs, wavLoudness, mp3Loudness };
         const levels = [wavLoudness, mp3Loudness].map((m) => m.integratedLufs ?? -Infinity);
         const peaks = [wavLoudness, mp3Loudness].map((m) => m.truePeakDbtp ?? -Infinity);
-        // ffmpeg prints tenths, and −16.3 − (−16) is 0.30000000000000071 in binary floating point.
-        const loudEnough = levels.every((l) => Math.abs(l - TARGET_LUFS) <= ACCEPT_LU + 1e-9);
+        const loudEnough = levels.every(nearTarget);
         const peaksOk = peaks.every((p) => p <= ACCEPT_PEAK_DBTP);
         if (loudEnough && peaksOk) break;
         if (!peaksOk) ceiling -= 0.5;
         gainDb += TARGET_LUFS - (levels[0]! + levels[1]!) / 2;
       }
-      const { wav, mp3, wavLoudness, mp3Loudness } = last!;
+      const { wav, mp3, durationMs, wavLoudness, mp3Loudness } = last!;
       const within = (m: LoudnessMeasurement) =>
         m.integratedLufs !== undefined && m.truePeakDbtp !== undefined && Math.abs(m.integratedLufs - TARGET_LUFS) <= 1 && m.truePeakDbtp <= -1;
       if (!within(wavLoudness) || !within(mp3Loudness)) {
@@ -205,7 +210,7 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
       });
       return {
         renditions: [rendition('mp3', mp3, mp3Loudness), rendition('wav', wav, wavLoudness)],
-        durationMs: parseWav(wav).durationMs,
+        durationMs,
         sampleRate: SAMPLE_RATE,
         channels: 1,
       };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
-import { masterAudio, measureLoudness } from '@/jobs/synth/master';
+import { masterAudio, measureLoudness, nearTarget } from '@/jobs/synth/master';
 import { decodeMp3, decodeWav, expectBroadcastReady } from '@/tests/support/loudness';
 import { pcmWav, speechLike } from '@/tests/support/signals';
 
@@ -63,6 +63,11 @@ describe('measuring loudness', () => {
 });
 
 describe('mastering', () => {
+  it('accepts a rendition within ±0.3 LU of −16 LUFS as ffmpeg prints it (tenths), the edges included', () => {
+    expect([-16.3, -16.2, -16, -15.8, -15.7].map(nearTarget)).toEqual([true, true, true, true, true]);
+    expect([-16.4, -15.6, -Infinity].map(nearTarget)).toEqual([false, false, false]);
+  });
+
   it('takes three runs for a speech clip (the input, one render, both renditions) and still delivers −16 LUFS', async () => {
     const out = await masterAudio(pcmWav(speechLike(3_000, 44_100, 0.3), 44_100));
     const lines = runs();
