@@ -45,29 +45,6 @@ function operation(page: Page, tag: string, operationId: string) {
 const tagSlug = (tag: string) => tag.toLowerCase().replace(/\s+/g, '-');
 
 test.describe('API reference at /docs', () => {
-  test('shows every operation of the OpenAPI document, grouped by tag', async ({ page, request }) => {
-    const doc = await (await request.get('/v1/openapi.json')).json();
-    const expected: string[] = [];
-    for (const item of Object.values(doc.paths as Record<string, Record<string, { operationId: string; tags: string[] }>>)) {
-      for (const op of Object.values(item)) expected.push(`${tagSlug(op.tags[0]!)}/${op.operationId}`);
-    }
-
-    await openDocs(page);
-    await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
-    await renderEveryOperation(page);
-    const rendered = await page.evaluate(() =>
-      [...document.querySelectorAll('.api-reference [id*="/tag/"]')].map((e) => e.id.split('/')).filter((id) => id.length === 4 && !id[3]!.includes('.')).map((id) => `${id[2]}/${id[3]}`),
-    );
-    expect([...new Set(rendered)].sort()).toEqual(expected.sort());
-    const reference = page.locator('.api-reference');
-    for (const tag of ['Me', 'Networks', 'Api keys', 'Webhooks']) {
-      await expect(reference.getByRole('heading', { level: 2, name: tag, exact: true })).toBeVisible();
-    }
-    const me = operation(page, 'me', 'me-get');
-    await expect(me).toContainText(/\bget\b/i);
-    await expect(me).toContainText('/me');
-  });
-
   test('describes parameters, body fields, responses with examples, and a curl example', async ({ page }) => {
     await openDocs(page, '#tag/networks/networks-create');
     const create = operation(page, 'networks', 'networks-create');
@@ -184,18 +161,6 @@ test.describe('API reference at /docs', () => {
     }
   });
 
-  test('loads nothing from other origins (works offline)', async ({ page, baseURL }) => {
-    const foreign: string[] = [];
-    page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (url.protocol.startsWith('http') && url.origin !== new URL(baseURL!).origin) foreign.push(req.url());
-    });
-    await openDocs(page);
-    await renderEveryOperation(page);
-    await page.goto('/docs/errors/conflict');
-    expect(foreign).toEqual([]);
-  });
-
   test('a deep link to an operation scrolls to it once the reference has loaded', async ({ page }) => {
     await openDocs(page, '#tag/networks/networks-create');
     await expect(operation(page, 'networks', 'networks-create').getByRole('heading', { name: 'Create a network (super_user)' })).toBeInViewport();
@@ -208,6 +173,65 @@ test.describe('API reference at /docs', () => {
     await expect(skip).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page.locator('main#main')).toBeFocused();
+  });
+});
+
+/**
+ * The whole reference, every operation rendered, is what the next three tests look at. Rendering
+ * it took over a minute on 2 busy cores, and each of them did it on its own page (three renders,
+ * ~3.5 min of the browser suite's ~8): one page, rendered once, serves them in order. The page
+ * counts every request to another origin from its first one.
+ */
+test.describe('/docs with every operation rendered', () => {
+  test.describe.configure({ mode: 'serial' });
+  let page: Page;
+  const foreign: string[] = [];
+
+  test.beforeAll(async ({ browser, baseURL }) => {
+    page = await browser.newPage({ baseURL });
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.protocol.startsWith('http') && url.origin !== new URL(baseURL!).origin) foreign.push(req.url());
+    });
+    await openDocs(page);
+    await renderEveryOperation(page);
+  });
+
+  test.afterAll(async () => {
+    await page?.close();
+  });
+
+  test('shows every operation of the OpenAPI document, grouped by tag', async ({ request }) => {
+    const doc = await (await request.get('/v1/openapi.json')).json();
+    const expected: string[] = [];
+    for (const item of Object.values(doc.paths as Record<string, Record<string, { operationId: string; tags: string[] }>>)) {
+      for (const op of Object.values(item)) expected.push(`${tagSlug(op.tags[0]!)}/${op.operationId}`);
+    }
+
+    await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
+    const rendered = await page.evaluate(() =>
+      [...document.querySelectorAll('.api-reference [id*="/tag/"]')].map((e) => e.id.split('/')).filter((id) => id.length === 4 && !id[3]!.includes('.')).map((id) => `${id[2]}/${id[3]}`),
+    );
+    expect([...new Set(rendered)].sort()).toEqual(expected.sort());
+    const reference = page.locator('.api-reference');
+    for (const tag of ['Me', 'Networks', 'Api keys', 'Webhooks']) {
+      await expect(reference.getByRole('heading', { level: 2, name: tag, exact: true })).toBeVisible();
+    }
+    const me = operation(page, 'me', 'me-get');
+    await expect(me).toContainText(/\bget\b/i);
+    await expect(me).toContainText('/me');
+  });
+
+  test('axe finds no serious or critical violations on /docs', async () => {
+    // axe walks every node of the whole reference: ~34,000 elements, 41 s alone on 2 cores
+    // (e2e/axe.ts) and more beside the other Playwright worker, so the test gets 8 minutes.
+    test.setTimeout(480_000);
+    await expectNoBlockingViolations(page);
+  });
+
+  test('loads nothing from other origins (works offline)', async () => {
+    await page.goto('/docs/errors/conflict');
+    expect(foreign).toEqual([]);
   });
 });
 
@@ -245,24 +269,22 @@ test.describe('error type pages', () => {
 });
 
 test.describe('accessibility', () => {
-  for (const path of ['/', '/docs', '/docs/errors/not-found']) {
+  for (const path of ['/', '/docs/errors/not-found']) {
     test(`axe finds no serious or critical violations on ${path}`, async ({ page }) => {
-      // On /docs, axe then walks every node of the whole reference: ~34,000 elements, 41 s alone
-      // on 2 cores (e2e/axe.ts) and more beside the other Playwright worker, so the test gets 8 minutes.
-      if (path === '/docs') {
-        await openDocs(page);
-        await renderEveryOperation(page);
-        test.setTimeout(480_000);
-      } else await page.goto(path);
-      // Violations in full; of the rest (passes, incomplete) one node per rule: about a fifth of axe's time on /docs.
-      const results = await (await axeOnPage(page)).options({ resultTypes: ['violations'] }).analyze();
-      const blocking = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-      expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+      await page.goto(path);
+      await expectNoBlockingViolations(page);
     });
   }
 });
+
+/** axe's serious and critical violations, in full; of the rest (passes, incomplete) one node per rule: about a fifth of axe's time on /docs. */
+async function expectNoBlockingViolations(page: Page) {
+  const results = await (await axeOnPage(page)).options({ resultTypes: ['violations'] }).analyze();
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+}
 
 test.describe('layout', () => {
   for (const width of [1280, 390]) {
