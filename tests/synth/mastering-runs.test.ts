@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
-import { masterAudio, measureLoudness, nearTarget } from '@/jobs/synth/master';
-import { decodeMp3, decodeWav, expectBroadcastReady } from '@/tests/support/loudness';
+import { localProvider } from '@/jobs/synth/local';
+import { loudnessPerDb, masterAudio, measureLoudness, nearTarget } from '@/jobs/synth/master';
+import { adScript, decodeMp3, decodeWav, expectBroadcastReady } from '@/tests/support/loudness';
 import { pcmWav, speechLike } from '@/tests/support/signals';
 
 /**
@@ -79,6 +80,22 @@ describe('mastering', () => {
       expect(Math.abs(rendition.loudnessLufs - -16)).toBeLessThanOrEqual(0.3 + 1e-9);
       expect(Math.abs(rendition.loudnessLufs - measured.lufs)).toBeLessThan(0.5);
     }
+  });
+
+  it('steps the gain by the loudness the last two renders gained per dB, within 0.2–1', () => {
+    expect(loudnessPerDb({ gainDb: 5, level: -17 }, { gainDb: 6, level: -16.5 })).toBeCloseTo(0.5);
+    expect(loudnessPerDb({ gainDb: 5, level: -17 }, { gainDb: 6, level: -15.5 })).toBe(1);
+    expect(loudnessPerDb({ gainDb: 5, level: -17 }, { gainDb: 6, level: -17 })).toBe(0.2);
+    expect(loudnessPerDb({ gainDb: 5, level: -17 }, { gainDb: 5.01, level: -16.9 })).toBe(1);
+  });
+
+  it('reaches ±0.3 LU in at most three renders for a voice whose peaks the limiter holds back', async () => {
+    // The local engine's deep voice peaks at full scale: near −16 LUFS each dB of gain adds ~0.5 LU.
+    // Stepping 1 LU per dB took all four renders and left the MP3 at −16.5.
+    const voice = await localProvider().synthesize({ text: adScript(200), voice: 'deep' });
+    const out = await masterAudio(voice.audio);
+    expect(renders(runs()).length).toBeLessThanOrEqual(3);
+    for (const r of out.renditions) expect(nearTarget(r.loudnessLufs), `${r.format} at ${r.loudnessLufs} LUFS`).toBe(true);
   });
 
   it('measures a clip shorter than a block looped at once, the input and every render', async () => {
