@@ -6,10 +6,12 @@
  * delivery) and this one ends at once, freeing the slot:
  *
  * - while the subscription's attempts are young (the oldest in flight started less than
- *   SLOW_AFTER_MS ago, and none was slow lately), it is a busy, healthy endpoint: the job comes
- *   back in 100–200 ms;
- * - otherwise the endpoint is slow: the job goes into one of the subscription's lanes, named
- *   graphile-worker queues `webhook:<subscription id>:<lane>` that run one job at a time. So a slow
+ *   SLOW_AFTER_MS ago, and the last attempt to end was quick), it is a busy, healthy endpoint: the
+ *   job comes back in 100–200 ms;
+ * - otherwise the endpoint is slow (an attempt in flight for over SLOW_AFTER_MS, or its last
+ *   attempt to end, within SLOW_FOR_MS, was slow or got no response): the job goes into one of
+ *   the subscription's lanes, named graphile-worker queues `webhook:<subscription id>:<lane>`
+ *   that run one job at a time. So a slow
  *   endpoint's backlog waits in its lanes — at most `endpointConcurrency()` of its jobs can be
  *   taken at once — instead of being picked up and put back over and over.
  *
@@ -26,7 +28,13 @@ export function endpointConcurrency(): number {
  * healthy endpoint's deliveries into lanes (which run one at a time).
  */
 export const SLOW_AFTER_MS = 2_000;
-/** How long an endpoint stays marked slow after its last slow attempt. */
+/**
+ * How long an endpoint stays marked slow after a slow attempt, unless a quick answer comes first.
+ * A quick answer clears the mark: an endpoint that times out now and then (a flaky one, not a
+ * hanging one) would otherwise spend the minute after each time-out with its backlog in lanes,
+ * which graphile-worker serves one job per lane per 2 s poll. The durability test's receiver
+ * (5 % of attempts left hanging past a 1 s time-out) drained at ~14 attempts/s that way.
+ */
 const SLOW_FOR_MS = 60_000;
 
 /** Prefix of every delivery lane's queue name (release-stale.ts unlocks lanes a killed worker held). */
@@ -60,7 +68,7 @@ export function admitAttempt(webhookId: string, deliveryId: string, now = Date.n
       admitted: true,
       done: ({ latencyMs, responded }) => {
         s.inFlight.delete(entry);
-        if (!responded || latencyMs > SLOW_AFTER_MS) s.slowUntil = Date.now() + SLOW_FOR_MS;
+        s.slowUntil = !responded || latencyMs > SLOW_AFTER_MS ? Date.now() + SLOW_FOR_MS : 0;
         if (s.inFlight.size === 0 && s.slowUntil < Date.now()) endpoints.delete(webhookId);
       },
     };
