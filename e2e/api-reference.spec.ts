@@ -178,9 +178,9 @@ test.describe('API reference at /docs', () => {
 
 /**
  * The whole reference, every operation rendered, is what the next three tests look at. Rendering
- * it took over a minute on 2 busy cores, and each of them did it on its own page (three renders,
- * ~3.5 min of the browser suite's ~8): one page, rendered once, serves them in order. The page
- * counts every request to another origin from its first one.
+ * it took over a minute on 2 busy cores, and each of them did it on its own page (in a run of the
+ * whole browser suite, ~70 s per render of its ~8 min): one page, rendered once, serves them in
+ * order. The page counts every request to another origin from its first one.
  */
 test.describe('/docs with every operation rendered', () => {
   test.describe.configure({ mode: 'serial' });

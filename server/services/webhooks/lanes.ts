@@ -11,9 +11,9 @@
  * - otherwise the endpoint is slow (an attempt in flight for over SLOW_AFTER_MS, or its last
  *   attempt to end, within SLOW_FOR_MS, was slow or got no response): the job goes into one of
  *   the subscription's lanes, named graphile-worker queues `webhook:<subscription id>:<lane>`
- *   that run one job at a time. So a slow
- *   endpoint's backlog waits in its lanes — at most `endpointConcurrency()` of its jobs can be
- *   taken at once — instead of being picked up and put back over and over.
+ *   that run one job at a time. So a slow endpoint's backlog waits in its lanes — at most
+ *   `endpointConcurrency()` of its jobs can be taken at once — instead of being picked up and put
+ *   back over and over.
  *
  * Healthy endpoints' jobs never enter a lane and keep the worker's full batch throughput.
  */
