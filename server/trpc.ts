@@ -8,7 +8,7 @@ import { config, type Config } from './config';
 import { authenticate, bearerToken, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
 import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from './errors';
-import { containsNul, nulRefused } from './http/body';
+import { refuseUnsafeInput } from './http/body';
 import { clientAddressOf, compileTrustedProxies, lockoutKeyOf, type TrustedProxies } from './http/client-address';
 import { idempotently, type IdempotencyRequest } from './http/idempotency';
 import { currentLimits } from './http/limits';
@@ -129,8 +129,15 @@ export const createCallerFactory = t.createCallerFactory;
 /** Domain errors thrown by services become TRPCErrors with the right status. */
 const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
   ctx.log.route = meta?.openapi ? `${meta.openapi.method} ${meta.openapi.path}` : path;
-  // /v1 refuses NUL while reading the URL and body; this covers the console transport, whose adapter reads its own.
-  if (!ctx.inputChecked && containsNul(await getRawInput())) throw toTRPCError(nulRefused());
+  // /v1 checks the URL and body while reading them (parseJsonBody); this covers the console
+  // transport, whose adapter reads its own: no NUL, no nesting past MAX_INPUT_DEPTH.
+  if (!ctx.inputChecked) {
+    try {
+      refuseUnsafeInput(await getRawInput());
+    } catch (error) {
+      throw error instanceof AppError ? toTRPCError(error) : error;
+    }
+  }
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
   return result;

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { TRPCError } from '@trpc/server';
 import { normalizePath } from 'trpc-to-openapi';
+import { badRequest } from '@/server/errors';
 import { logger } from '@/server/logger';
 import { openApiDocument } from '@/server/openapi';
 import { appRouter } from '@/server/routers';
@@ -81,6 +82,18 @@ export function parseTarget(url: string): { pathname: string; query: string } {
   return { pathname: target.pathname, query: target.search.slice(1) };
 }
 
+/**
+ * A body field or query parameter named like one of the path's parameters (`campaignId` in a PATCH
+ * of /campaigns/{campaignId}) is not a field of the operation, so it is refused as any unknown
+ * field is, rather than silently overwritten by the path's value.
+ */
+function refuseShadowedPathParameters(given: Record<string, unknown>, pathInput: Record<string, unknown>): void {
+  const shadowed = Object.keys(pathInput).filter((name) => Object.hasOwn(given, name));
+  if (shadowed.length === 0) return;
+  const message = `Unknown field(s): ${shadowed.join(', ')}.`;
+  throw badRequest(`Invalid request: (body): ${message}`, [{ path: '(body)', message }]);
+}
+
 export function createRestHandler() {
   // The route table comes from the procedures' own `openapi` meta (server/http/rest-routes.ts).
   const findRoute = compileRestRoutes(appRouter);
@@ -122,9 +135,12 @@ export function createRestHandler() {
         return;
       }
       const { route, pathInput } = found;
-      const input = route.takesNoInput
-        ? undefined
-        : { ...(body !== undefined ? body : queryInput(new URLSearchParams(target.query), route.arrayFields)), ...pathInput };
+      let input: Record<string, unknown> | undefined;
+      if (!route.takesNoInput) {
+        const given = (body ?? queryInput(new URLSearchParams(target.query), route.arrayFields)) as Record<string, unknown>;
+        refuseShadowedPathParameters(given, pathInput);
+        input = { ...given, ...pathInput };
+      }
       const result = await callRoute(route, ctx, input);
       if (result.ok) {
         sendOutput(res, requestId, ctx.http, result.data);

@@ -61,6 +61,54 @@ describe('the NUL character (Postgres text cannot hold it)', () => {
   });
 });
 
+describe('a body nested deeper than any operation takes (a probe found it a 500 for anyone)', () => {
+  // 40 kB, far under the 1 MiB limit: an object holding 20,000 nested arrays.
+  const deep = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+
+  it('is a 400 on /v1, with a key or without, and on an unknown path', async () => {
+    for (const [path, token] of [
+      ['/networks', undefined],
+      ['/networks', null],
+      ['/no-such-operation', null],
+    ] as const) {
+      const res = await api<Problem>('POST', path, { token, rawBody: deep, headers: { 'content-type': 'application/json' } });
+      expect(res.status, `${path} ${token === null ? 'without a key' : 'with a key'}`).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.detail).toMatch(/more than 32 levels deep/);
+    }
+  });
+
+  it('is a 400 on the console transport too', async () => {
+    const res = await fetch(`${inject('baseUrl')}/api/trpc/advertisers.create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inject('superToken')}`, 'content-type': 'application/json' },
+      body: deep,
+    });
+    const body = (await res.json()) as { error: { data: { problem: { status: number; detail: string } } } };
+    expect(res.status).toBe(400);
+    expect(body.error.data.problem.detail).toMatch(/more than 32 levels deep/);
+  });
+});
+
+describe('a body field or query parameter named like a path parameter', () => {
+  it('is an unknown field (400), not silently replaced by the path’s value', async () => {
+    const network = await newNetwork();
+    const other = await newNetwork();
+    const res = await api<Problem>('PATCH', `/networks/${network.id}`, { body: { networkId: other.id, name: 'Renamed' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: '(body)', message: 'Unknown field(s): networkId.' }]);
+    const after = await api<{ name: string; version: number }>('GET', `/networks/${network.id}`);
+    expect(after.body.version).toBe(network.version);
+
+    const { advertiser } = await adInventory(network.id);
+    const list = await api<Problem>('GET', `/networks/${network.id}/campaigns?networkId=${other.id}`);
+    expect(list.status).toBe(400);
+    expect(list.body.detail).toMatch(/Unknown field\(s\): networkId/);
+    const read = await api<Problem>('GET', `/networks/${network.id}/advertisers/${advertiser.id}?advertiserId=x`);
+    expect(read.status).toBe(400);
+  });
+});
+
 describe('preview of a campaign with nothing speakable in it', () => {
   it('is a 409 about the campaign, not a 502 that says to retry', async () => {
     const network = await newNetwork();
