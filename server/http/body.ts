@@ -119,7 +119,7 @@ export function nulRefused(): AppError {
 }
 
 function nestedTooDeeply(): AppError {
-  return badRequest(`The input nests objects and arrays more than ${MAX_INPUT_DEPTH} levels deep; no operation takes more than three.`, [
+  return badRequest(`The request body nests objects and arrays more than ${MAX_INPUT_DEPTH} levels deep; no operation takes more than a few.`, [
     { path: '(body)', message: `Nested more than ${MAX_INPUT_DEPTH} levels deep.` },
   ]);
 }
