@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/server/errors';
-import { MAX_INPUT_DEPTH, parseJsonBody, refuseUnsafeInput } from './body';
+import { MAX_INPUT_DEPTH, parseJsonBody, refuseUnsafeHeaders, refuseUnsafeInput, refuseUnsafeTarget } from './body';
 
 /** `{"a":[[…[]…]]}`: an object holding arrays nested until `depth` levels of objects and arrays in all. */
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
@@ -49,6 +49,14 @@ describe('refuseUnsafeInput', () => {
     expect(refusal({ scopes: [{ network_id: 'net_1', role: 'read_only' }], n: 1, ok: true, none: null })).toBeUndefined();
   });
 
+  it('refuses a lone UTF-16 surrogate, high or low, in any string or key; a pair is one character', () => {
+    for (const input of [{ key_name: '\ud800' }, { name: 'x\udfff' }, { '\udbff': 1 }, ['a', { b: ['\ud800\ud800\udc00'] }], '\udc00\ud800']) {
+      expect(refusal(input)?.detail, JSON.stringify(input)).toMatch(/lone UTF-16 surrogate/);
+    }
+    expect(refusal({ name: 'mic \ud83c\udf99\ufe0f', 'clé 🎧': '\u{1F3A7}' })).toBeUndefined();
+    expect(refusal({ name: 'a\0\ud800' })?.detail).toMatch(/NUL character/);
+  });
+
   it('counts objects and arrays alike, and lets a wide input through', () => {
     const chain = (depth: number): unknown => {
       let value: unknown = 'leaf';
@@ -58,5 +66,22 @@ describe('refuseUnsafeInput', () => {
     expect(refusal(chain(MAX_INPUT_DEPTH))).toBeUndefined();
     expect(refusal(chain(MAX_INPUT_DEPTH + 1))?.detail).toMatch(/levels deep/);
     expect(refusal({ items: Array.from({ length: 100_000 }, (_, i) => ({ i })) })).toBeUndefined();
+  });
+});
+
+describe('refuseUnsafeTarget and refuseUnsafeHeaders', () => {
+  it('refuse %00 and percent-encoding that is not UTF-8 (an encoded lone surrogate); UTF-8 and a bare % pass', () => {
+    expect(refusedBy(() => refuseUnsafeTarget('/networks/%00'))?.detail).toMatch(/NUL character/);
+    for (const url of ['/me?x=%ED%A0%80', '/a/%ed%bf%bf', '/me?x=%FF', '/me?x=%C3']) {
+      expect(refusedBy(() => refuseUnsafeTarget(url))?.detail, url).toMatch(/not percent-encoded UTF-8/);
+    }
+    for (const url of ['/me?x=caf%C3%A9', '/me?x=%F0%9F%8E%A7', '/me?x=100%', '/me?x=%zz%C3%A9', '/networks/net_1?limit=5']) {
+      expect(refusedBy(() => refuseUnsafeTarget(url)), url).toBeUndefined();
+    }
+  });
+
+  it('refuse a header value carrying a surrogate as UTF-8 would (ED A0–BF), and nothing else', () => {
+    expect(refusedBy(() => refuseUnsafeHeaders(['Host', 'x', 'X-Note', '\xed\xa0\x80']))?.detail).toMatch(/X-Note header carries a UTF-16 surrogate/);
+    expect(refusedBy(() => refuseUnsafeHeaders(['X-Note', 'caf\xe9', 'X-Emoji', '\xf0\x9f\x8e\xa7', 'X-Korean', '\xed\x95\x9c']))).toBeUndefined();
   });
 });

@@ -1,18 +1,49 @@
 import type { ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { logger } from '@/server/logger';
 import { appRouter } from '@/server/routers';
 import { createContext, requestState, type AppRequest, type Context } from '@/server/trpc';
-import { MAX_BODY_BYTES } from './body';
-import { errorHeaders, problemFromError } from './problem';
+import { MAX_BODY_BYTES, refuseUnsafeHeaders, refuseUnsafeTarget } from './body';
+import { errorHeaders, problemFromError, type Problem } from './problem';
 
 export const CONSOLE_PREFIX = '/api/trpc';
+
+/**
+ * What the transport refuses before tRPC reads the request, each a 400: a target or header that is
+ * not text (server/http/body.ts; the body is checked by the procedures' `base` middleware).
+ */
+function refusalOf(req: AppRequest): unknown {
+  try {
+    refuseUnsafeTarget(req.url!);
+    refuseUnsafeHeaders(req.rawHeaders);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/**
+ * A refusal in tRPC's error response format (the one its client reads: `error.data` as our
+ * `errorFormatter` shapes it), answered without running a procedure.
+ */
+function sendRefusal(res: ServerResponse, p: Problem): void {
+  const body = JSON.stringify({
+    error: { message: p.detail, code: TRPC_ERROR_CODES_BY_KEY.BAD_REQUEST, data: { code: 'BAD_REQUEST', httpStatus: p.status, problem: p } },
+  });
+  res.writeHead(p.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+}
 
 /** The console's tRPC transport: the same procedures as /v1, same context and errors. */
 export function createConsoleHandler() {
   return async function serveConsole(req: AppRequest, res: ServerResponse): Promise<void> {
     const state = requestState(req);
     res.setHeader('Request-Id', state.requestId);
+    const refusal = refusalOf(req);
+    if (refusal) {
+      sendRefusal(res, problemFromError(refusal));
+      return;
+    }
     const path = new URL(req.url!, 'http://localhost').pathname.slice(CONSOLE_PREFIX.length + 1);
     await nodeHTTPRequestHandler({
       router: appRouter,

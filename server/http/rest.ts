@@ -6,7 +6,7 @@ import { logger } from '@/server/logger';
 import { openApiDocument } from '@/server/openapi';
 import { appRouter } from '@/server/routers';
 import { admitWithoutOperation, createContext, requestState, type AppRequest, type HttpOut } from '@/server/trpc';
-import { nulRefused, parseJsonBody, readBody, urlContainsNul } from './body';
+import { parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from './body';
 import { requestFingerprint } from './idempotency';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from './problem';
 import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
@@ -108,7 +108,8 @@ export function createRestHandler() {
     }
     req.url = url;
     try {
-      if (urlContainsNul(url)) throw nulRefused();
+      refuseUnsafeTarget(url);
+      refuseUnsafeHeaders(req.rawHeaders);
       state.inputChecked = true; // the body is checked by parseJsonBody
       let body: unknown;
       if (BODY_METHODS.has(req.method!)) {
