@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONSOLE_BATCH_ITEMS } from './http/console-batch';
 
 /**
  * Every setting the service reads from the environment, parsed once.
@@ -27,6 +28,14 @@ const envSchema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),
   AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Above every key's own bucket (server/http/request-budget.ts): what all keys of one person or
+  // service account share, and what all requests on one network share, so minting keys adds none.
+  RATE_LIMIT_OWNER_PER_SECOND: z.coerce.number().positive().default(200),
+  RATE_LIMIT_OWNER_BURST: z.coerce.number().int().positive().default(400),
+  RATE_LIMIT_NETWORK_PER_SECOND: z.coerce.number().positive().default(500),
+  RATE_LIMIT_NETWORK_BURST: z.coerce.number().int().positive().default(1000),
+  // Calls in one /api/trpc request; at least the console's own batches (CONSOLE_BATCH_ITEMS).
+  CONSOLE_MAX_BATCH_SIZE: z.coerce.number().int().min(CONSOLE_BATCH_ITEMS).default(50),
   TRUSTED_PROXIES: z.string().optional(), // reverse proxies whose X-Forwarded-For names the client (server/http/client-address.ts)
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -53,22 +53,22 @@ const RATE_LIMIT_HEADERS: Json = {
 const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   authenticated: {
     unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
-    'rate-limited': 'The key spent its rate limit, or its address failed to authenticate too often.',
+    'rate-limited': 'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
   },
   network: {
     unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
     forbidden: 'The key has no access to this network, or a role below the one this operation needs.',
     'not-found': 'The network does not exist (told only to super_user keys; others get 403).',
-    'rate-limited': 'The key spent its rate limit, or its address failed to authenticate too often.',
+    'rate-limited': 'The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often.',
   },
   'super-user': {
     unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
     forbidden: 'This operation needs a super_user key.',
-    'rate-limited': 'The key spent its rate limit, or its address failed to authenticate too often.',
+    'rate-limited': 'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
   },
   invitation: {
     unauthorized: 'The credential is missing or malformed.',
-    'rate-limited': 'The credential spent its rate limit, or its address failed to authenticate too often.',
+    'rate-limited': 'The credential spent its rate limit (an API key: or its owner’s budget), or its address failed to authenticate too often.',
   },
 };
 

@@ -14,6 +14,7 @@ import { idempotently, type IdempotencyRequest } from './http/idempotency';
 import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
+import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget } from './http/request-budget';
 import { findInvitationByToken, INVITATION_TOKEN_PATTERN } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
 
@@ -41,6 +42,13 @@ export interface Context {
   inputChecked: boolean;
   /** The Idempotency-Key of a /v1 POST (read by the REST layer; see server/http/idempotency.ts). */
   idempotency?: IdempotencyRequest;
+  /** The request's API key, looked up once however many calls a console batch holds (`authenticateOnce`). */
+  authentication: RequestAuthentication;
+}
+
+/** One lookup of the Authorization header's key per HTTP request, shared by the calls of a batch. */
+export interface RequestAuthentication {
+  principal?: Promise<Principal>;
 }
 
 /** State the HTTP layer keeps on a request (request id, log fields, the Idempotency-Key it read). */
@@ -50,12 +58,13 @@ export interface RequestState {
   http: HttpOut;
   inputChecked?: boolean;
   idempotency?: IdempotencyRequest;
+  authentication: RequestAuthentication;
 }
 
 export type AppRequest = IncomingMessage & { state?: RequestState; body?: unknown };
 
 export function requestState(req: AppRequest): RequestState {
-  req.state ??= { requestId: randomUUID(), log: {}, http: { headers: {} } };
+  req.state ??= { requestId: randomUUID(), log: {}, http: { headers: {} }, authentication: {} };
   return req.state;
 }
 
@@ -93,6 +102,7 @@ export function createContext({ req }: { req: AppRequest }): Context {
     log: state.log,
     inputChecked: state.inputChecked === true,
     idempotency: state.idempotency,
+    authentication: state.authentication,
   };
 }
 
@@ -146,11 +156,13 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
 /**
  * The one gate every credential passes (API keys, and invitation tokens on
  * accept): refused while the client's address is locked out after failed
- * attempts; a refused credential counts against that address; an accepted one
- * spends a token of its own rate-limit bucket. Nothing — an Idempotency-Key
- * included — skips it.
+ * attempts; then the credential's own rate-limit bucket is spent BEFORE it is
+ * looked up (server/http/request-budget.ts), so a spent key costs no database
+ * work; a refused credential counts against the address; an accepted one spends
+ * its owner's budget too (`owner`: none for an invitation token). Nothing — an
+ * Idempotency-Key included — skips it.
  */
-async function admit<T>(ctx: Context, credential: () => Promise<T>, bucket: (caller: T) => string): Promise<T> {
+async function admit<T>(ctx: Context, credential: () => Promise<T>, owner: (caller: T) => string | undefined): Promise<T> {
   const limits = currentLimits();
   const addressKey = failedAuthenticationKey(ctx);
   if (limits?.authFailures.exhausted(addressKey)) {
@@ -159,27 +171,32 @@ async function admit<T>(ctx: Context, credential: () => Promise<T>, bucket: (cal
       headers: { 'Retry-After': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) },
     });
   }
+  const presented = limits && spendBeforeLookup(limits, ctx.http.headers, ctx.header('authorization'));
   let caller: T;
   try {
     caller = await credential();
   } catch (error) {
     // Only a refused credential counts as a failed attempt: a database outage must not lock clients out.
     // The 401 reports that budget: how many more failures this address has before the lockout.
-    if (limits && error instanceof AppError && error.kind === 'unauthorized') {
+    // A batch's calls share one lookup and its one refusal: that counts once.
+    if (limits && error instanceof AppError && error.kind === 'unauthorized' && !countedFailures.has(error)) {
+      countedFailures.add(error);
       Object.assign(ctx.http.headers, rateLimitHeaders(limits.authFailures.consume(addressKey)));
     }
     throw error;
   }
-  if (limits) {
-    const decision = limits.perKey.consume(bucket(caller));
-    Object.assign(ctx.http.headers, rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      throw new AppError('rate-limited', `Rate limit exceeded. Retry after ${decision.retryAfterSeconds} s.`, {
-        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-      });
-    }
-  }
+  if (limits) spendOwnerBudget(limits, ctx.http.headers, presented, owner(caller));
   return caller;
+}
+
+const countedFailures = new WeakSet<AppError>();
+
+/**
+ * The key of the request's Authorization header, looked up once per HTTP request: the calls of a
+ * console batch share the lookup (and its refusal) instead of each running it.
+ */
+function authenticateOnce(ctx: Context): Promise<Principal> {
+  return (ctx.authentication.principal ??= authenticate(ctx.header('authorization')));
 }
 
 const failedAuthenticationKey = (ctx: Context) => `auth-fail:${lockoutKeyOf(ctx.clientAddress)}`;
@@ -196,12 +213,12 @@ export async function admitWithoutOperation(ctx: Context): Promise<void> {
     if (limits) Object.assign(ctx.http.headers, rateLimitHeaders(limits.authFailures.peek(failedAuthenticationKey(ctx))));
     return;
   }
-  await admit(ctx, () => authenticate(ctx.header('authorization')), (p) => p.keyId);
+  await admit(ctx, () => authenticateOnce(ctx), ownerBucketOf);
 }
 
 /** Any valid API key, within its rate limit. */
 const authenticated = base.use(async ({ ctx, next }) => {
-  const principal = await admit(ctx, () => authenticate(ctx.header('authorization')), (p) => p.keyId);
+  const principal = await admit(ctx, () => authenticateOnce(ctx), ownerBucketOf);
   ctx.log.keyId = principal.keyId;
   return next({ ctx: { principal } });
 });
@@ -246,6 +263,8 @@ export function networkProcedure(role: Role) {
       if (!roleAtLeast(effective, role)) {
         throw forbidden(`This operation needs the ${role} role on this network; this API key has ${effective}.`);
       }
+      const limits = currentLimits();
+      if (limits) spendNetworkBudget(limits, ctx.http.headers, principal, networkId);
       return next({ ctx: { network: { id: networkId, role: effective } } });
     })
     .use(idempotent);
@@ -283,19 +302,19 @@ export const invitationProcedure = base
       const principal = await admit(
         ctx,
         async () => {
-          const caller = await authenticate(authorization);
+          const caller = await authenticateOnce(ctx);
           // A malformed one is the input's problem (400, from its schema); an unknown one is a failed credential.
           if (typeof raw?.invitation_token === 'string' && INVITATION_TOKEN_PATTERN.test(raw.invitation_token)) {
             await openInvitation(raw.invitation_token);
           }
           return caller;
         },
-        (p) => p.keyId,
+        ownerBucketOf,
       );
       ctx.log.keyId = principal.keyId;
       return next({ ctx: { principal } });
     }
-    const invitation = await admit(ctx, () => openInvitation(token), (i) => `invitation:${i.id}`);
+    const invitation = await admit(ctx, () => openInvitation(token), () => undefined);
     return next({ ctx: { invitation } });
   })
   .use(idempotent);

@@ -118,8 +118,13 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
     retry: 'after-fix',
   },
   'rate-limited': {
-    summary: 'The API key (or, for failed authentication, the client address) sent too many requests.',
-    causes: ['More requests than the key’s burst allowance, faster than it refills.'],
+    summary: 'The API key, its owner, its network (or, for failed authentication, the client address) sent too many requests.',
+    causes: [
+      'More requests than the key’s burst allowance, faster than it refills.',
+      'More requests from all keys of one person or service account together than their shared budget: more keys do not add to it.',
+      'More requests on one network, from all keys acting on it, than the network’s shared budget.',
+      'Too many failed authentication attempts from the client’s address.',
+    ],
     remedy: 'Wait the number of seconds in `Retry-After`, then retry. Watch `RateLimit-Remaining` to slow down before the limit is reached.',
     retry: 'yes',
   },

@@ -212,8 +212,11 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
 
         <Section id="rate-limits" title="Rate limits">
           <p>
-            Requests are limited per API key with a token bucket (and per client address for failed authentication). Successful
-            responses carry the state of the bucket:
+            Requests are limited with token buckets. Every request spends from its API key’s bucket and from its owner’s: all keys
+            of one person or service account share one budget, so more keys do not add to it. A request on a network (a path
+            under <code>/v1/networks/{'{networkId}'}</code>) also spends from that network’s budget, which every key acting on it
+            shares. Failed authentication is limited per client address. Responses carry the state of the tightest of these
+            buckets:
           </p>
           <ul>
             <li>
@@ -227,9 +230,9 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
             </li>
           </ul>
           <p>
-            Over the limit, the API answers <a href="/docs/errors/rate-limited">429</a> with <code>Retry-After</code> (seconds).
-            Wait that long before retrying, and slow down when <code>RateLimit-Remaining</code> gets low. The operator of the
-            service configures the limits.
+            Over the limit, the API answers <a href="/docs/errors/rate-limited">429</a> with <code>Retry-After</code> (seconds)
+            and a <code>detail</code> that says which budget was spent. Wait that long before retrying, and slow down when{' '}
+            <code>RateLimit-Remaining</code> gets low. The operator of the service configures the limits.
           </p>
         </Section>
 

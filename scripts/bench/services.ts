@@ -41,6 +41,10 @@ export function serviceEnvironment(dbUrl: string, token: string, extra: Record<s
     BOOTSTRAP_SUPERUSER_TOKEN: token,
     RATE_LIMIT_PER_SECOND: RATE_LIMIT,
     RATE_LIMIT_BURST: RATE_LIMIT,
+    RATE_LIMIT_OWNER_PER_SECOND: RATE_LIMIT,
+    RATE_LIMIT_OWNER_BURST: RATE_LIMIT,
+    RATE_LIMIT_NETWORK_PER_SECOND: RATE_LIMIT,
+    RATE_LIMIT_NETWORK_BURST: RATE_LIMIT,
     ...extra,
   };
 }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { config } from '@/server/config';
+import { badRequest } from '@/server/errors';
 import { logger } from '@/server/logger';
 import { appRouter } from '@/server/routers';
 import { createContext, requestState, type AppRequest, type Context } from '@/server/trpc';
@@ -10,22 +12,49 @@ import { errorHeaders, problemFromError, type Problem } from './problem';
 export const CONSOLE_PREFIX = '/api/trpc';
 
 /**
- * What the transport refuses before tRPC reads the request, each a 400: a target or header that is
- * not text (server/http/body.ts; the body is checked by the procedures' `base` middleware).
+ * How many procedure calls a request holds: a batch (`?batch=1`) names them comma-separated in the
+ * path, counted as tRPC counts them, after percent-decoding (`%2C` is a comma too). A path tRPC
+ * cannot decode is its own 400.
  */
-function refusalOf(req: AppRequest): unknown {
+function callsIn(path: string, query: URLSearchParams): number {
+  if (query.get('batch') !== '1') return 1;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return 1;
+  }
+  let calls = 1;
+  for (let i = decoded.indexOf(','); i !== -1; i = decoded.indexOf(',', i + 1)) calls++;
+  return calls;
+}
+
+/**
+ * What the transport refuses before tRPC reads the request, each a 400: a batch of more calls than
+ * CONSOLE_MAX_BATCH_SIZE (each call is a procedure run: an unbounded batch is unbounded work for one
+ * request), and a target or header that is not text (server/http/body.ts; the body is checked by
+ * the procedures' `base` middleware).
+ */
+function refusalOf(req: AppRequest, path: string, query: URLSearchParams): unknown {
   try {
     refuseUnsafeTarget(req.url!);
     refuseUnsafeHeaders(req.rawHeaders);
   } catch (error) {
     return error;
   }
+  const calls = callsIn(path, query);
+  const max = config().CONSOLE_MAX_BATCH_SIZE;
+  if (calls > max) {
+    return badRequest(`This batch holds ${calls} calls; ${CONSOLE_PREFIX} takes at most ${max} in one request (CONSOLE_MAX_BATCH_SIZE). Send them in smaller batches.`);
+  }
   return undefined;
 }
 
 /**
  * A refusal in tRPC's error response format (the one its client reads: `error.data` as our
- * `errorFormatter` shapes it), answered without running a procedure.
+ * `errorFormatter` shapes it), answered without running a procedure. tRPC's own `maxBatchSize`, set
+ * too as the backstop, answers an oversized batch with a bare "Batch call exceeds maximum size",
+ * which the envelope turns into "Bad request."; this one says what the limit is.
  */
 function sendRefusal(res: ServerResponse, p: Problem): void {
   const body = JSON.stringify({
@@ -39,18 +68,20 @@ export function createConsoleHandler() {
   return async function serveConsole(req: AppRequest, res: ServerResponse): Promise<void> {
     const state = requestState(req);
     res.setHeader('Request-Id', state.requestId);
-    const refusal = refusalOf(req);
+    const url = new URL(req.url!, 'http://localhost');
+    const path = url.pathname.slice(CONSOLE_PREFIX.length + 1);
+    const refusal = refusalOf(req, path, url.searchParams);
     if (refusal) {
       sendRefusal(res, problemFromError(refusal));
       return;
     }
-    const path = new URL(req.url!, 'http://localhost').pathname.slice(CONSOLE_PREFIX.length + 1);
     await nodeHTTPRequestHandler({
       router: appRouter,
       req,
       res,
       path,
       maxBodySize: MAX_BODY_BYTES,
+      maxBatchSize: config().CONSOLE_MAX_BATCH_SIZE,
       createContext: ({ req: r }) => createContext({ req: r as AppRequest }),
       responseMeta({ ctx, paths, errors }) {
         const headers = { ...(ctx as Context | undefined)?.http.headers };

@@ -41,9 +41,13 @@ let db: DbHandle | undefined;
 const serverEnv = () => ({
   DATABASE_URL: database!.url,
   BOOTSTRAP_SUPERUSER_TOKEN: token,
-  // One key makes every request: the per-key bucket must not be what answers.
+  // One key makes every request: neither its bucket nor its owner's may be what answers.
   RATE_LIMIT_PER_SECOND: '100000',
   RATE_LIMIT_BURST: '100000',
+  RATE_LIMIT_OWNER_PER_SECOND: '100000',
+  RATE_LIMIT_OWNER_BURST: '100000',
+  RATE_LIMIT_NETWORK_PER_SECOND: '100000',
+  RATE_LIMIT_NETWORK_BURST: '100000',
   AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
 });
 

@@ -61,9 +61,13 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_PRIVATE: '1',
       WEBHOOK_RETRY_SCHEDULE: '0,0.5,1,1,1,1,1,1',
       WEBHOOK_TIMEOUT_MS: '2000',
-      // The load is one key: the per-key bucket must not be what answers.
+      // The load is one key: neither its bucket nor its owner's may be what answers.
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
+      RATE_LIMIT_OWNER_PER_SECOND: '100000',
+      RATE_LIMIT_OWNER_BURST: '100000',
+      RATE_LIMIT_NETWORK_PER_SECOND: '100000',
+      RATE_LIMIT_NETWORK_BURST: '100000',
     },
     path.join(ROOT, 'test-results', 'postgres-restart-server.log'),
   );

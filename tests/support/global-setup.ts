@@ -65,6 +65,10 @@ export default async function setup(project: TestProject) {
       // Generous limits: the rate-limit tests start their own server with small ones.
       RATE_LIMIT_PER_SECOND: '10000',
       RATE_LIMIT_BURST: '10000',
+      RATE_LIMIT_OWNER_PER_SECOND: '10000',
+      RATE_LIMIT_OWNER_BURST: '10000',
+      RATE_LIMIT_NETWORK_PER_SECOND: '10000',
+      RATE_LIMIT_NETWORK_BURST: '10000',
       AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
     },
     serverLogFile,

@@ -12,7 +12,12 @@ import { startServerProcess } from './server-process';
  */
 export async function startPostgresProxy(
   target: { host: string; port: number },
-  options: { onStatement?: (sql: string) => void } = {},
+  options: {
+    /** The text of every statement sent or prepared (a prepared statement once per connection). */
+    onStatement?: (sql: string) => void;
+    /** The text of every statement run: each simple query, and each Bind of a prepared one. */
+    onExecution?: (sql: string) => void;
+  } = {},
 ) {
   // 'C', int32 length 11 (4 + "COMMIT\0"), "COMMIT\0": the CommandComplete of a COMMIT.
   const COMMIT_COMPLETE = Buffer.concat([Buffer.from([0x43, 0, 0, 0, 11]), Buffer.from('COMMIT\0', 'latin1')]);
@@ -32,7 +37,8 @@ export async function startPostgresProxy(
       client.destroy();
       upstream.destroy();
     };
-    const readStatements = options.onStatement && frontendStatements(options.onStatement);
+    const readStatements =
+      (options.onStatement || options.onExecution) && frontendStatements(options.onStatement ?? (() => {}), options.onExecution ?? (() => {}));
     client.on('data', (chunk: Buffer) => {
       readStatements?.(chunk);
       upstream.write(chunk);
@@ -82,11 +88,14 @@ export async function startPostgresProxy(
 
 /**
  * Reads the client's side of the wire protocol and reports the SQL text of every
- * simple query ('Q') and every statement it prepares ('P'), whatever the chunking.
- * The first messages (SSLRequest, StartupMessage) carry no type byte.
+ * simple query ('Q') and every statement it prepares ('P'), whatever the chunking;
+ * and, as executions, every simple query and every Bind ('B') of a prepared statement
+ * (by the text its name was prepared with). The first messages (SSLRequest,
+ * StartupMessage) carry no type byte.
  */
-function frontendStatements(onStatement: (sql: string) => void) {
+function frontendStatements(onStatement: (sql: string) => void, onExecution: (sql: string) => void) {
   const SSL_OR_GSS = new Set([80877103, 80877104]);
+  const prepared = new Map<string, string>();
   let pending = Buffer.alloc(0);
   let started = false;
   return (chunk: Buffer) => {
@@ -103,10 +112,20 @@ function frontendStatements(onStatement: (sql: string) => void) {
         continue;
       }
       const type = String.fromCharCode(message[0]!);
-      if (type === 'Q') onStatement(message.toString('utf8', 5, message.indexOf(0, 5)));
-      else if (type === 'P') {
-        const afterName = message.indexOf(0, 5) + 1;
-        onStatement(message.toString('utf8', afterName, message.indexOf(0, afterName)));
+      if (type === 'Q') {
+        const text = message.toString('utf8', 5, message.indexOf(0, 5));
+        onStatement(text);
+        onExecution(text);
+      } else if (type === 'P') {
+        const nameEnd = message.indexOf(0, 5);
+        const text = message.toString('utf8', nameEnd + 1, message.indexOf(0, nameEnd + 1));
+        prepared.set(message.toString('utf8', 5, nameEnd), text);
+        onStatement(text);
+      } else if (type === 'B') {
+        // Bind: the portal's name, then the prepared statement's.
+        const afterPortal = message.indexOf(0, 5) + 1;
+        const name = message.toString('utf8', afterPortal, message.indexOf(0, afterPortal));
+        onExecution(prepared.get(name) ?? '');
       }
     }
   };

@@ -3,6 +3,7 @@
 import { createTRPCClient, httpBatchLink, httpLink, type TRPCLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
+import { CONSOLE_BATCH_ITEMS } from '@/server/http/console-batch';
 import type { AppRouter } from '@/server/routers';
 import { readApiKey } from './session';
 
@@ -51,7 +52,8 @@ export function createConsoleClient() {
       withoutPageDirection,
       httpBatchLink({
         url: TRPC_URL,
-        maxItems: 10,
+        // The server refuses larger batches (CONSOLE_MAX_BATCH_SIZE, never below this).
+        maxItems: CONSOLE_BATCH_ITEMS,
         headers() {
           const key = readApiKey();
           return key ? { Authorization: `Bearer ${key}` } : {};

@@ -2088,7 +2088,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2187,7 +2187,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2377,7 +2377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2510,7 +2510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2705,7 +2705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2838,7 +2838,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2976,7 +2976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3072,7 +3072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3171,7 +3171,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3377,7 +3377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3493,7 +3493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3609,7 +3609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3820,7 +3820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3956,7 +3956,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4091,7 +4091,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4304,7 +4304,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4441,7 +4441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4576,7 +4576,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4731,7 +4731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4932,7 +4932,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5154,7 +5154,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5349,7 +5349,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The credential spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The credential spent its rate limit (an API key: or its owner’s budget), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5486,7 +5486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5707,7 +5707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5859,7 +5859,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5996,7 +5996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6218,7 +6218,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6353,7 +6353,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6505,7 +6505,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6727,7 +6727,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6866,7 +6866,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7002,7 +7002,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7216,7 +7216,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7351,7 +7351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7506,7 +7506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7707,7 +7707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7845,7 +7845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8079,7 +8079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8214,7 +8214,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8423,7 +8423,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8559,7 +8559,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8774,7 +8774,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8909,7 +8909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9110,7 +9110,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9316,7 +9316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9522,7 +9522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9661,7 +9661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9879,7 +9879,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10014,7 +10014,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10220,7 +10220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10432,7 +10432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10571,7 +10571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10706,7 +10706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10905,7 +10905,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11111,7 +11111,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11323,7 +11323,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11476,7 +11476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11690,7 +11690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11825,7 +11825,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11980,7 +11980,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12183,7 +12183,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12326,7 +12326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12463,7 +12463,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12671,7 +12671,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12887,7 +12887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13093,7 +13093,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13230,7 +13230,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13446,7 +13446,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
