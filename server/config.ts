@@ -36,6 +36,10 @@ const envSchema = z.object({
   RATE_LIMIT_NETWORK_BURST: z.coerce.number().int().positive().default(1000),
   // Calls in one /api/trpc request; at least the console's own batches (CONSOLE_BATCH_ITEMS).
   CONSOLE_MAX_BATCH_SIZE: z.coerce.number().int().min(CONSOLE_BATCH_ITEMS).default(50),
+  // Quotas, each checked inside the creating transaction (server/services/quotas.ts).
+  QUOTA_WEBHOOKS_PER_NETWORK: z.coerce.number().int().positive().default(20),
+  QUOTA_PENDING_INVITATIONS_PER_NETWORK: z.coerce.number().int().positive().default(100),
+  QUOTA_API_KEYS_PER_OWNER: z.coerce.number().int().positive().default(50),
   TRUSTED_PROXIES: z.string().optional(), // reverse proxies whose X-Forwarded-For names the client (server/http/client-address.ts)
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

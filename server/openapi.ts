@@ -28,18 +28,28 @@ const PROBLEM_SCHEMA: Json = {
 };
 
 /**
- * An error response: the envelope, when this kind occurs on the operation, and an example body of
- * this kind (from ERROR_KINDS, as the API answers it).
+ * An error response: the envelope, when each kind of this status occurs on the operation, and an
+ * example body of each kind (from ERROR_KINDS, as the API answers it). Two kinds can share a status
+ * (409: `conflict` and `quota-exceeded`); the response then describes and exemplifies both.
  */
-function problemResponse(kind: ErrorKind, reasons: string[]): Json {
-  const { status, title } = ERROR_KINDS[kind];
+function problemResponse(kinds: Array<[ErrorKind, string[]]>): Json {
+  const { status } = ERROR_KINDS[kinds[0]![0]];
   const headers: Json = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
   // The example names an example host: the document reads the same wherever it is served.
-  const example = { type: `https://ads.example.com/docs/errors/${kind}`, title, status, detail: 'What went wrong with this request, in a sentence.' };
+  const exampleOf = (kind: ErrorKind) => ({
+    type: `https://ads.example.com/docs/errors/${kind}`,
+    title: ERROR_KINDS[kind].title,
+    status,
+    detail: 'What went wrong with this request, in a sentence.',
+  });
+  const examples =
+    kinds.length === 1
+      ? { example: exampleOf(kinds[0]![0]) }
+      : { examples: Object.fromEntries(kinds.map(([kind]) => [kind, { summary: ERROR_KINDS[kind].title, value: exampleOf(kind) }])) };
   return {
-    description: `${title}: ${reasons.join(' Or: ')}`,
+    description: kinds.map(([kind, reasons]) => `${ERROR_KINDS[kind].title}: ${reasons.join(' Or: ')}`).join('\n\n'),
     ...(status === 429 ? { headers } : {}),
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example } },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, ...examples } },
   };
 }
 
@@ -155,7 +165,12 @@ export function openApiDocument(): OpenAPIObject {
       for (const code of Object.keys(responses)) if (code === 'default' || Number(code) >= 400) delete responses[code];
       const meta = metaOf.get(`${method.toUpperCase()} ${path}`) ?? {};
       const errorKinds = errorKindsOf(method, meta);
-      for (const [kind, reasons] of errorKinds) responses[String(ERROR_KINDS[kind].status)] = problemResponse(kind, reasons);
+      const byStatus = new Map<number, Array<[ErrorKind, string[]]>>();
+      for (const [kind, reasons] of errorKinds) {
+        const status = ERROR_KINDS[kind].status;
+        byStatus.set(status, [...(byStatus.get(status) ?? []), [kind, reasons]]);
+      }
+      for (const [status, kinds] of byStatus) responses[String(status)] = problemResponse(kinds);
       const parameters = ((operation.parameters as Json[] | undefined) ??= []);
       if (method === 'post') {
         parameters.push({

@@ -91,6 +91,17 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
       'Read the resource again, re-apply your change to the fresh copy and send it with the new version. For an in-flight Idempotency-Key, wait and retry with the same key.',
     retry: 'after-fix',
   },
+  'quota-exceeded': {
+    summary: 'Creating this would take the network (or the key’s owner) past one of its quotas.',
+    causes: [
+      'The network already has as many webhook subscriptions as it may (20 by default; disabled ones count).',
+      'The network already has as many pending invitations as it may (100 by default; accepted, revoked and expired ones do not count).',
+      'The person or service account the new key is for already has as many active API keys as one owner may (50 by default; revoked and expired ones do not count). Rotating a key makes a key too.',
+    ],
+    remedy:
+      '`detail` names the quota and its current count. Delete or revoke what is no longer used (subscriptions, invitations, keys), then retry. The operator sets the quotas (`QUOTA_*` settings).',
+    retry: 'after-fix',
+  },
   'payload-too-large': {
     summary: 'The request body is larger than 1 MiB.',
     causes: ['A body over 1 MiB (1,048,576 bytes).'],

@@ -234,6 +234,11 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
             and a <code>detail</code> that says which budget was spent. Wait that long before retrying, and slow down when{' '}
             <code>RateLimit-Remaining</code> gets low. The operator of the service configures the limits.
           </p>
+          <p>
+            Networks also have quotas: webhook subscriptions and pending invitations per network, and active API keys per person
+            or service account. Creating one more than a quota allows answers <a href="/docs/errors/quota-exceeded">409</a>; remove
+            one that is no longer used first.
+          </p>
         </Section>
 
         <Section id="errors" title="Errors">

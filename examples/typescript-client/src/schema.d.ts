@@ -158,7 +158,7 @@ export interface paths {
          * Create a key for yourself
          * @description The new key belongs to the same person or service account. Its scopes must be within your access (same networks, equal or lower role); only a super_user key may create a super_user key. The token is returned once.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["keys-create"];
         delete?: never;
@@ -208,7 +208,7 @@ export interface paths {
          * Rotate one of your keys
          * @description A key of your own person or service account that your key’s access covers (otherwise 404). Creates a replacement with the same name, scopes and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["keys-rotate"];
         delete?: never;
@@ -274,7 +274,7 @@ export interface paths {
          * Rotate a key scoped to the network
          * @description For a key of the network’s members or service accounts scoped to this network only (a key that also reaches other networks → 403; its owner rotates it; any other key → 404). Creates a replacement with the same owner, name, scope and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["keys-rotateForNetwork"];
         delete?: never;
@@ -350,7 +350,7 @@ export interface paths {
          * Mint an API key for a member
          * @description The key belongs to the person and is scoped to this network only, with `role` (default: the member’s role; never above it, nor above your own). The token is returned once.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["members-createKey"];
         delete?: never;
@@ -372,7 +372,7 @@ export interface paths {
          * Accept an invitation
          * @description Someone new accepts with the invitation token itself as the bearer: `Authorization: Bearer inv_…` (body optional). Someone who already has an account must prove it: `Authorization: Bearer sk_…` with one of their own API keys, and the token in `invitation_token` (the token alone answers 403 for an email that has an account). Creates the membership (and the person, when new) and answers 201 with `member` and a fresh first `api_key`, token included, once. Unknown or malformed token → 401 (counts against the failed-authentication limit); revoked, already accepted, expired, or sent by someone who no longer administers the network → 409.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["invitations-accept"];
         delete?: never;
@@ -400,7 +400,7 @@ export interface paths {
          * Invite a person to the network
          * @description Answers 201 with the invitation and its `token`, once (only a hash is stored). The person accepts with `POST /invitations/accept` and the token as bearer. Inviting an active member → 409.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["invitations-create"];
         delete?: never;
@@ -450,7 +450,7 @@ export interface paths {
          * Create a service account and its first key
          * @description Answers 201 with the account and, in `api_key`, its first key scoped to this network with the account’s role. The key’s `token` is shown only in this response.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["serviceAccounts-create"];
         delete?: never;
@@ -500,7 +500,7 @@ export interface paths {
          * Mint another key for a service account
          * @description The key is scoped to this network with `role` (default: the account’s role; never above it nor above your own access). Its `token` is shown only in this response. A deleted account answers 409.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["serviceAccounts-createKey"];
         delete?: never;
@@ -958,7 +958,7 @@ export interface paths {
          * Create a webhook subscription
          * @description Answers 201 with the subscription and its signing `secret` (whsec_…), which is never shown again. The URL must be http or https (https in live mode) and must not resolve to a private, loopback, link-local or metadata address.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["webhooks-create"];
         delete?: never;
@@ -3309,20 +3309,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The key’s owner does not hold the asked role on a network, so the scope would not work. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The key’s owner does not hold the asked role on a network, so the scope would not work. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: Your person or service account already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3752,20 +3748,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: The owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4236,20 +4228,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: The key’s owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5086,20 +5074,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The member has been removed, or does not hold the asked role. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The member has been removed, or does not hold the asked role. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: The person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5281,20 +5265,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: The accepting person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER); acceptance makes one more.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5639,20 +5619,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The email is already an active member of the network. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The email is already an active member of the network. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: The network already has as many pending invitations as it may (QUOTA_PENDING_INVITATIONS_PER_NETWORK).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6150,20 +6126,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The account would not hold the first key’s role. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The account would not hold the first key’s role. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: Not in practice: the first key is minted like every key, against its owner’s quota of API keys (QUOTA_API_KEYS_PER_OWNER), which a new account has not reached.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6659,20 +6631,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The service account is deleted. Or: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Conflict: The service account is deleted. Or: A request with the same Idempotency-Key is still running.
+             *
+             *     Quota exceeded: The service account already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11622,20 +11590,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /**
+             * @description Quota exceeded: The network already has as many webhook subscriptions as it may (QUOTA_WEBHOOKS_PER_NETWORK; disabled ones count).
+             *
+             *     Conflict: A request with the same Idempotency-Key is still running.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

@@ -5,7 +5,10 @@ import { presentInvitation } from './invitation.types';
 
 export const createInvitationRoute = networkProcedure('administrator')
   .meta({
-    errors: { conflict: 'The email is already an active member of the network.' },
+    errors: {
+      conflict: 'The email is already an active member of the network.',
+      'quota-exceeded': 'The network already has as many pending invitations as it may (QUOTA_PENDING_INVITATIONS_PER_NETWORK).',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/invitations',

@@ -8,6 +8,7 @@ export const createOwnKeyRoute = authedProcedure
     errors: {
       forbidden: 'A scope beyond your own access, or super_user from a key that is not one.',
       conflict: 'The key’s owner does not hold the asked role on a network, so the scope would not work.',
+      'quota-exceeded': 'Your person or service account already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).',
     },
     openapi: {
       method: 'POST',

@@ -10,6 +10,7 @@ export const createMemberKeyRoute = networkProcedure('administrator')
       'not-found': 'No member with this id in the network.',
       forbidden: 'The key would exceed your own access.',
       conflict: 'The member has been removed, or does not hold the asked role.',
+      'quota-exceeded': 'The person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).',
     },
     openapi: {
       method: 'POST',

@@ -9,6 +9,7 @@ export const createServiceAccountKeyRoute = networkProcedure('administrator')
       'not-found': 'No service account with this id in the network.',
       forbidden: 'A role above the account’s, or beyond your own access.',
       conflict: 'The service account is deleted.',
+      'quota-exceeded': 'The service account already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).',
     },
     openapi: {
       method: 'POST',

@@ -6,7 +6,11 @@ import { presentServiceAccount } from './service-account.types';
 
 export const createServiceAccountRoute = networkProcedure('administrator')
   .meta({
-    errors: { forbidden: 'The first key would exceed your own access.', conflict: 'The account would not hold the first key’s role.' },
+    errors: {
+      forbidden: 'The first key would exceed your own access.',
+      conflict: 'The account would not hold the first key’s role.',
+      'quota-exceeded': 'Not in practice: the first key is minted like every key, against its owner’s quota of API keys (QUOTA_API_KEYS_PER_OWNER), which a new account has not reached.',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/service-accounts',

@@ -6,6 +6,7 @@ import { presentWebhook } from './webhook.types';
 
 export const createWebhookRoute = networkProcedure('administrator')
   .meta({
+    errors: { 'quota-exceeded': 'The network already has as many webhook subscriptions as it may (QUOTA_WEBHOOKS_PER_NETWORK; disabled ones count).' },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/webhooks',

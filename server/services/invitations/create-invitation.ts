@@ -6,6 +6,7 @@ import type { Role } from '@/server/auth/roles';
 import { generateSecretToken, hashToken } from '@/server/auth/tokens';
 import { conflict } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
+import { reserveInvitationSlot } from '@/server/services/quotas';
 
 export interface CreateInvitationInput {
   networkId: string;
@@ -21,7 +22,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Invite a person by email. The token (`inv_…`) is returned once, here; only
  * its SHA-256 is stored. Inviting someone who is already an active member is
- * a 409 (change their role instead).
+ * a 409 (change their role instead); so is a network at its quota of pending
+ * invitations (QUOTA_PENDING_INVITATIONS_PER_NETWORK).
  */
 export async function createInvitation({ tx, ...input }: { tx: Tx } & CreateInvitationInput) {
   const [activeMember] = await tx
@@ -32,6 +34,7 @@ export async function createInvitation({ tx, ...input }: { tx: Tx } & CreateInvi
   if (activeMember) {
     throw conflict(`${input.email} is already an active member of this network (${activeMember.id}); change their role instead.`);
   }
+  await reserveInvitationSlot({ tx, networkId: input.networkId });
   const token = generateSecretToken('inv');
   const [row] = await tx
     .insert(invitations)

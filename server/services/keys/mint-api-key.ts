@@ -6,6 +6,7 @@ import type { Principal } from '@/server/auth/principal';
 import { roleAtLeast, type Role } from '@/server/auth/roles';
 import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '@/server/auth/tokens';
 import { badRequest, conflict } from '@/server/errors';
+import { reserveKeySlot } from '@/server/services/quotas';
 import type { KeyOwner } from './find-keys';
 import { assertWithinCreatorAccess, type Scope } from './key-access';
 
@@ -44,7 +45,9 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
  *    (owner_role(), the definition principal resolution uses). The owner's
  *    memberships (or service account) are share-locked first, so a removal,
  *    demotion or account deletion running at the same time either finishes
- *    before this check or waits for this key and then narrows it with the rest.
+ *    before this check or waits for this key and then narrows it with the rest;
+ *  - the owner's quota of active keys (QUOTA_API_KEYS_PER_OWNER), so keys
+ *    cannot be minted without end (each would also bring its own rate-limit bucket).
  * Returns the token once; only its SHA-256 and a display start are stored.
  */
 export async function mintApiKey({ tx, ...input }: { tx: Queryable } & MintApiKeyInput) {
@@ -53,6 +56,8 @@ export async function mintApiKey({ tx, ...input }: { tx: Queryable } & MintApiKe
   checkDistinctNetworks(scopes);
   if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser, scopes });
   if (scopes.length) await assertScopesWork(tx, input.owner, scopes);
+  // The operator's own way back in (start-up, `npm run cli -- create-key`) is never refused.
+  if (!(input.creator === 'platform' && superUser)) await reserveKeySlot({ tx, owner: input.owner });
 
   const token = input.token ?? generateApiKeyToken(input.environment);
   const [key] = await tx

@@ -6,6 +6,7 @@ import { webhookDeliveries, webhooks } from '@/db/schema';
 import { conflict, notFound } from '@/server/errors';
 import { sealSecret } from '@/server/secrets';
 import { recordAudit } from '@/server/services/audit/record-audit';
+import { reserveWebhookSlot } from '@/server/services/quotas';
 import type { EventType } from '@/server/services/events/event-types';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
@@ -73,11 +74,13 @@ export interface CreateWebhookInput {
 }
 
 /**
- * Create a subscription with a fresh signing secret. Only the sealed secret is
- * stored; the plain secret is returned here, once. The URL must have been
- * checked (`checkWebhookUrl`) before.
+ * Create a subscription with a fresh signing secret, within the network's quota
+ * (QUOTA_WEBHOOKS_PER_NETWORK). Only the sealed secret is stored; the plain
+ * secret is returned here, once. The URL must have been checked
+ * (`checkWebhookUrl`) before.
  */
 export async function createWebhook({ tx, ...input }: { tx: Tx } & CreateWebhookInput): Promise<{ row: WebhookRow; secret: string }> {
+  await reserveWebhookSlot({ tx, networkId: input.networkId });
   const secret = generateWebhookSecret();
   const [row] = await tx
     .insert(webhooks)
