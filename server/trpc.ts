@@ -5,6 +5,7 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { database, type Database } from '@/db/client';
 import { config, type Config } from './config';
+import { boundToCredential } from './auth/credential-lock';
 import { authenticate, bearerToken, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
 import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from './errors';
@@ -110,6 +111,12 @@ export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation';
 export interface RouteMeta extends OpenApiMeta {
   gate?: Gate;
   errors?: Partial<Record<ErrorKind, string>>;
+  /**
+   * The operation may take access away from its own caller's owner (revoking or rotating a key,
+   * changing or ending a membership, deleting a service account): its transactions hold the
+   * caller's credential lock exclusively (server/auth/credential-lock.ts).
+   */
+  withdrawsCredentials?: boolean;
 }
 
 const t = initTRPC
@@ -207,6 +214,20 @@ const authenticated = base.use(async ({ ctx, next }) => {
 });
 
 /**
+ * A mutation's database handle, set by each gate: every transaction opened on it first re-checks,
+ * under the caller's credential lock, what the gate checked — the key's role on `networkId`, or
+ * its whole access — so the write commits only while that still holds (server/auth/credential-lock.ts).
+ * A query reads the pool.
+ */
+function decidedAtCommit(ctx: Context, principal: Principal, type: string, meta: RouteMeta | undefined, networkId?: string): Database {
+  if (type !== 'mutation') return ctx.db;
+  return boundToCredential(ctx.db, principal, { mode: meta?.withdrawsCredentials ? 'exclusive' : 'shared', networkId });
+}
+
+/** Any valid API key, its writes decided at commit. */
+const authenticatedWrites = authenticated.use(({ ctx, next, type, meta }) => next({ ctx: { db: decidedAtCommit(ctx, ctx.principal, type, meta) } }));
+
+/**
  * An Idempotency-Key's replay or run (server/http/idempotency.ts). Always the
  * LAST middleware before a procedure's input, so that a replay passes every
  * check a new request passes: authentication, rate limit, role.
@@ -221,7 +242,7 @@ export const idempotent = t.middleware(({ ctx, type, next }) => {
 });
 
 /** Any valid API key; applies the per-key rate limit. */
-export const authedProcedure = authenticated.meta({ gate: 'authenticated' }).use(idempotent);
+export const authedProcedure = authenticatedWrites.meta({ gate: 'authenticated' }).use(idempotent);
 
 /**
  * The key must hold at least `role` on the network named by the `networkId`
@@ -232,7 +253,7 @@ export const authedProcedure = authenticated.meta({ gate: 'authenticated' }).use
 export function networkProcedure(role: Role) {
   return authenticated
     .meta({ gate: 'network' })
-    .use(async ({ ctx, next, getRawInput }) => {
+    .use(async ({ ctx, next, getRawInput, type, meta }) => {
       const raw = (await getRawInput()) as { networkId?: unknown } | undefined;
       const networkId = raw?.networkId;
       if (typeof networkId !== 'string' || networkId.length === 0) throw badRequest('networkId is required.');
@@ -246,13 +267,13 @@ export function networkProcedure(role: Role) {
       if (!roleAtLeast(effective, role)) {
         throw forbidden(`This operation needs the ${role} role on this network; this API key has ${effective}.`);
       }
-      return next({ ctx: { network: { id: networkId, role: effective } } });
+      return next({ ctx: { network: { id: networkId, role: effective }, db: decidedAtCommit(ctx, principal, type, meta, networkId) } });
     })
     .use(idempotent);
 }
 
 /** Only super_user keys. */
-export const superUserProcedure = authenticated
+export const superUserProcedure = authenticatedWrites
   .meta({ gate: 'super-user' })
   .use(({ ctx, next }) => {
     if (!ctx.principal.superUser) throw forbidden('This operation needs a super_user API key.');
@@ -268,7 +289,7 @@ export const superUserProcedure = authenticated
  */
 export const invitationProcedure = base
   .meta({ gate: 'invitation' })
-  .use(async ({ ctx, next, getRawInput }) => {
+  .use(async ({ ctx, next, getRawInput, type, meta }) => {
     const authorization = ctx.header('authorization');
     const token = authorization ? bearerToken(authorization) : undefined;
     /** An invitation token is a credential wherever it comes: an unknown one counts as a failed attempt. */
@@ -293,7 +314,7 @@ export const invitationProcedure = base
         (p) => p.keyId,
       );
       ctx.log.keyId = principal.keyId;
-      return next({ ctx: { principal } });
+      return next({ ctx: { principal, db: decidedAtCommit(ctx, principal, type, meta) } });
     }
     const invitation = await admit(ctx, () => openInvitation(token), (i) => `invitation:${i.id}`);
     return next({ ctx: { invitation } });

@@ -5,6 +5,7 @@ import type { Principal } from '@/server/auth/principal';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { inNetwork, type KeyWithScopes } from './find-keys';
 import { revokeKey } from './revoke-key';
+import { revokeInvitationsSentByKey } from './withdraw-access';
 
 /**
  * An administrator takes a key out of their network. A key scoped to this
@@ -17,5 +18,6 @@ export async function removeKeyFromNetwork({ tx, principal, networkId, found }: 
   if (others.length === 0) return inNetwork(await revokeKey({ tx, actorKeyId: principal.keyId, found }), networkId);
   await tx.delete(apiKeyScopes).where(and(eq(apiKeyScopes.keyId, found.key.id), eq(apiKeyScopes.networkId, networkId)));
   await recordAudit({ tx, networkId, actorKeyId: principal.keyId, action: 'api_key.scope_removed', targetType: 'api_key', targetId: found.key.id });
+  await revokeInvitationsSentByKey({ tx, keyId: found.key.id, networkIds: [networkId], actorKeyId: principal.keyId, reason: 'api_key_scope_removed' });
   return { ...found, scopes: [], granted: [] };
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
@@ -28,12 +28,21 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
     scopes: found.granted,
     expiresAt: old.expiresAt,
   });
+  // Compare-and-set on the state read above: a key revoked, expired or rotated since then is not
+  // brought back by this grace period (a lost race is a 409, never a resurrection).
   const [updated] = await tx
     .update(apiKeys)
     .set({ replacedByKeyId: minted.key.id, revokedAt: sql`now() + make_interval(secs => ${graceSeconds})` })
-    .where(and(eq(apiKeys.id, old.id), sql`${apiKeys.replacedByKeyId} is null`))
+    .where(
+      and(
+        eq(apiKeys.id, old.id),
+        isNull(apiKeys.replacedByKeyId),
+        old.revokedAt ? eq(apiKeys.revokedAt, old.revokedAt) : isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`statement_timestamp()`)),
+      ),
+    )
     .returning();
-  if (!updated) throw conflict('This key was rotated concurrently. Re-fetch it.');
+  if (!updated) throw conflict('This key was revoked or rotated while this request ran, so it was not rotated. Re-fetch it.');
   await auditKeyChange({
     tx,
     actorKeyId: caller.keyId,
