@@ -63,6 +63,21 @@ export async function holdCredential(tx: Tx, principal: Principal, { mode = 'sha
 const holdOfKey = statement<{ held: string }, { keyId: string }>(sql`
   select hold_credential(coalesce(${apiKeys.userId}, ${apiKeys.serviceAccountId}))::text as held from ${apiKeys} where ${apiKeys.id} = ${sql.placeholder('keyId')}`);
 
+/**
+ * Take the credential locks of `owners` (people's or service accounts' ids) exclusively, before
+ * locking or changing any of their rows: what a change that takes access away does first. The
+ * withdrawal triggers take these locks anyway, and that is what makes every path safe; but a trigger
+ * runs once its row is locked, so a change that waited there would hold a row (the key being
+ * rotated, say) that the owner's write in flight needs. Taken first, in a fixed order, it does not.
+ */
+export async function withdrawCredentialsOf(tx: Queryable, owners: Iterable<string>): Promise<void> {
+  const client = postgresClientOf(tx);
+  for (const owner of [...new Set(owners)].sort()) await holdExclusive(client, { owner });
+}
+
+/** The owner of a key row: its person or its service account. */
+export const keyOwner = (key: { userId: string | null; serviceAccountId: string | null }): string => (key.userId ?? key.serviceAccountId)!;
+
 /** The credential lock of `owner` (a person's or service account's id), shared. */
 export async function holdCredentialOf(tx: Queryable, owner: string): Promise<void> {
   await holdShared(postgresClientOf(tx), { owner });

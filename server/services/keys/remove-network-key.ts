@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { keyOwner, withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { apiKeyScopes } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { recordAudit } from '@/server/services/audit/record-audit';
@@ -16,6 +17,7 @@ import { revokeInvitationsSentByKey } from './withdraw-access';
 export async function removeKeyFromNetwork({ tx, principal, networkId, found }: { tx: Tx; principal: Principal; networkId: string; found: KeyWithScopes }) {
   const others = found.granted.filter((s) => s.networkId !== networkId);
   if (others.length === 0) return inNetwork(await revokeKey({ tx, actorKeyId: principal.keyId, found }), networkId);
+  await withdrawCredentialsOf(tx, [keyOwner(found.key)]);
   await tx.delete(apiKeyScopes).where(and(eq(apiKeyScopes.keyId, found.key.id), eq(apiKeyScopes.networkId, networkId)));
   await recordAudit({ tx, networkId, actorKeyId: principal.keyId, action: 'api_key.scope_removed', targetType: 'api_key', targetId: found.key.id });
   await revokeInvitationsSentByKey({ tx, keyId: found.key.id, networkIds: [networkId], actorKeyId: principal.keyId, reason: 'api_key_scope_removed' });

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { keyOwner, withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { apiKeys } from '@/db/schema';
 import { auditKeyChange } from './create-own-key';
 import { revokeKeys, type KeyWithScopes } from './find-keys';
@@ -11,6 +12,7 @@ import { revokeInvitationsSentByKey } from './withdraw-access';
  * Revoking a revoked key changes nothing (DELETE is idempotent) and writes no audit row.
  */
 export async function revokeKey({ tx, actorKeyId, found }: { tx: Tx; actorKeyId: string; found: KeyWithScopes }): Promise<KeyWithScopes> {
+  await withdrawCredentialsOf(tx, [keyOwner(found.key)]);
   const [revoked] = await revokeKeys({ db: tx, condition: eq(apiKeys.id, found.key.id) });
   if (!revoked) return found;
   await auditKeyChange({ tx, actorKeyId, action: 'api_key.revoked', keyId: revoked.id, scopes: found.granted });

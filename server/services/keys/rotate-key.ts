@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { keyOwner, withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { apiKeys } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { conflict } from '@/server/errors';
@@ -15,6 +16,7 @@ import { mintApiKey } from './mint-api-key';
  */
 export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; caller: Principal; found: KeyWithScopes; graceSeconds: number }) {
   const old = found.key;
+  await withdrawCredentialsOf(tx, [keyOwner(old)]);
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
     throw conflict(`Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`);
   }

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { apiKeys, serviceAccounts } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { conflict, notFound } from '@/server/errors';
@@ -16,6 +17,7 @@ import { findServiceAccount } from './find-service-account';
 export async function deleteServiceAccount({ tx, principal, networkId, id }: { tx: Tx; principal: Principal; networkId: string; id: string }) {
   const found = await findServiceAccount({ db: tx, networkId, id });
   if (!found) throw notFound('Service account');
+  await withdrawCredentialsOf(tx, [found.id]);
   // Conditional on not yet deleted: of two concurrent deletes exactly one wins.
   const [account] = await tx
     .update(serviceAccounts)
