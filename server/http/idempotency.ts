@@ -217,19 +217,23 @@ async function rememberRefusal(db: Database, owner: string, key: string, fingerp
   if (problem.status >= 500 || NOT_RUN.has(problem.status) || isTransientConflict(error)) return;
   const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
   const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(problem));
+  // A write like any other: in a transaction, so the credential is checked at its commit too.
   await db
-    .insert(idempotencyKeys)
-    .values({
-      apiKeyId: owner,
-      key,
-      fingerprint,
-      state: 'done',
-      responseStatus: problem.status,
-      responseHeaders: {},
-      responseBody: sealed,
-      expiresAt: sql`now() + make_interval(secs => ${ttlSeconds}::float8)`,
-    })
-    .onConflictDoNothing()
+    .transaction((tx) =>
+      tx
+        .insert(idempotencyKeys)
+        .values({
+          apiKeyId: owner,
+          key,
+          fingerprint,
+          state: 'done',
+          responseStatus: problem.status,
+          responseHeaders: {},
+          responseBody: sealed,
+          expiresAt: sql`now() + make_interval(secs => ${ttlSeconds}::float8)`,
+        })
+        .onConflictDoNothing(),
+    )
     .catch(() => undefined);
 }
 
