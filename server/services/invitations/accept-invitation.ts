@@ -60,7 +60,7 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
   const [accepted] = await tx
     .update(invitations)
     .set({ status: 'accepted', acceptedAt: sql`now()`, acceptedUserId: user.id, updatedAt: sql`now()` })
-    .where(eq(invitations.id, invitation.id))
+    .where(and(eq(invitations.networkId, invitation.networkId), eq(invitations.id, invitation.id)))
     .returning();
   const { key, token, scopes } = await mintApiKey({
     tx,

@@ -22,7 +22,7 @@ export async function deleteServiceAccount({ tx, principal, networkId, id }: { t
   const [account] = await tx
     .update(serviceAccounts)
     .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(serviceAccounts.id, found.id), isNull(serviceAccounts.deletedAt)))
+    .where(and(eq(serviceAccounts.networkId, found.networkId), eq(serviceAccounts.id, found.id), isNull(serviceAccounts.deletedAt)))
     .returning();
   if (!account) throw conflict('This service account is already deleted.');
   await recordAudit({
