@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database, type Tx } from '@/db/client';
-import { advertisers, apiKeys, memberships } from '@/db/schema';
+import { advertisers, apiKeys } from '@/db/schema';
 import { boundToCredential, holdCredential, type CredentialLockMode } from '@/server/auth/credential-lock';
 import { authenticate, type Principal } from '@/server/auth/principal';
 import { problemFromError } from '@/server/http/problem';
@@ -13,7 +13,7 @@ import { rotateKey } from '@/server/services/keys/rotate-key';
 import { changeMemberRole } from '@/server/services/members/change-member-role';
 import { removeMember } from '@/server/services/members/remove-member';
 import { deleteServiceAccount } from '@/server/services/service-accounts/delete-service-account';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, createNetworkRow, membershipOf, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 import { until } from '@/tests/support/until';
 import { refusal } from './refusal';
 
@@ -61,14 +61,6 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 async function ownKey(token: string, keyId: string) {
   const caller = await principalOf(token);
   return (await findOwnKey({ db: database(), caller, id: keyId }))!;
-}
-
-async function membershipOf(networkId: string, userId: string) {
-  const [row] = await database()
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.networkId, networkId), eq(memberships.userId, userId)));
-  return row!;
 }
 
 describe('a revocation and the writes of its key', () => {

@@ -12,7 +12,7 @@ import { mintMemberKey } from '@/server/services/members/mint-member-key';
 import { removeMember } from '@/server/services/members/remove-member';
 import { createServiceAccount } from '@/server/services/service-accounts/create-service-account';
 import { mintServiceAccountKey } from '@/server/services/service-accounts/mint-service-account-key';
-import { closeTestDatabase, createNetworkRow, createPerson, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, createNetworkRow, membershipOf, createPerson, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The credential rules of docs/keys-and-roles.md, on the services that enforce them (no server):
@@ -26,14 +26,6 @@ afterAll(closeTestDatabase);
 /** What a token can do now, read the way every request reads it. */
 const principalOf = (token: string): Promise<Principal> => authenticate(`Bearer ${token}`);
 const scopesOf = async (token: string) => Object.fromEntries((await principalOf(token)).scopes);
-
-async function membershipOf(networkId: string, userId: string) {
-  const [row] = await database()
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.networkId, networkId), eq(memberships.userId, userId)));
-  return row!;
-}
 
 describe('createOwnKey (rules 6 and 7)', () => {
   it('mints a key within the caller’s access whose advertised scopes are its working scopes', async () => {
