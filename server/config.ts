@@ -23,6 +23,9 @@ const envSchema = z.object({
   BOOTSTRAP_SUPERUSER_TOKEN: z.string().optional(),
   WORKER: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(20),
+  // Previews per network and process (server/services/creatives/preview-admission.ts).
+  PREVIEW_CONCURRENCY_PER_NETWORK: z.coerce.number().int().min(1).max(64).default(2),
+  PREVIEW_QUEUE_PER_NETWORK: z.coerce.number().int().min(0).max(1000).default(4),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),

@@ -24,9 +24,10 @@ export async function synthesizeCreative(payload: z.output<typeof synthesizeCrea
   if (!creative) return;
   await noteAttempt({ db, creative });
   try {
-    const result = await synthesisProvider().synthesize({ text: creative.script, voice: creative.voice }, { signal: helpers.abortSignal });
+    const caller = { signal: helpers.abortSignal, networkId: creative.networkId };
+    const result = await synthesisProvider().synthesize({ text: creative.script, voice: creative.voice }, { ...caller, purpose: 'creative' });
     // Mastered before the transaction: it holds no connection while ffmpeg works.
-    const audio = await masterAudio(result.audio, { signal: helpers.abortSignal });
+    const audio = await masterAudio(result.audio, caller);
     await db.transaction((tx) => completeCreative({ tx, creative, audio }));
   } catch (error) {
     const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
