@@ -15,8 +15,8 @@ async function main(): Promise<void> {
   await migrateDatabase(config.DATABASE_DIRECT_URL ?? url);
   const { db } = openDatabase(url, { max: config.DATABASE_POOL_MAX, prepare: config.DATABASE_PREPARED_STATEMENTS === 'on' });
   await loadAppSecret(db);
-  const runner = await startWorker({ connectionString: url, concurrency: config.WORKER_CONCURRENCY });
-  logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker running');
+  const runner = await startWorker({ connectionString: url, concurrency: config.WORKER_CONCURRENCY, synthesisConcurrency: config.WORKER_SYNTHESIS_CONCURRENCY });
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, synthesisConcurrency: config.WORKER_SYNTHESIS_CONCURRENCY }, 'worker running');
   // Once, however often the signal arrives (npm passes it on, and Ctrl-C signals the whole group).
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
