@@ -119,7 +119,10 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
   },
   'rate-limited': {
     summary: 'The API key (or, for failed authentication, the client address) sent too many requests.',
-    causes: ['More requests than the key’s burst allowance, faster than it refills.'],
+    causes: [
+      'More requests than the key’s burst allowance, faster than it refills.',
+      'A campaign preview while the network already has as many previews being made and waiting as the service takes at once (they are synthesized while the caller waits).',
+    ],
     remedy: 'Wait the number of seconds in `Retry-After`, then retry. Watch `RateLimit-Remaining` to slow down before the limit is reached.',
     retry: 'yes',
   },
