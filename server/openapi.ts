@@ -76,12 +76,13 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
 };
 
 /** What reading the request can answer, by method (server/http/rest.ts reads bodies of POST and PATCH). */
-function transportErrors(method: string): Partial<Record<ErrorKind, string>> {
+function transportErrors(method: string, meta: RouteMeta): Partial<Record<ErrorKind, string>> {
   const body = { 'payload-too-large': 'The body is over 1 MiB.', 'unsupported-media-type': 'The body is not JSON.' };
   const clash = 'The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.';
   if (method === 'delete') return { conflict: clash };
   if (method === 'patch') return { ...body, conflict: clash };
   if (method !== 'post') return {};
+  if (meta.changesNothing) return body;
   return {
     ...body,
     conflict: `A request with the same Idempotency-Key is still running. Or: ${clash.charAt(0).toLowerCase()}${clash.slice(1)}`,
@@ -98,7 +99,7 @@ export function errorKindsOf(method: string, meta: RouteMeta): Map<ErrorKind, st
   add({ 'bad-request': 'The input is invalid; `errors` lists the fields at fault.' });
   add(meta.errors);
   add(meta.gate ? GATE_ERRORS[meta.gate] : undefined);
-  add(transportErrors(method));
+  add(transportErrors(method, meta));
   add({ internal: 'An unexpected failure; safe to retry.' });
   return new Map([...kinds].sort(([a], [b]) => ERROR_KINDS[a].status - ERROR_KINDS[b].status));
 }
@@ -162,7 +163,7 @@ export function openApiDocument(): OpenAPIObject {
       const errorKinds = errorKindsOf(method, meta);
       for (const [kind, reasons] of errorKinds) responses[String(ERROR_KINDS[kind].status)] = problemResponse(kind, reasons);
       const parameters = ((operation.parameters as Json[] | undefined) ??= []);
-      if (method === 'post') {
+      if (method === 'post' && !meta.changesNothing) {
         parameters.push({
           name: 'Idempotency-Key',
           in: 'header',

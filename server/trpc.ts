@@ -117,6 +117,11 @@ export interface RouteMeta extends OpenApiMeta {
    * caller's credential lock exclusively (server/auth/credential-lock.ts).
    */
   withdrawsCredentials?: boolean;
+  /**
+   * A POST that writes nothing (the campaign preview: audio made anew each time). It takes no
+   * Idempotency-Key — there is no answer to repeat — so it never waits, holding a transaction.
+   */
+  changesNothing?: boolean;
 }
 
 const t = initTRPC
@@ -232,8 +237,8 @@ const authenticatedWrites = authenticated.use(({ ctx, next, type, meta }) => nex
  * LAST middleware before a procedure's input, so that a replay passes every
  * check a new request passes: authentication, rate limit, role.
  */
-export const idempotent = t.middleware(({ ctx, type, next }) => {
-  if (type !== 'mutation' || !ctx.idempotency) return next();
+export const idempotent = t.middleware(({ ctx, type, meta, next }) => {
+  if (type !== 'mutation' || !ctx.idempotency || meta?.changesNothing) return next();
   return idempotently(
     ctx,
     (db) => next({ ctx: { db } }),

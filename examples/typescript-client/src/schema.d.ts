@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * The calling API key and who it belongs to
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["me-get"];
         put?: never;
@@ -32,7 +32,7 @@ export interface paths {
          * List the networks this key can see
          * @description All networks for a super_user key; otherwise the networks in the key’s scopes. Ordered by id.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["networks-list"];
         put?: never;
@@ -128,7 +128,7 @@ export interface paths {
          * The event catalog: types a webhook can subscribe to
          * @description Each type with what it means, the JSON Schema of its `data` (exactly what deliveries carry) and an example envelope.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["events-types"];
         put?: never;
@@ -150,7 +150,7 @@ export interface paths {
          * List the keys of your own owner
          * @description The keys of the person or service account the calling key belongs to that the calling key’s access covers: a key with a scope beyond it (another network, or administrator where it reads only) or a super_user key (for a key that is not) is not listed. Tokens are never returned.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["keys-list"];
         put?: never;
@@ -178,7 +178,7 @@ export interface paths {
          * Get one of your keys
          * @description A key of your own person or service account that your key’s access covers (otherwise 404).
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["keys-get"];
         put?: never;
@@ -187,7 +187,7 @@ export interface paths {
          * Revoke one of your keys
          * @description A key of your own person or service account that your key’s access covers (otherwise 404). Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         delete: operations["keys-revoke"];
         options?: never;
@@ -253,7 +253,7 @@ export interface paths {
          * Revoke a key scoped to the network
          * @description A key scoped to this network only is revoked (401 from the next request). A key that also reaches other networks loses only this network’s scope.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         delete: operations["keys-revokeForNetwork"];
         options?: never;
@@ -928,9 +928,9 @@ export interface paths {
         put?: never;
         /**
          * Hear the start of the script in a podcast’s voice
-         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409.
+         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409. Previews are admitted per network: a few at a time, a few more waiting; past that the answer is 429 with Retry-After, so one network’s previews never hold up another’s, nor the synthesis of creatives. It changes nothing, so it takes no Idempotency-Key (one sent is ignored): a retry makes the audio again.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal) · [502 Upstream unavailable](/docs/errors/upstream-unavailable).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal) · [502 Upstream unavailable](/docs/errors/upstream-unavailable).
          */
         post: operations["creatives-previewCampaign"];
         delete?: never;
@@ -2071,7 +2071,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2082,6 +2082,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -2170,7 +2187,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2181,6 +2198,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -2275,7 +2309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,7 +2343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2459,7 +2493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2476,7 +2510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2603,7 +2637,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2620,7 +2654,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2654,7 +2688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2787,7 +2821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2804,7 +2838,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2925,7 +2959,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2942,7 +2976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3066,6 +3100,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3154,7 +3205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3165,6 +3216,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3275,7 +3343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3292,7 +3360,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: A scope beyond your own access, or super_user from a key that is not one. */
+            /** @description Forbidden: A scope beyond your own access, or super_user from a key that is not one. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3309,7 +3377,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The key’s owner does not hold the asked role on a network, so the scope would not work. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The key’s owner does not hold the asked role on a network, so the scope would not work. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3459,7 +3527,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3470,6 +3538,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3575,7 +3660,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3586,6 +3671,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3603,6 +3705,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/not-found",
                      *       "title": "Not found",
                      *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3701,7 +3820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3718,7 +3837,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The new key would exceed your access. */
+            /** @description Forbidden: The new key would exceed your access. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3752,7 +3871,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3905,7 +4024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3922,7 +4041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4040,7 +4159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4057,7 +4176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4085,6 +4204,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/not-found",
                      *       "title": "Not found",
                      *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -4185,7 +4321,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +4338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key reaches other networks, or has scopes beyond your access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key reaches other networks, or has scopes beyond your access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4236,7 +4372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4390,7 +4526,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,7 +4543,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4525,7 +4661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4542,7 +4678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4663,7 +4799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4680,7 +4816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4714,7 +4850,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, or the member is the last active administrator. */
+            /** @description Conflict: The version is stale, or the member is the last active administrator. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4830,7 +4966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4847,7 +4983,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4881,7 +5017,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, the member was removed, or the change would leave no active administrator. */
+            /** @description Conflict: The version is stale, the member was removed, or the change would leave no active administrator. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,7 +5171,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5052,7 +5188,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5086,7 +5222,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The member has been removed, or does not hold the asked role. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The member has been removed, or does not hold the asked role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5281,7 +5417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5435,7 +5571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5452,7 +5588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5588,7 +5724,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5605,7 +5741,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5639,7 +5775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The email is already an active member of the network. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The email is already an active member of the network. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5791,7 +5927,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5808,7 +5944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5842,7 +5978,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The invitation is not pending. */
+            /** @description Conflict: The invitation is not pending. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5945,7 +6081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5962,7 +6098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6099,7 +6235,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6116,7 +6252,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The first key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The first key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6150,7 +6286,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The account would not hold the first key’s role. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The account would not hold the first key’s role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6302,7 +6438,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6319,7 +6455,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6437,7 +6573,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6454,7 +6590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6488,7 +6624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The service account is already deleted. */
+            /** @description Conflict: The service account is already deleted. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6608,7 +6744,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6625,7 +6761,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: A role above the account’s, or beyond your own access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: A role above the account’s, or beyond your own access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6659,7 +6795,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The service account is deleted. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The service account is deleted. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6815,7 +6951,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,7 +6968,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,7 +7087,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6968,7 +7104,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7097,7 +7233,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7114,7 +7250,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7148,7 +7284,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7300,7 +7436,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7317,7 +7453,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7438,7 +7574,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7455,7 +7591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,7 +7625,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, or the advertiser still has draft, active or paused campaigns. */
+            /** @description Conflict: The version is stale, or the advertiser still has draft, active or paused campaigns. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7605,7 +7741,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7622,7 +7758,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7656,7 +7792,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7794,7 +7930,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7811,7 +7947,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,7 +8096,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7977,7 +8113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8011,7 +8147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8163,7 +8299,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8180,7 +8316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8321,7 +8457,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8338,7 +8474,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8372,7 +8508,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, the status move is not allowed, or the campaign is archived. */
+            /** @description Conflict: The version is stale, the status move is not allowed, or the campaign is archived. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8508,7 +8644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8525,7 +8661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8655,7 +8791,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8672,7 +8808,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8706,7 +8842,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8858,7 +8994,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8875,7 +9011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9008,7 +9144,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9025,7 +9161,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9059,7 +9195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9197,7 +9333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9214,7 +9350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9248,7 +9384,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9403,7 +9539,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9420,7 +9556,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9454,7 +9590,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9610,7 +9746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9627,7 +9763,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9760,7 +9896,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9777,7 +9913,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9811,7 +9947,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The campaign is not draft or active, or the podcast has not opted in. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The campaign is not draft or active, or the podcast has not opted in. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9963,7 +10099,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9980,7 +10116,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10101,7 +10237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10118,7 +10254,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10152,7 +10288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10313,7 +10449,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10330,7 +10466,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10364,7 +10500,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10520,7 +10656,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10537,7 +10673,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10655,7 +10791,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10672,7 +10808,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10803,7 +10939,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10820,7 +10956,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10992,7 +11128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11009,7 +11145,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11043,7 +11179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The creative is not failed. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The creative is not failed. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11152,10 +11288,7 @@ export interface operations {
     "creatives-previewCampaign": {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description Network id (net_…). */
                 networkId: string;
@@ -11204,7 +11337,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11221,7 +11354,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11255,7 +11388,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The script (or, without one, the name) has nothing speakable. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The script (or, without one, the name) has nothing speakable. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11306,24 +11439,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
-                     *       "title": "Idempotency key reused",
-                     *       "status": 422,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests: The key spent its rate limit, or its address failed to authenticate too often. */
+            /** @description Too many requests: The network already has PREVIEW_CONCURRENCY_PER_NETWORK previews being made and PREVIEW_QUEUE_PER_NETWORK waiting in this process; Retry-After says when to try again. Or: The key spent its rate limit, or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11425,7 +11541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11442,7 +11558,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11571,7 +11687,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11588,7 +11704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11622,7 +11738,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11774,7 +11890,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11791,7 +11907,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11912,7 +12028,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11929,7 +12045,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11963,7 +12079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12081,7 +12197,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12098,7 +12214,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12132,7 +12248,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12275,7 +12391,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12408,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12412,7 +12528,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12429,7 +12545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12552,7 +12668,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12569,7 +12685,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12603,7 +12719,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: An attempt of the delivery is under way right now, or the subscription is disabled. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: An attempt of the delivery is under way right now, or the subscription is disabled. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12768,7 +12884,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12785,7 +12901,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12819,7 +12935,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The subscription is disabled. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The subscription is disabled. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12974,7 +13090,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12991,7 +13107,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13025,7 +13141,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13179,7 +13295,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13196,7 +13312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13327,7 +13443,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13344,7 +13460,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13378,7 +13494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
