@@ -146,6 +146,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether `error` is Postgres giving up one of two transactions that clashed (a deadlock, or a
+ * serialization failure): nothing is wrong with the request, and a retry is expected to work.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
+}
+
 let handle: DbHandle | undefined;
 
 /** Open the process-wide pool (called once at start, or by tests). */

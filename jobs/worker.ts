@@ -3,17 +3,63 @@ import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEve
 import postgres from 'postgres';
 import { connect } from '@/db/client';
 import { logger } from '@/server/logger';
+import { releaseStaleSynthesisJobs } from '@/server/services/creatives/synthesis-lanes';
 import { releaseStaleDeliveryJobs, staleDeliverySeconds } from '@/server/services/webhooks/release-stale';
 import { ffmpegBinary } from './synth/ffmpeg';
 import { crontab, taskList } from './tasks';
 
 export interface WorkerOptions {
   connectionString: string;
+  /** Slots of the main pool: webhook deliveries and the cron tasks (WORKER_CONCURRENCY). */
   concurrency?: number;
-  /** Tests add their own tasks; production uses the defaults. */
+  /** Slots of the synthesis pool: creatives (WORKER_SYNTHESIS_CONCURRENCY). */
+  synthesisConcurrency?: number;
+  /** Tests add their own tasks: the main pool runs exactly these. Production uses the defaults. */
   taskList?: TaskList;
+  /** With `taskList`: the tasks of a synthesis pool beside it (tests of both pools). */
+  synthesisTaskList?: TaskList;
   crontab?: string;
   pollInterval?: number;
+}
+
+/**
+ * One graphile-worker runner: it fetches only jobs of the tasks in its list, and runs at most
+ * `concurrency` at once. Two pools in one process keep synthesis (seconds of CPU or vendor time
+ * per creative) and webhook deliveries (a slow receiver holds a slot up to WEBHOOK_TIMEOUT_MS)
+ * from ever waiting for each other's slots.
+ */
+interface Pool {
+  name: 'jobs' | 'synthesis';
+  taskList: TaskList;
+  concurrency: number;
+  crontab: string;
+  /** Fetch and complete jobs in batches (the main pool: thousands of deliveries a second). */
+  batched: boolean;
+  maxPoolSize: number;
+}
+
+/** Tasks of the synthesis pool; every other task runs in the main pool. */
+const SYNTHESIS_TASKS = new Set(['synthesize-creative']);
+
+function poolsOf(options: WorkerOptions): Pool[] {
+  const concurrency = options.concurrency ?? 20;
+  // Jobs mostly wait on the network (receivers, the voice vendor); give each slot a connection
+  // when it needs one rather than queueing them behind graphile-worker's default of 10. Never
+  // fewer than that default: its LISTEN connection holds one for good.
+  const main = { name: 'jobs' as const, crontab: options.crontab ?? crontab, concurrency, batched: true, maxPoolSize: Math.max(concurrency, 10) };
+  const synthesisConcurrency = options.synthesisConcurrency ?? 20;
+  // A synthesis job takes seconds and queries little (its own work uses the service's pool): a
+  // few connections serve its fetches and completions, one more is its LISTEN.
+  const synthesis = { name: 'synthesis' as const, crontab: '', concurrency: synthesisConcurrency, batched: false, maxPoolSize: Math.min(synthesisConcurrency, 4) + 1 };
+  if (options.taskList) {
+    const own = [{ ...main, taskList: options.taskList }];
+    return options.synthesisTaskList ? [...own, { ...synthesis, taskList: options.synthesisTaskList }] : own;
+  }
+  const pick = (inSynthesis: boolean) => Object.fromEntries(Object.entries(taskList).filter(([name]) => SYNTHESIS_TASKS.has(name) === inSynthesis));
+  return [
+    { ...main, taskList: pick(false) },
+    { ...synthesis, taskList: pick(true) },
+  ];
 }
 
 const workerLogger = new WorkerLogger((scope) => (level, message, meta) => {
@@ -34,7 +80,8 @@ export interface WorkerHandle {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Start graphile-worker (in the web process, or alone with `npm run worker`), and keep it running.
+ * Start graphile-worker (in the web process, or alone with `npm run worker`), and keep it running:
+ * two runners (the main pool and the synthesis pool, above), each supervised on its own.
  *
  * graphile-worker stops its runner for good when it cannot record finished jobs (a batch of
  * completions failing on a connection that Postgres closed while restarting, 57P01, is not an
@@ -50,25 +97,53 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
     const ffmpeg = await ffmpegBinary();
     logger.info({ ffmpeg: ffmpeg.path, source: ffmpeg.source, version: ffmpeg.version }, 'ffmpeg found for mastering creatives');
   }
-  let stopping = false;
-  let current = await startRunner(options);
+  const sweeper = startStaleJobSweeper(options.connectionString);
+  const supervised: SupervisedPool[] = [];
+  try {
+    for (const pool of poolsOf(options)) supervised.push(await supervisePool(options, pool));
+  } catch (error) {
+    await Promise.all(supervised.map((s) => s.stop()));
+    await sweeper.stop();
+    throw error;
+  }
   let finished!: () => void;
   const promise = new Promise<void>((resolve) => (finished = resolve));
+  return {
+    promise,
+    async stop() {
+      try {
+        await Promise.all(supervised.map((s) => s.stop()));
+        await sweeper.stop();
+      } finally {
+        finished();
+      }
+    },
+  };
+}
+
+interface SupervisedPool {
+  stop(): Promise<void>;
+}
+
+/** Start one pool's runner and replace it whenever it stops on its own. */
+async function supervisePool(options: WorkerOptions, pool: Pool): Promise<SupervisedPool> {
+  let stopping = false;
+  let current = await startRunner(options, pool);
 
   const replace = async (stopped: RunningWorker, error: unknown) => {
     if (stopping || stopped !== current) return;
-    logger.error({ err: error }, 'the worker stopped on its own; starting a new one');
+    logger.error({ err: error, pool: pool.name }, 'the worker stopped on its own; starting a new one');
     await stopped.close();
     for (let attempt = 0; !stopping; attempt++) {
       try {
-        const next = await startRunner(options);
+        const next = await startRunner(options, pool);
         if (stopping) return void (await next.close());
         current = next;
         supervise(next);
-        logger.warn('the worker runs again');
+        logger.warn({ pool: pool.name }, 'the worker runs again');
         return;
       } catch (startError) {
-        logger.warn({ err: startError }, 'could not start the worker yet; retrying');
+        logger.warn({ err: startError, pool: pool.name }, 'could not start the worker yet; retrying');
         await sleep(Math.min(10_000, 500 * 2 ** attempt));
       }
     }
@@ -82,59 +157,54 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   supervise(current);
 
   return {
-    promise,
     async stop() {
       stopping = true;
-      try {
-        await current.close();
-      } finally {
-        finished();
-      }
+      await current.close();
     },
   };
 }
 
 interface RunningWorker {
   runner: Runner;
-  /** Stop what still runs (sweeper, runner) and unlock the jobs its pools hold. Idempotent. */
+  /** Stop the runner if it still runs and unlock the jobs its pools hold. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * One graphile-worker runner and its sweeper. Closing it also unlocks any job it still holds:
- * graphile-worker can exit with a cancelled job locked, and a locked job is only reclaimed after
- * four hours — a new worker must pick it up at once instead. A worker killed outright cannot do
- * that, so every worker also sweeps for delivery jobs left locked by a dead one (release-stale.ts).
+ * One graphile-worker runner. Closing it also unlocks any job it still holds: graphile-worker can
+ * exit with a cancelled job locked, and a locked job is only reclaimed after four hours — a new
+ * worker must pick it up at once instead. A worker killed outright cannot do that, so every worker
+ * also sweeps for jobs left locked by a dead one (startStaleJobSweeper).
  */
-async function startRunner(options: WorkerOptions): Promise<RunningWorker> {
+async function startRunner(options: WorkerOptions, pool: Pool): Promise<RunningWorker> {
   const events = new EventEmitter() as WorkerEvents;
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
-  const concurrency = options.concurrency ?? 20;
+  const { concurrency } = pool;
   const runner = await run({
     connectionString: options.connectionString,
     concurrency,
-    // Jobs mostly wait on the network (receivers, the voice vendor); give each slot a connection
-    // when it needs one rather than queueing them behind graphile-worker's default of 10. Never
-    // fewer than that default: its LISTEN connection holds one for good.
-    maxPoolSize: Math.max(concurrency, 10),
+    maxPoolSize: pool.maxPoolSize,
     preset: {
       worker: {
         // Fetch (and lock) jobs in batches and complete them in batches: far fewer queries per job
         // under load. A job waits in the local queue at most half the staleness period, so the
-        // sweeper below never takes a queued job for one left by a dead worker.
-        localQueue: { size: concurrency * 2, ttl: (staleDeliverySeconds() * 1000) / 2 },
-        completeJobBatchDelay: 5,
+        // sweeper never takes a queued job for one left by a dead worker.
+        ...(pool.batched ? { localQueue: { size: concurrency * 2, ttl: (staleDeliverySeconds() * 1000) / 2 } } : {}),
+        // Completions and failures always go through graphile-worker's batcher, even unbatched (0 ms):
+        // without it a completion that fails (its connection died) is a promise nobody awaits — an
+        // unhandled rejection, which ends the process — instead of a runner that stops and is replaced.
+        completeJobBatchDelay: pool.batched ? 5 : 0,
+        failJobBatchDelay: pool.batched ? 5 : 0,
       },
     },
-    taskList: options.taskList ?? taskList,
-    crontab: options.crontab ?? crontab,
+    taskList: pool.taskList,
+    crontab: pool.crontab,
     pollInterval: options.pollInterval ?? 2000,
     noHandleSignals: true,
     logger: workerLogger,
     events,
   });
-  const sweeper = startStaleDeliverySweeper(options.connectionString);
   let ended = false;
   runner.promise.then(
     () => (ended = true),
@@ -146,7 +216,6 @@ async function startRunner(options: WorkerOptions): Promise<RunningWorker> {
     close: () =>
       (closing ??= (async () => {
         try {
-          await sweeper.stop();
           if (!ended) {
             try {
               await runner.stop();
@@ -163,19 +232,21 @@ async function startRunner(options: WorkerOptions): Promise<RunningWorker> {
 }
 
 /**
- * Outside graphile-worker's queue on purpose: when every worker slot is busy,
- * a sweep queued as a job would wait behind the very jobs it must free. Runs
- * at start (a restarted worker frees what its killed predecessor held) and
- * then every half staleness period.
+ * Frees the delivery and synthesis jobs (and their lanes) that a killed worker left locked
+ * (release-stale.ts, synthesis-lanes.ts). Outside graphile-worker's queue on purpose: when every
+ * worker slot is busy, a sweep queued as a job would wait behind the very jobs it must free. Runs
+ * at start (a restarted worker frees what its killed predecessor held) and then every half
+ * delivery staleness period.
  */
-function startStaleDeliverySweeper(connectionString: string) {
+function startStaleJobSweeper(connectionString: string) {
   const { db, close } = connect(connectionString, { max: 1 });
   const staleSeconds = staleDeliverySeconds();
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    running = releaseStaleDeliveryJobs({ db, staleSeconds })
-      .then((released) => released > 0 && logger.warn({ released }, 'released delivery jobs left locked by a stopped worker'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not release stale delivery jobs'));
+    running = Promise.all([
+      releaseStaleDeliveryJobs({ db, staleSeconds }).then((released) => released > 0 && logger.warn({ released }, 'released delivery jobs left locked by a stopped worker')),
+      releaseStaleSynthesisJobs({ db }).then((released) => released > 0 && logger.warn({ released }, 'released synthesis jobs left locked by a stopped worker')),
+    ]).catch((error: unknown) => logger.warn({ err: error }, 'could not release stale jobs'));
   };
   sweep();
   const timer = setInterval(sweep, Math.min(30, staleSeconds / 2) * 1000);

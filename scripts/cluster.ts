@@ -67,7 +67,8 @@ async function main(): Promise<void> {
   stopEmbedded = embedded && (() => embedded.stop());
 
   const workerPoolMax = 5;
-  const perWorker = Math.max(config.WORKER_CONCURRENCY, 10) + workerPoolMax + 2;
+  // A worker's two graphile-worker pools (jobs/worker.ts), its own pool, and two more (the stale-job sweeper, unlocking a stopped runner's jobs).
+  const perWorker = Math.max(config.WORKER_CONCURRENCY, 10) + Math.min(config.WORKER_SYNTHESIS_CONCURRENCY, 4) + 1 + workerPoolMax + 2;
   const pools = { transaction: 20, session: WORKER_PROCESSES * perWorker + WEB_PROCESSES + 5 };
   await warnIfPostgresTooSmall(databaseUrl, pools.transaction + pools.session);
   const pgbouncer: PgBouncer = await startPgBouncer({

@@ -15,14 +15,16 @@ async function main(): Promise<void> {
   await migrateDatabase(config.DATABASE_DIRECT_URL ?? url);
   const { db } = openDatabase(url, { max: config.DATABASE_POOL_MAX, prepare: config.DATABASE_PREPARED_STATEMENTS === 'on' });
   await loadAppSecret(db);
-  const runner = await startWorker({ connectionString: url, concurrency: config.WORKER_CONCURRENCY });
-  logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker running');
-  // Once, however often the signal arrives (npm passes it on, and Ctrl-C signals the whole group).
+  // Its pools start one after the other, and the first may already run jobs: a signal from then on
+  // must stop what has started (once, however often it arrives — npm passes it on, and Ctrl-C
+  // signals the whole group), not kill the process with jobs locked.
+  const starting = startWorker({ connectionString: url, concurrency: config.WORKER_CONCURRENCY, synthesisConcurrency: config.WORKER_SYNTHESIS_CONCURRENCY });
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    await runner.stop();
+    const runner = await starting.catch(() => undefined);
+    await runner?.stop();
     await closeDatabase();
     await embedded?.stop();
     logger.info({ signal }, 'worker stopped');
@@ -30,6 +32,8 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, (s) => void shutdown(s));
+  const runner = await starting;
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, synthesisConcurrency: config.WORKER_SYNTHESIS_CONCURRENCY }, 'worker running');
   await runner.promise;
 }
 

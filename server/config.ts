@@ -1,6 +1,21 @@
 import { z } from 'zod';
 import { CONSOLE_BATCH_ITEMS } from './http/console-batch';
 
+export const NETWORK_SHARE_RULE = 'must be a fraction of the slots between 0 and 1 (0.25: a quarter) or a whole number of slots (5)';
+
+/**
+ * WORKER_NETWORK_SHARE: below 1 a fraction of a pool's slots, otherwise a whole number of slots.
+ * (1 is one slot, not all of them: to let a network take every slot, give the pool's size.)
+ */
+export function parseNetworkShare(value: string): number | undefined {
+  const trimmed = value.trim();
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed)) return undefined;
+  const share = Number(trimmed);
+  if (share <= 0) return undefined;
+  if (share < 1) return share;
+  return Number.isInteger(share) ? share : undefined;
+}
+
 /**
  * Every setting the service reads from the environment, parsed once.
  * README.md lists the same variables; keep the two in step.
@@ -24,6 +39,20 @@ const envSchema = z.object({
   BOOTSTRAP_SUPERUSER_TOKEN: z.string().optional(),
   WORKER: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(20),
+  // Synthesis has slots of its own, so deliveries and creatives never wait for each other (jobs/worker.ts).
+  WORKER_SYNTHESIS_CONCURRENCY: z.coerce.number().int().min(1).default(20),
+  // Most of a pool's slots one network may hold (server/services/network-share.ts).
+  WORKER_NETWORK_SHARE: z
+    .string()
+    .default('0.25')
+    .transform((value, ctx) => {
+      const share = parseNetworkShare(value);
+      if (share === undefined) ctx.addIssue({ code: 'custom', message: NETWORK_SHARE_RULE });
+      return share ?? 0;
+    }),
+  // Previews per network and process (server/services/creatives/preview-admission.ts).
+  PREVIEW_CONCURRENCY_PER_NETWORK: z.coerce.number().int().min(1).max(64).default(2),
+  PREVIEW_QUEUE_PER_NETWORK: z.coerce.number().int().min(0).max(1000).default(4),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),

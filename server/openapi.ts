@@ -59,20 +59,23 @@ const RATE_LIMIT_HEADERS: Json = {
   'RateLimit-Reset': { description: 'Seconds until the burst allowance is full again.', schema: { type: 'integer' } },
 };
 
+const KEY_REFUSED = 'The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back).';
+
 /** What the gate before the handler can answer, whatever the procedure (server/trpc.ts). */
 const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   authenticated: {
-    unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
+    unauthorized: KEY_REFUSED,
+    forbidden: 'A write: the key’s access narrowed while it ran (it is rolled back).',
     'rate-limited': 'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
   },
   network: {
-    unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
-    forbidden: 'The key has no access to this network, or a role below the one this operation needs.',
+    unauthorized: KEY_REFUSED,
+    forbidden: 'The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back).',
     'not-found': 'The network does not exist (told only to super_user keys; others get 403).',
     'rate-limited': 'The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often.',
   },
   'super-user': {
-    unauthorized: 'The API key is missing, malformed, unknown, revoked or expired.',
+    unauthorized: KEY_REFUSED,
     forbidden: 'This operation needs a super_user key.',
     'rate-limited': 'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
   },
@@ -83,13 +86,16 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
 };
 
 /** What reading the request can answer, by method (server/http/rest.ts reads bodies of POST and PATCH). */
-function transportErrors(method: string): Partial<Record<ErrorKind, string>> {
+function transportErrors(method: string, meta: RouteMeta): Partial<Record<ErrorKind, string>> {
   const body = { 'payload-too-large': 'The body is over 1 MiB.', 'unsupported-media-type': 'The body is not JSON.' };
-  if (method === 'patch') return body;
+  const clash = 'The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.';
+  if (method === 'delete') return { conflict: clash };
+  if (method === 'patch') return { ...body, conflict: clash };
   if (method !== 'post') return {};
+  if (meta.changesNothing) return body;
   return {
     ...body,
-    conflict: 'A request with the same Idempotency-Key is still running.',
+    conflict: `A request with the same Idempotency-Key is still running. Or: ${clash.charAt(0).toLowerCase()}${clash.slice(1)}`,
     'idempotency-key-reused': 'The Idempotency-Key was used for a different request.',
   };
 }
@@ -103,7 +109,7 @@ export function errorKindsOf(method: string, meta: RouteMeta): Map<ErrorKind, st
   add({ 'bad-request': 'The input is invalid; `errors` lists the fields at fault.' });
   add(meta.errors);
   add(meta.gate ? GATE_ERRORS[meta.gate] : undefined);
-  add(transportErrors(method));
+  add(transportErrors(method, meta));
   add({ internal: 'An unexpected failure; safe to retry.' });
   return new Map([...kinds].sort(([a], [b]) => ERROR_KINDS[a].status - ERROR_KINDS[b].status));
 }
@@ -172,7 +178,7 @@ export function openApiDocument(): OpenAPIObject {
       }
       for (const [status, kinds] of byStatus) responses[String(status)] = problemResponse(kinds);
       const parameters = ((operation.parameters as Json[] | undefined) ??= []);
-      if (method === 'post') {
+      if (method === 'post' && !meta.changesNothing) {
         parameters.push({
           name: 'Idempotency-Key',
           in: 'header',

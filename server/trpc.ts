@@ -5,6 +5,7 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { database, type Database } from '@/db/client';
 import { config, type Config } from './config';
+import { boundToCredential } from './auth/credential-lock';
 import { authenticate, bearerToken, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from './auth/roles';
 import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from './errors';
@@ -120,6 +121,17 @@ export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation';
 export interface RouteMeta extends OpenApiMeta {
   gate?: Gate;
   errors?: Partial<Record<ErrorKind, string>>;
+  /**
+   * The operation may take access away from its own caller's owner (revoking or rotating a key,
+   * changing or ending a membership, deleting a service account): its transactions hold the
+   * caller's credential lock exclusively (server/auth/credential-lock.ts).
+   */
+  withdrawsCredentials?: boolean;
+  /**
+   * A POST that writes nothing (the campaign preview: audio made anew each time). It takes no
+   * Idempotency-Key — there is no answer to repeat — so it never waits, holding a transaction.
+   */
+  changesNothing?: boolean;
 }
 
 const t = initTRPC
@@ -224,12 +236,26 @@ const authenticated = base.use(async ({ ctx, next }) => {
 });
 
 /**
+ * A mutation's database handle, set by each gate: every transaction opened on it first re-checks,
+ * under the caller's credential lock, what the gate checked — the key's role on `networkId`, or
+ * its whole access — so the write commits only while that still holds (server/auth/credential-lock.ts).
+ * A query reads the pool.
+ */
+function decidedAtCommit(ctx: Context, principal: Principal, type: string, meta: RouteMeta | undefined, networkId?: string): Database {
+  if (type !== 'mutation') return ctx.db;
+  return boundToCredential(ctx.db, principal, { mode: meta?.withdrawsCredentials ? 'exclusive' : 'shared', networkId });
+}
+
+/** Any valid API key, its writes decided at commit. */
+const authenticatedWrites = authenticated.use(({ ctx, next, type, meta }) => next({ ctx: { db: decidedAtCommit(ctx, ctx.principal, type, meta) } }));
+
+/**
  * An Idempotency-Key's replay or run (server/http/idempotency.ts). Always the
  * LAST middleware before a procedure's input, so that a replay passes every
  * check a new request passes: authentication, rate limit, role.
  */
-export const idempotent = t.middleware(({ ctx, type, next }) => {
-  if (type !== 'mutation' || !ctx.idempotency) return next();
+export const idempotent = t.middleware(({ ctx, type, meta, next }) => {
+  if (type !== 'mutation' || !ctx.idempotency || meta?.changesNothing) return next();
   return idempotently(
     ctx,
     (db) => next({ ctx: { db } }),
@@ -238,7 +264,7 @@ export const idempotent = t.middleware(({ ctx, type, next }) => {
 });
 
 /** Any valid API key; applies the per-key rate limit. */
-export const authedProcedure = authenticated.meta({ gate: 'authenticated' }).use(idempotent);
+export const authedProcedure = authenticatedWrites.meta({ gate: 'authenticated' }).use(idempotent);
 
 /**
  * The key must hold at least `role` on the network named by the `networkId`
@@ -249,7 +275,7 @@ export const authedProcedure = authenticated.meta({ gate: 'authenticated' }).use
 export function networkProcedure(role: Role) {
   return authenticated
     .meta({ gate: 'network' })
-    .use(async ({ ctx, next, getRawInput }) => {
+    .use(async ({ ctx, next, getRawInput, type, meta }) => {
       const raw = (await getRawInput()) as { networkId?: unknown } | undefined;
       const networkId = raw?.networkId;
       if (typeof networkId !== 'string' || networkId.length === 0) throw badRequest('networkId is required.');
@@ -265,13 +291,13 @@ export function networkProcedure(role: Role) {
       }
       const limits = currentLimits();
       if (limits) spendNetworkBudget(limits, ctx.http.headers, principal, networkId);
-      return next({ ctx: { network: { id: networkId, role: effective } } });
+      return next({ ctx: { network: { id: networkId, role: effective }, db: decidedAtCommit(ctx, principal, type, meta, networkId) } });
     })
     .use(idempotent);
 }
 
 /** Only super_user keys. */
-export const superUserProcedure = authenticated
+export const superUserProcedure = authenticatedWrites
   .meta({ gate: 'super-user' })
   .use(({ ctx, next }) => {
     if (!ctx.principal.superUser) throw forbidden('This operation needs a super_user API key.');
@@ -287,7 +313,7 @@ export const superUserProcedure = authenticated
  */
 export const invitationProcedure = base
   .meta({ gate: 'invitation' })
-  .use(async ({ ctx, next, getRawInput }) => {
+  .use(async ({ ctx, next, getRawInput, type, meta }) => {
     const authorization = ctx.header('authorization');
     const token = authorization ? bearerToken(authorization) : undefined;
     /** An invitation token is a credential wherever it comes: an unknown one counts as a failed attempt. */
@@ -312,7 +338,7 @@ export const invitationProcedure = base
         ownerBucketOf,
       );
       ctx.log.keyId = principal.keyId;
-      return next({ ctx: { principal } });
+      return next({ ctx: { principal, db: decidedAtCommit(ctx, principal, type, meta) } });
     }
     const invitation = await admit(ctx, () => openInvitation(token), () => undefined);
     return next({ ctx: { invitation } });

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { addJob } from '@/jobs/enqueue';
+import { releaseStaleSynthesisJobs } from '@/server/services/creatives/synthesis-lanes';
 import { releaseStaleDeliveryJobs } from '@/server/services/webhooks/release-stale';
 import { closeTestDatabase, openTestDatabase } from './support/fixtures';
 
@@ -48,5 +49,35 @@ describe('delivery jobs of a killed worker', () => {
       select queue_name, locked_by from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh})`);
     expect(Object.fromEntries(rows.map((r) => [r.queue_name, r.locked_by]))).toEqual({ [lane]: null, [fresh]: 'pool-dead' });
     await database().execute(sql`delete from graphile_worker._private_jobs where job_queue_id in (select id from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh}))`);
+  });
+});
+
+describe('synthesis jobs of a killed worker', () => {
+  it('are unlocked with their network’s lane once locked far longer than a synthesis takes; fresh locks are left alone', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const lanes = { stale: `synthesis:net_stale_${tag}:0`, fresh: `synthesis:net_fresh_${tag}:0` };
+    // Far in the future, and for a task the shared server's worker would skip anyway: a creative that does not exist.
+    for (const queueName of Object.values(lanes)) {
+      await database().transaction((tx) => addJob(tx, 'synthesize-creative', { creativeId: `cre_${tag}` }, { queueName, runAt: new Date(Date.now() + 86_400_000) }));
+    }
+    const queues = sql`(select id from graphile_worker._private_job_queues where queue_name in (${lanes.stale}, ${lanes.fresh}))`;
+    await database().execute(sql`
+      update graphile_worker._private_job_queues set locked_by = 'pool-dead',
+        locked_at = case when queue_name = ${lanes.stale} then now() - interval '2 hours' else now() end
+      where queue_name in (${lanes.stale}, ${lanes.fresh})`);
+    await database().execute(sql`
+      update graphile_worker._private_jobs j set locked_by = 'pool-dead',
+        locked_at = case when q.queue_name = ${lanes.stale} then now() - interval '2 hours' else now() end
+      from graphile_worker._private_job_queues q where q.id = j.job_queue_id and j.job_queue_id in ${queues}`);
+    expect(await releaseStaleSynthesisJobs({ db: database(), staleSeconds: 3_600 })).toBeGreaterThanOrEqual(1);
+    const rows = await database().execute<{ queue_name: string; queue_locked: string | null; job_locked: string | null }>(sql`
+      select q.queue_name, q.locked_by as queue_locked, j.locked_by as job_locked
+        from graphile_worker._private_job_queues q join graphile_worker._private_jobs j on j.job_queue_id = q.id
+       where q.id in ${queues}`);
+    expect(Object.fromEntries(rows.map((r) => [r.queue_name, [r.queue_locked, r.job_locked]]))).toEqual({
+      [lanes.stale]: [null, null],
+      [lanes.fresh]: ['pool-dead', 'pool-dead'],
+    });
+    await database().execute(sql`delete from graphile_worker._private_jobs where job_queue_id in ${queues}`);
   });
 });

@@ -2,6 +2,7 @@
  * graphile-worker stops its runner for good when it cannot record a finished job (the connection
  * died: Postgres restarting, a network blip). jobs/worker.ts starts a new one, so the service's
  * worker runs jobs again once Postgres answers — instead of never, until the process restarts.
+ * The worker runs two runners (the main pool and the synthesis pool): each is replaced on its own.
  */
 import { describe, it } from 'vitest';
 import { connect } from '@/db/client';
@@ -14,7 +15,7 @@ import { startPostgresProxy } from '@/tests/support/pg-proxy';
 import { until } from '@/tests/support/until';
 
 describe('the worker after its connections die while it finishes a job', () => {
-  it('starts again and runs the next job once Postgres answers', { timeout: 90_000 }, async () => {
+  it('starts both pools again and each runs its next job once Postgres answers', { timeout: 90_000 }, async () => {
     const database = await createTestDatabase('supervise');
     const direct = new URL(database.url);
     const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
@@ -30,31 +31,38 @@ describe('the worker after its connections die while it finishes a job', () => {
       const ran: string[] = [];
       let finishFirst!: () => void;
       const firstMayFinish = new Promise<void>((resolve) => (finishFirst = resolve));
+      const marker = (pool: string) => async (payload: unknown) => {
+        const name = `${pool}:${(payload as { marker: string }).marker}`;
+        ran.push(name);
+        if (name.endsWith(':first')) await firstMayFinish;
+      };
       worker = await startWorker({
         connectionString: viaProxy.toString(),
         concurrency: 1,
+        synthesisConcurrency: 1,
         crontab: '',
         pollInterval: 200,
-        taskList: {
-          'test-marker': async (payload) => {
-            const marker = (payload as { marker: string }).marker;
-            ran.push(marker);
-            if (marker === 'first') await firstMayFinish;
-          },
-        },
+        taskList: { 'test-marker': marker('jobs') },
+        synthesisTaskList: { 'test-synthesis-marker': marker('synthesis') },
       });
-      await handle.db.transaction((tx) => addJob(tx, 'test-marker', { marker: 'first' }));
-      await until(() => ran.includes('first') || undefined, 15_000);
+      await handle.db.transaction(async (tx) => {
+        await addJob(tx, 'test-marker', { marker: 'first' });
+        await addJob(tx, 'test-synthesis-marker', { marker: 'first' });
+      });
+      await until(() => (ran.includes('jobs:first') && ran.includes('synthesis:first')) || undefined, 15_000);
 
-      // Postgres goes away while the job runs: recording its completion fails, and graphile-worker
-      // gives its runner up ("queue is in an inconsistent state; aborting").
+      // Postgres goes away while both jobs run: recording their completion fails, and graphile-worker
+      // gives each runner up ("queue is in an inconsistent state; aborting").
       proxy.refuseConnections();
       finishFirst();
       await new Promise((r) => setTimeout(r, 3_000));
       proxy.acceptConnections();
 
-      await handle.db.transaction((tx) => addJob(tx, 'test-marker', { marker: 'second' }));
-      await until(() => ran.includes('second') || undefined, 30_000);
+      await handle.db.transaction(async (tx) => {
+        await addJob(tx, 'test-marker', { marker: 'second' });
+        await addJob(tx, 'test-synthesis-marker', { marker: 'second' });
+      });
+      await until(() => (ran.includes('jobs:second') && ran.includes('synthesis:second')) || undefined, 30_000);
     } finally {
       logger.level = level;
       await worker?.stop();

@@ -135,6 +135,7 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
       'More requests from all keys of one person or service account together than their shared budget: more keys do not add to it.',
       'More requests on one network, from all keys acting on it, than the network’s shared budget.',
       'Too many failed authentication attempts from the client’s address.',
+      'A campaign preview while the network already has as many previews being made and waiting as the service takes at once (they are synthesized while the caller waits).',
     ],
     remedy: 'Wait the number of seconds in `Retry-After`, then retry. Watch `RateLimit-Remaining` to slow down before the limit is reached.',
     retry: 'yes',

@@ -59,6 +59,8 @@ export const apiKeys = pgTable(
     index('api_keys_service_account_idx').on(t.serviceAccountId),
     // Key lists page by id within an owner.
     index('api_keys_user_id_idx').on(t.userId, t.id),
+    // A key's rotation lineage, walked backwards when it is revoked (its invitations die with it).
+    index('api_keys_replaced_by_idx').on(t.replacedByKeyId),
     check('api_keys_one_owner', sql`(${t.userId} is null) <> (${t.serviceAccountId} is null)`),
   ],
 );

@@ -3,6 +3,7 @@ import {
   CLIENT_REASONS,
   SynthesisError,
   type SynthesisErrorCode,
+  type SynthesisOptions,
   type SynthesisProvider,
   type SynthesisRequest,
   type SynthesisResult,
@@ -200,7 +201,7 @@ export function httpProvider(config: HttpProviderConfig): SynthesisProvider {
 
   return {
     name: 'http',
-    async synthesize(req: SynthesisRequest, opts?: { signal?: AbortSignal }): Promise<SynthesisResult> {
+    async synthesize(req: SynthesisRequest, opts?: SynthesisOptions): Promise<SynthesisResult> {
       const voiceId = config.voiceMap[req.voice];
       if (!voiceId) {
         throw new SynthesisError(`http synthesis: no voice id mapped for preset ${JSON.stringify(req.voice)}`, {

@@ -2,11 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseWav } from './audio';
 import type { EngineReply, EngineRequest, EngineWorkerData } from '@/jobs/synth/local-engine.worker';
+import { FairQueue } from '@/server/fair-queue';
 import {
   CLIENT_REASONS,
   isVoicePreset,
   SynthesisError,
   type SynthesisErrorCode,
+  type SynthesisOptions,
   type SynthesisProvider,
   type SynthesisRequest,
   type SynthesisResult,
@@ -23,7 +25,10 @@ import {
  *   "Bad data: en_dict", then a fatal V8 error that kills the whole process). The worker is
  *   therefore replaced after `LOCAL_CALLS_PER_ENGINE` calls, which also returns its memory.
  * The engine (worker, config and the US-English voice from the package's files) is started
- * lazily on first use. Calls are serialised: one synthesis at a time per process.
+ * lazily on first use. Calls are serialised: one synthesis at a time per process, shared by the
+ * worker's creatives and (in `npm start`, the same process) the web's previews. Who goes next is
+ * decided fairly (server/fair-queue.ts): a creative before any waiting preview, and within each,
+ * the networks in turn — so one network's many calls delay another's by at most one call each.
  */
 
 /** Options of `mespeak.speak` that we use. */
@@ -82,16 +87,28 @@ class EngineFailure extends Error {
   }
 }
 
+/** Classes of the engine's queue: creatives (0) before previews (1). */
+const PRIORITY = { creative: 0, preview: 1 } as const;
+
 class LocalEngine {
   private worker?: Worker;
   private calls = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new FairQueue({ concurrency: 1, classes: 2 });
 
-  /** Serialised: each call waits for the previous one. */
-  speak(text: string, options: MespeakOptions, signal?: AbortSignal): Promise<Buffer> {
-    const run = this.queue.then(() => this.run(text, options, signal));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Serialised: one call at a time, the next chosen by purpose, then network in turn. */
+  async speak(text: string, options: MespeakOptions, caller: SynthesisOptions = {}): Promise<Buffer> {
+    const { signal } = caller;
+    let release: () => void;
+    try {
+      release = await this.queue.acquire(caller.networkId ?? '', { priority: PRIORITY[caller.purpose ?? 'creative'], signal });
+    } catch {
+      throw new EngineFailure('cancelled', true, 'cancelled while waiting for the engine');
+    }
+    try {
+      return await this.run(text, options, signal);
+    } finally {
+      release();
+    }
   }
 
   private discard() {
@@ -190,7 +207,7 @@ function fail(code: SynthesisErrorCode, retryable: boolean, message: string, cau
 export function localProvider(): SynthesisProvider {
   return {
     name: 'local',
-    async synthesize(req: SynthesisRequest, opts?: { signal?: AbortSignal }): Promise<SynthesisResult> {
+    async synthesize(req: SynthesisRequest, opts?: SynthesisOptions): Promise<SynthesisResult> {
       if (!isVoicePreset(req.voice)) fail('voice_unavailable', false, `unknown voice preset ${JSON.stringify(req.voice)}`);
       const text = sanitise(req.text ?? '');
       if (!text) fail('invalid_request', false, 'empty text');
@@ -199,7 +216,7 @@ export function localProvider(): SynthesisProvider {
       engine ??= new LocalEngine();
       let audio: Buffer;
       try {
-        audio = await engine.speak(text, LOCAL_PRESETS[req.voice], opts?.signal);
+        audio = await engine.speak(text, LOCAL_PRESETS[req.voice], opts);
       } catch (err) {
         if (err instanceof EngineFailure) fail(err.code, err.retryable, err.message, err);
         fail('engine_error', true, `engine failed: ${err instanceof Error ? err.message : String(err)}`, err);

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { AUDIO_MIME_TYPES, type AudioFormat } from '@/db/schema/statuses';
+import { FairQueue } from '@/server/fair-queue';
 import { parseWav } from './audio';
 import { ffmpegBinary, FfmpegFailure, parseEbur128Summary, runFfmpeg, type LoudnessMeasurement } from './ffmpeg';
 import { CLIENT_REASONS, SynthesisError, type SynthesisErrorCode } from './types';
@@ -60,23 +61,12 @@ function fail(code: SynthesisErrorCode, retryable: boolean, message: string, cau
   throw new SynthesisError(`mastering: ${message}`, { code, retryable, clientReason: CLIENT_REASONS[code], cause });
 }
 
-/** At most one mastering per core at a time in a process: ffmpeg is CPU-bound, the worker runs up to 20 jobs. */
-class Slots {
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly size: number) {}
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await work();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-const slots = new Slots(Math.max(1, availableParallelism()));
+/**
+ * At most one mastering per core at a time in a process: ffmpeg is CPU-bound, and the worker runs
+ * many synthesis jobs at once. Networks waiting for a core are served in turn (server/fair-queue.ts),
+ * so one network's backlog of creatives delays another's by at most one mastering per core.
+ */
+const cores = new FairQueue({ concurrency: Math.max(1, availableParallelism()) });
 
 /**
  * Whether a rendition's integrated loudness is within ±ACCEPT_LU of the target. ffmpeg prints
@@ -162,7 +152,7 @@ async function render(ffmpeg: string, input: string, dir: string, gainDb: number
  * (permanent) when the input cannot be decoded, `silent_audio` (permanent) when it holds no
  * measurable sound, `cancelled` when `signal` aborts, `engine_error` (retryable) otherwise.
  */
-export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal } = {}): Promise<MasteredAudio> {
+export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal; networkId?: string } = {}): Promise<MasteredAudio> {
   const { signal } = options;
   let ffmpeg: string;
   try {
@@ -170,7 +160,7 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
   } catch (error) {
     fail('engine_error', true, (error as Error).message, error);
   }
-  return slots.run(async () => {
+  return cores.run(options.networkId ?? '', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'creative-'));
     try {
       const input = path.join(dir, 'input');

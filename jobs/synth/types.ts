@@ -27,9 +27,21 @@ export interface SynthesisResult {
   durationMs: number;
 }
 
+/** How to run one synthesis: who waits for it, and whether it may be cancelled. */
+export interface SynthesisOptions {
+  signal?: AbortSignal;
+  /**
+   * Where callers share one engine (the local provider: one synthesis at a time per process), a
+   * creative's synthesis is served before waiting previews. Default `creative`.
+   */
+  purpose?: 'creative' | 'preview';
+  /** The network that asks: where callers share one engine, networks are served in turn. */
+  networkId?: string;
+}
+
 export interface SynthesisProvider {
   name: string;
-  synthesize(req: SynthesisRequest, opts?: { signal?: AbortSignal }): Promise<SynthesisResult>;
+  synthesize(req: SynthesisRequest, opts?: SynthesisOptions): Promise<SynthesisResult>;
 }
 
 /** Environment variables (process.env or a plain object in tests). */

@@ -1,7 +1,8 @@
 import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
 import { database } from '@/db/client';
-import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt } from '@/server/services/creatives/complete-creative';
+import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt, type CreativeRow } from '@/server/services/creatives/complete-creative';
+import { admitSynthesis, requeueSynthesis } from '@/server/services/creatives/synthesis-lanes';
 import { logger } from '@/server/logger';
 import { synthesisProvider } from '@/jobs/synth';
 import { masterAudio } from '@/jobs/synth/master';
@@ -13,7 +14,8 @@ export const synthesizeCreativePayload = z.object({ creativeId: z.string().min(1
 /**
  * Generate a creative's audio and master it (jobs/synth/master.ts: −16 LUFS, MP3 + WAV).
  * Re-reads the creative and does nothing unless it
- * is still generating (a retry of a finished job, or a duplicate, is harmless).
+ * is still generating (a retry of a finished job, or a duplicate, is harmless). Beyond its
+ * network's share of the synthesis slots, the job is put back (synthesis-lanes.ts).
  * Retryable upstream failures throw so graphile-worker retries with backoff;
  * a permanent failure, or the last attempt, fails the creative with a
  * client-facing reason and the creative.failed event.
@@ -22,11 +24,29 @@ export async function synthesizeCreative(payload: z.output<typeof synthesizeCrea
   const db = database();
   const creative = await loadGeneratingCreative({ db, networkId: payload.networkId, id: payload.creativeId });
   if (!creative) return;
+  // Beyond its network's share of this process's synthesis slots, the job waits in the network's lanes.
+  const admission = admitSynthesis({ networkId: creative.networkId, creativeId: creative.id });
+  if (!admission.admitted) {
+    const attemptsLeft = helpers.job.max_attempts - helpers.job.attempts + 1;
+    await requeueSynthesis({ db, networkId: creative.networkId, creativeId: creative.id, queueName: admission.queueName, runAt: admission.runAt, attemptsLeft });
+    return;
+  }
+  try {
+    await synthesize(creative, helpers);
+  } finally {
+    admission.done();
+  }
+}
+
+/** One attempt: synthesize, master, store — or throw for a retry, or fail the creative. */
+async function synthesize(creative: CreativeRow, helpers: JobHelpers): Promise<void> {
+  const db = database();
   await noteAttempt({ db, creative });
   try {
-    const result = await synthesisProvider().synthesize({ text: creative.script, voice: creative.voice }, { signal: helpers.abortSignal });
+    const caller = { signal: helpers.abortSignal, networkId: creative.networkId };
+    const result = await synthesisProvider().synthesize({ text: creative.script, voice: creative.voice }, { ...caller, purpose: 'creative' });
     // Mastered before the transaction: it holds no connection while ffmpeg works.
-    const audio = await masterAudio(result.audio, { signal: helpers.abortSignal });
+    const audio = await masterAudio(result.audio, caller);
     await db.transaction((tx) => completeCreative({ tx, creative, audio }));
   } catch (error) {
     const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;

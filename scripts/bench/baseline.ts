@@ -219,14 +219,30 @@ class Refused extends Error {
 }
 
 /**
+ * Spec rule 8 for a write in flight (server/auth/credential-lock.ts): the transaction's first round
+ * trip takes the key owner's credential lock shared and reads the key again (on the one network a
+ * network operation acts on), and the write goes on only if the key still grants what was checked.
+ */
+async function holdCredential(tx: postgres.TransactionSql, key: KeyRow, networkId: string | undefined): Promise<void> {
+  const read = networkId
+    ? run<KeyRow>(tx, statements.findKeyOnNetwork, { id: key.id, networkId })
+    : run<KeyRow>(tx, statements.findKeyById, { id: key.id });
+  const [, [now]] = await Promise.all([run(tx, statements.holdCredential, { owner: key.user_id ?? key.service_account_id }), read]);
+  if (!now || now.revoked || now.expired) throw new Refused(401, 'Unauthorized', 'This API key has been revoked.');
+  const role = (k: KeyRow) => k.scopes.find((s) => s.network_id === networkId)?.role;
+  if (networkId && !key.super_user && role(now) !== role(key)) throw new Refused(403, 'Forbidden', 'This API key’s access changed.');
+}
+
+/**
  * A keyed POST in ONE commit, the least the spec allows (and what server/http/idempotency.ts does):
- * in one transaction, the advisory lock on the key and its row (one statement), the operation, then
- * the answer sealed and stored on the key before COMMIT.
+ * in one transaction, the credential re-checked under its lock, the advisory lock on the key and its
+ * row (one statement), the operation, then the answer sealed and stored on the key before COMMIT.
  */
 async function createIdempotently(
   req: IncomingMessage,
   res: ServerResponse,
   key: KeyRow,
+  networkId: string | undefined,
   path: string,
   raw: Buffer,
   create: (tx: postgres.TransactionSql) => Promise<StoredResponse>,
@@ -240,6 +256,7 @@ async function createIdempotently(
   let answer: StoredResponse;
   try {
     answer = await sql.begin(async (tx) => {
+      await holdCredential(tx, key, networkId);
       if (typeof idempotencyKey === 'string') {
         const [taken] = await run<{ locked: boolean; inserted: boolean }>(tx, statements.takeKey, {
           owner: key.id,
@@ -298,7 +315,7 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
     problem(res, 400, 'Bad Request', 'Invalid campaign.');
     return;
   }
-  await createIdempotently(req, res, key, path, raw, async (tx) => {
+  await createIdempotently(req, res, key, networkId, path, raw, async (tx) => {
     const [advertiser] = await run<{ id: string }>(tx, statements.liveAdvertiserForShare, { networkId, advertiserId: input.advertiser_id });
     if (!advertiser) throw new Refused(400, 'Bad Request', 'advertiser_id does not name an advertiser of this network.');
     const [created] = await run<CampaignRow>(tx, statements.insertCampaign, {
@@ -330,7 +347,7 @@ async function createNetwork(req: IncomingMessage, res: ServerResponse, key: Key
     problem(res, 400, 'Bad Request', 'Invalid network.');
     return;
   }
-  await createIdempotently(req, res, key, '/networks', raw, async (tx) => {
+  await createIdempotently(req, res, key, undefined, '/networks', raw, async (tx) => {
     const [created] = await run<NetworkRow>(tx, statements.insertNetwork, { id: newId('network'), name: input.name });
     return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentNetwork(created!) };
   });

@@ -35,6 +35,10 @@
  *  7b. starts the service again (same database) for the soak: a warm-up, then a steady mixed load
  *     (GET /me, GET /networks, POST campaigns with Idempotency-Key) at BENCH_SOAK_RATE req/s for
  *     BENCH_SOAK_SECONDS, RSS sampled every BENCH_SOAK_SAMPLE_SECONDS; stops it;
+ *  7c. starts it again (same database, the default per-key limits) for the noisy neighbour
+ *     (scenarios/noisy-neighbour.ts: network B's /v1/me, preview, accept → creative ready and
+ *     offer.accepted delivery, alone and while network A floods previews, sends huge console
+ *     batches, spreads requests over freshly minted keys, or hangs many endpoints); stops it;
  *  8. runs the pg-pool benchmark, writes the report;
  *  9. always (finally, and on Ctrl-C): stops the servers and drops the database.
  *
@@ -52,6 +56,10 @@
  *   BENCH_FANOUT=0        skip the webhook fan-out benchmark
  *   BENCH_FAIR_QUEUED=1000 BENCH_FAIR_RATE=100 BENCH_FAIR_SECONDS=30 BENCH_FAIR_HEALTHY=5   webhook fairness: queued for the hanging endpoint, healthy rate
  *   BENCH_FAIRNESS=0      skip the webhook fairness benchmark
+ *   BENCH_NOISY_SECONDS=10 BENCH_NOISY_ME_RATE=40   noisy neighbour: B measured per phase, B's /v1/me rate
+ *   BENCH_NOISY_PREVIEWS=150 BENCH_NOISY_BATCHES=10 BENCH_NOISY_BATCH_CALLS=2000 BENCH_NOISY_KEYS=20
+ *   BENCH_NOISY_HOOKS=40 BENCH_NOISY_HOOK_EVENTS=5  what network A does in each phase
+ *   BENCH_NOISY=0         skip the noisy neighbour benchmark
  *   BENCH_OFFERS_SMALL=10000 BENCH_OFFERS_LARGE=1000000   offer list sizes (target: large/small p50 ≤ 1.2)
  *   BENCH_LIST_SECONDS=5  BENCH_LIST_CONNECTIONS=1        per list run (BENCH_RUNS runs per page and size)
  *   BENCH_LISTS=0         skip the offer list benchmark
@@ -81,6 +89,7 @@
  *   scenarios/       the measurements written for this run, one file each, with their report section:
  *     throughput.ts    steps 3–5: same-answer checks, service vs baseline per target, summaries
  *     offer-lists.ts   step 5b       soak.ts   step 7b       pool.ts   step 8 (around pg-pool.ts)
+ *     webhook-fairness.ts step 7a     noisy-neighbour.ts step 7c (both also run alone)
  *   report.ts        docs/PERFORMANCE.md: verdicts, machine, setup, results, memory, the scenarios'
  *                    sections, reproduce; keeps everything below REPORT_MARKER
  *   api.ts, proc.ts, stats.ts, format.ts   HTTP calls, /proc readings, median/percentile, number formats
@@ -105,10 +114,11 @@ import { renderSoakSection, runSoak, soakLogLine, soakVerdictRow } from '@/scrip
 import { checkSameAnswers, checkSameCampaign, checkSameNetwork, runThroughput, summarize, summaryLogLine } from '@/scripts/bench/scenarios/throughput';
 import { databaseUrl, seed } from '@/scripts/bench/seed';
 import { Processes, serviceEnvironment } from '@/scripts/bench/services';
-import { investigation, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
+import { investigation, noisy, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
 import { SERVICE_STATEMENTS } from '@/scripts/bench/service-statements';
 import { burstLogLine, fanoutSettings, fanoutVerdict, renderWebhookSection, runWebhookFanout, steadyLogLine } from '@/scripts/bench/webhook-fanout';
 import { fairnessLogLine, fairnessSettings, renderFairnessSection, runWebhookFairness } from '@/scripts/bench/scenarios/webhook-fairness';
+import { NOISY_SERVICE_ENV, noisyLogLine, renderNoisySection, runNoisyNeighbour } from '@/scripts/bench/scenarios/noisy-neighbour';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 /** A step after the first: its result, or why there is none (skipped, or the error it failed with). */
@@ -294,6 +304,16 @@ async function main(): Promise<void> {
         })
       : { error: 'skipped (BENCH_SOAK=0)' };
 
+    // 7c. Noisy neighbour: network B's latencies alone and while network A attacks.
+    const noisyNeighbour = noisy.enabled
+      ? await step('noisy neighbour benchmark', async () => {
+          const child = await startService('service-noisy', 'the service with WEBHOOK_ALLOW_PRIVATE=1 and default rate limits for the noisy neighbour benchmark', NOISY_SERVICE_ENV);
+          const result = await runNoisyNeighbour({ baseUrl: child.url, token: superToken }, noisy, { log });
+          await processes.stop(child);
+          return result;
+        })
+      : { error: 'skipped (BENCH_NOISY=0)' };
+
     // 8. The pool benchmark, then the summary and the report.
     const pool = await step('pool benchmark', () => runPool(dbUrl));
 
@@ -308,6 +328,7 @@ async function main(): Promise<void> {
       log(`fan-out: burst median ${Math.round(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${v.p99.toFixed(1)} ms (${v.p99Met ? 'met' : 'MISSED'})`);
     }
     if (fairness.result) log(fairnessLogLine(fairness.result));
+    if (noisyNeighbour.result) log(noisyLogLine(noisyNeighbour.result));
     if (settings.report) {
       const environment = describeEnvironment(pgVersion, loadBefore);
       const sections = [
@@ -332,6 +353,12 @@ async function main(): Promise<void> {
           date: environment.date,
           machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
         }),
+        ...renderNoisySection(noisyNeighbour.result, {
+          error: noisyNeighbour.error,
+          command: environment.command,
+          date: environment.date,
+          machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
+        }),
       ];
       const others = [...listVerdicts(lists.result, lists.error), soakVerdictRow(soak.result, soak.error)];
       writeReport(settings.report, renderReport(environment, runs, summaries, memory, others, sections));
@@ -342,6 +369,7 @@ async function main(): Promise<void> {
       creatives.error !== undefined ||
       (fanout.error !== undefined && settings.fanout) ||
       (fairness.error !== undefined && settings.fairness) ||
+      (noisyNeighbour.error !== undefined && noisy.enabled) ||
       (lists.error !== undefined && settings.lists) ||
       (lists.result !== undefined && !summarizeLists(lists.result).every((l) => l.valid)) ||
       (soak.error !== undefined && soakSettings.enabled) ||

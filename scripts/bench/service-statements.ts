@@ -1,4 +1,5 @@
 import type { RenderedStatement } from '@/db/statement';
+import { CREDENTIAL_STATEMENTS } from '@/server/auth/credential-lock';
 import { FIND_KEY_STATEMENT } from '@/server/auth/principal';
 import { IDEMPOTENCY_STATEMENTS } from '@/server/http/idempotency';
 import { LIVE_ADVERTISER_FOR_SHARE_STATEMENT } from '@/server/services/advertisers/find-advertisers';
@@ -17,6 +18,9 @@ export const SERVICE_STATEMENTS = {
   findKey: FIND_KEY_STATEMENT,
   allNetworks: LIST_NETWORKS_STATEMENTS.all,
   scopedNetworks: LIST_NETWORKS_STATEMENTS.scoped,
+  holdCredential: CREDENTIAL_STATEMENTS.holdShared,
+  findKeyById: CREDENTIAL_STATEMENTS.findKeyById,
+  findKeyOnNetwork: CREDENTIAL_STATEMENTS.findKeyOnNetwork,
   takeKey: IDEMPOTENCY_STATEMENTS.takeKey,
   liveAdvertiserForShare: LIVE_ADVERTISER_FOR_SHARE_STATEMENT,
   insertCampaign: INSERT_CAMPAIGN_STATEMENT,

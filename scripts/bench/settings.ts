@@ -100,6 +100,20 @@ export const lists = {
   connections: Math.round(numberEnv('BENCH_LIST_CONNECTIONS', 1)),
 };
 
+/** The noisy neighbour scenario (scenarios/noisy-neighbour.ts): what network A does, and how B is measured. */
+export const noisy = {
+  enabled: process.env.BENCH_NOISY !== '0',
+  seconds: numberEnv('BENCH_NOISY_SECONDS', quick ? 4 : 10),
+  meRate: numberEnv('BENCH_NOISY_ME_RATE', 40),
+  previews: Math.round(numberEnv('BENCH_NOISY_PREVIEWS', 150)),
+  batches: Math.round(numberEnv('BENCH_NOISY_BATCHES', 10)),
+  batchCalls: Math.round(numberEnv('BENCH_NOISY_BATCH_CALLS', 2_000)),
+  keys: Math.round(numberEnv('BENCH_NOISY_KEYS', 20)),
+  hooks: Math.round(numberEnv('BENCH_NOISY_HOOKS', 40)),
+  hookEvents: Math.round(numberEnv('BENCH_NOISY_HOOK_EVENTS', 5)),
+};
+export type NoisySettings = typeof noisy;
+
 /** The soak: a steady mixed load at `rate` req/s for `seconds`, RSS read every `sampleSeconds`. */
 export const soak = {
   enabled: process.env.BENCH_SOAK !== '0',

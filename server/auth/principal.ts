@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { database, sqlClient } from '@/db/client';
 import { apiKeyAccess, apiKeys, serviceAccounts, users } from '@/db/schema';
 import { statement } from '@/db/statement';
@@ -19,9 +19,11 @@ export interface Principal {
   identifiesOwner: boolean;
   /** Effective role per network: min(scope role, the owner's current role there). */
   scopes: ReadonlyMap<string, Role>;
+  /** When the key stops working (epoch ms), or null: a write must finish before it (server/auth/credential-lock.ts). */
+  expiresAt: number | null;
 }
 
-interface KeyRow {
+export interface KeyRow {
   id: string;
   name: string;
   super_user: boolean;
@@ -29,6 +31,7 @@ interface KeyRow {
   service_account_id: string | null;
   owner_name: string;
   identifies_owner: boolean;
+  expires_at_ms: number | null;
   expired: boolean;
   revoked: boolean;
   last_used_stale: boolean;
@@ -41,25 +44,41 @@ const owner = serviceAccounts;
 const person = users;
 
 /**
- * One indexed query per request: the key by hash, its owner's name, with what each scope does now
- * (`api_key_access`: the grant capped by the owner's standing, see docs/keys-and-roles.md).
- * Not cached, so revocation, expiry and a removed membership bite on the next request.
+ * A key with its owner's name and what each scope (of those `scopes` picks) does now; `where` picks
+ * the key. "Now" is this statement's start, not its transaction's (`now()`): a write's transaction
+ * reads the key again after waiting for a revocation that began, and stamped `revoked_at`, after it.
  */
-const findKeyByHash = statement<KeyRow, { tokenHash: string }>(sql`
+const keyWithAccess = (where: SQL, scopes = sql`true`) => sql`
   select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner},
     coalesce(${person.name}, ${owner.name}, '') as owner_name,
     (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
-    (${k.expiresAt} is not null and ${k.expiresAt} <= now()) as expired,
-    (${k.revokedAt} is not null and ${k.revokedAt} <= now()) as revoked,
+    (extract(epoch from ${k.expiresAt}) * 1000)::float8 as expires_at_ms,
+    (${k.expiresAt} is not null and ${k.expiresAt} <= statement_timestamp()) as expired,
+    (${k.revokedAt} is not null and ${k.revokedAt} <= statement_timestamp()) as revoked,
     coalesce((
       select json_agg(json_build_object('network_id', ${a.networkId}, 'role', ${a.role}) order by ${a.networkId})
       from ${a}
-      where ${a.keyId} = ${k.id} and ${a.role} is not null
+      where ${a.keyId} = ${k.id} and ${a.role} is not null and ${scopes}
     ), '[]'::json) as scopes
   from ${k}
   left join ${owner} on ${owner.id} = ${k.serviceAccountId}
   left join ${person} on ${person.id} = ${k.userId}
-  where ${k.tokenHash} = ${sql.placeholder('tokenHash')} and (${k.serviceAccountId} is null or ${owner.deletedAt} is null)`);
+  where ${where} and (${k.serviceAccountId} is null or ${owner.deletedAt} is null)`;
+
+/**
+ * One indexed query per request: the key by hash, its owner's name, with what each scope does now
+ * (`api_key_access`: the grant capped by the owner's standing, see docs/keys-and-roles.md).
+ * Not cached, so revocation, expiry and a removed membership bite on the next request.
+ */
+const findKeyByHash = statement<KeyRow, { tokenHash: string }>(keyWithAccess(sql`${k.tokenHash} = ${sql.placeholder('tokenHash')}`));
+
+/** The same, by id: what a write's transaction reads again once it holds the credential lock. */
+export const findKeyById = statement<KeyRow, { id: string }>(keyWithAccess(sql`${k.id} = ${sql.placeholder('id')}`));
+
+/** By id, with its scope on one network only: a network operation's write re-reads just that. */
+export const findKeyOnNetwork = statement<KeyRow, { id: string; networkId: string }>(
+  keyWithAccess(sql`${k.id} = ${sql.placeholder('id')}`, sql`${a.networkId} = ${sql.placeholder('networkId')}`),
+);
 
 /** The key lookup as Postgres receives it: the benchmark's bare server runs this (scripts/bench/service-statements.ts). */
 export const FIND_KEY_STATEMENT = findKeyByHash.rendered;
@@ -83,9 +102,18 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('Malformed API key.');
   const row = await findKey(hashToken(token));
   if (!row) throw unauthorized('Invalid API key.');
+  refuseUnusable(row);
+  if (row.last_used_stale) touchLastUsed(row.id);
+  return principalOf(row);
+}
+
+/** 401 for a key that no longer works: revoked, or expired. */
+export function refuseUnusable(row: KeyRow): void {
   if (row.revoked) throw unauthorized('This API key has been revoked.');
   if (row.expired) throw unauthorized('This API key has expired.');
-  if (row.last_used_stale) touchLastUsed(row.id);
+}
+
+function principalOf(row: KeyRow): Principal {
   return {
     keyId: row.id,
     keyName: row.name,
@@ -95,6 +123,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
     ownerName: row.owner_name,
     identifiesOwner: row.identifies_owner,
     scopes: new Map(row.scopes.map((s) => [s.network_id, s.role])),
+    expiresAt: row.expires_at_ms,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { postgresClientOf, transactionAsDatabase, type Database } from '@/db/client';
+import { isTransientConflict, postgresClientOf, transactionAsDatabase, type Database } from '@/db/client';
 import { apiKeys, apiKeyScopes, idempotencyKeys } from '@/db/schema';
 import { column, statement } from '@/db/statement';
 import type { Principal } from '@/server/auth/principal';
@@ -28,7 +28,8 @@ import { problemFromError, type Problem } from './problem';
  *    retry runs the operation; a COMMIT whose acknowledgement was lost replays on retry.
  * 6. An error rolls everything back. An error from the operation's rules (404, 409…) is then
  *    remembered on its own, so a retry repeats it; refusals before the operation could run
- *    (400, 401, 403, 413, 415, 429) and 5xx are not, so a fixed or later retry runs.
+ *    (400, 401, 403, 413, 415, 429), 5xx and a 409 for a clash with a concurrent transaction (a
+ *    deadlock) are not, so a fixed or later retry runs.
  */
 
 /** What the REST layer read off a POST with an Idempotency-Key. */
@@ -88,7 +89,8 @@ export async function idempotently<R extends Outcome>(
     await ctx.db.transaction(async (tx) => {
       const db = transactionAsDatabase(tx);
       answered = await takeKey(db, owner, key, fingerprint);
-      if (answered) return; // nothing written: the empty transaction commits nothing
+      // A replay is a read that may hand out a secret: checked under the credential lock too.
+      if (answered) return void (await assertReplayable(db, ctx.principal, answered.body)); // nothing written
       outcome = await run(db);
       if (!outcome.ok) throw ROLL_BACK;
       if (ctx.http.raw) await forgetKey(db, owner, key); // binary answers (audio) are produced again
@@ -101,7 +103,6 @@ export async function idempotently<R extends Outcome>(
     return outcome!;
   }
   if (!answered) return outcome!;
-  await assertReplayable(ctx.db, ctx.principal, answered.body);
   Object.assign(ctx.http.headers, answered.headers, { 'Idempotent-Replayed': 'true' });
   if (answered.status >= 400) throw storedError(answered);
   ctx.http.status = answered.status;
@@ -213,22 +214,26 @@ const NOT_RUN = new Set([400, 401, 403, 413, 415, 429]);
  */
 async function rememberRefusal(db: Database, owner: string, key: string, fingerprint: string, error: unknown): Promise<void> {
   const problem = problemFromError(error);
-  if (problem.status >= 500 || NOT_RUN.has(problem.status)) return;
+  if (problem.status >= 500 || NOT_RUN.has(problem.status) || isTransientConflict(error)) return;
   const ttlSeconds = config().IDEMPOTENCY_TTL_HOURS * 3600;
   const sealed = sealSecret(SEAL_PURPOSE, JSON.stringify(problem));
+  // A write like any other: in a transaction, so the credential is checked at its commit too.
   await db
-    .insert(idempotencyKeys)
-    .values({
-      apiKeyId: owner,
-      key,
-      fingerprint,
-      state: 'done',
-      responseStatus: problem.status,
-      responseHeaders: {},
-      responseBody: sealed,
-      expiresAt: sql`now() + make_interval(secs => ${ttlSeconds}::float8)`,
-    })
-    .onConflictDoNothing()
+    .transaction((tx) =>
+      tx
+        .insert(idempotencyKeys)
+        .values({
+          apiKeyId: owner,
+          key,
+          fingerprint,
+          state: 'done',
+          responseStatus: problem.status,
+          responseHeaders: {},
+          responseBody: sealed,
+          expiresAt: sql`now() + make_interval(secs => ${ttlSeconds}::float8)`,
+        })
+        .onConflictDoNothing(),
+    )
     .catch(() => undefined);
 }
 

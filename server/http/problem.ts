@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable } from '@/db/client';
+import { isDatabaseUnavailable, isTransientConflict } from '@/db/client';
 import { config } from '@/server/config';
 import { AppError, ERROR_KINDS, type ErrorKind, type FieldError } from '@/server/errors';
 
@@ -74,6 +74,9 @@ export function problemFromError(error: unknown): Problem {
       'service-unavailable',
       `The service cannot reach its database right now. Retry in ${DATABASE_RETRY_AFTER_SECONDS} s: it is safe to retry the request, with the same Idempotency-Key for a POST.`,
     );
+  }
+  if (isTransientConflict(error)) {
+    return problem('conflict', 'This request clashed with a concurrent change and was rolled back; nothing was changed. Retry it.');
   }
   if (cause instanceof ZodError) {
     const errors = zodFieldErrors(cause);

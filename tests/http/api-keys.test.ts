@@ -61,6 +61,49 @@ describe('own keys: /v1/apikeys', () => {
     expect(listA.body.items.map((k) => k.id)).not.toContain(own.body.id);
   });
 
+  it('reaches none of the same person’s keys on a network the calling key lacks, nor keys above its role (invariant 1): unlisted, 404 to read, rotate and revoke', async () => {
+    // Every key here proves its owner's identity (the person made them), so only the networks and
+    // roles decide what each covers.
+    const [a, b] = [await createNetworkRow(), await createNetworkRow()];
+    const owner = await personKey([
+      { networkId: a.id, role: 'administrator' },
+      { networkId: b.id, role: 'administrator' },
+    ]);
+    const mint = async (key_name: string, scopes: Array<{ network_id: string; role: string }>) => {
+      const res = await api<Key>('POST', '/apikeys', { token: owner.token, body: { key_name, scopes } });
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    const onA = await mint('A', [{ network_id: a.id, role: 'administrator' }]);
+    const readsA = await mint('reads A', [{ network_id: a.id, role: 'read_only' }]);
+    const onB = await mint('B', [{ network_id: b.id, role: 'administrator' }]);
+
+    const listed = async (token: string) => (await api<{ items: Key[] }>('GET', '/apikeys', { token })).body.items.map((k) => k.id).sort();
+    expect(await listed(owner.token)).toEqual([owner.key.id, onA.id, readsA.id, onB.id].sort());
+    expect(await listed(onA.token!)).toEqual([onA.id, readsA.id].sort());
+    expect(await listed(readsA.token!)).toEqual([readsA.id]);
+    expect(await listed(onB.token!)).toEqual([onB.id]);
+
+    for (const [caller, beyond] of [
+      [onA, [onB, owner.key]],
+      [readsA, [onA, onB, owner.key]],
+    ] as const) {
+      for (const target of beyond) {
+        for (const [method, path] of [
+          ['GET', `/apikeys/${target.id}`],
+          ['POST', `/apikeys/${target.id}/rotate`],
+          ['DELETE', `/apikeys/${target.id}`],
+        ] as const) {
+          const res = await api(method, path, { token: caller.token, body: method === 'POST' ? {} : undefined });
+          expect(res.status, `${method} ${path} with the key ${caller.key_name}`).toBe(404);
+        }
+      }
+    }
+    // Nothing was rotated or revoked on the way.
+    for (const token of [owner.token, onB.token!]) expect((await api('GET', '/me', { token })).status).toBe(200);
+    expect((await api<Key>('GET', `/apikeys/${onB.id}`, { token: owner.token })).body).toMatchObject({ status: 'active', replaced_by_key_id: null });
+  });
+
   it('rule 6: scopes must be within the creator’s access', async () => {
     const network = await createNetworkRow();
     const other = await createNetworkRow();
@@ -80,6 +123,43 @@ describe('own keys: /v1/apikeys', () => {
     const narrower = await api<Key>('POST', '/apikeys', { token, body: { key_name: 'x', scopes: [] } });
     expect(narrower.status).toBe(201);
     expect(narrower.body.scopes).toEqual([]);
+  });
+
+  it('rule 6 where the owner holds more than the key: no key for the owner on a network the key lacks, nor above its role; nothing is created', async () => {
+    // The owner administers both networks, so only the calling key's access stands in the way
+    // (without rule 6 each of these would be a working key: the owner's standing allows it).
+    const [a, b] = [await createNetworkRow(), await createNetworkRow()];
+    const owner = await personKey([
+      { networkId: a.id, role: 'administrator' },
+      { networkId: b.id, role: 'administrator' },
+    ]);
+    const onlyA = await api<Key>('POST', '/apikeys', { token: owner.token, body: { key_name: 'A only', scopes: [{ network_id: a.id, role: 'administrator' }] } });
+    const readsA = await api<Key>('POST', '/apikeys', { token: owner.token, body: { key_name: 'reads A', scopes: [{ network_id: a.id, role: 'read_only' }] } });
+    const before = (await api<{ items: Key[] }>('GET', '/apikeys', { token: owner.token })).body.items.length;
+    for (const [token, scopes, why] of [
+      [onlyA.body.token!, [{ network_id: b.id, role: 'read_only' }], `no access to network ${b.id}`],
+      [onlyA.body.token!, [{ network_id: a.id, role: 'administrator' }, { network_id: b.id, role: 'administrator' }], `no access to network ${b.id}`],
+      [readsA.body.token!, [{ network_id: a.id, role: 'administrator' }], `you hold read_only on network ${a.id}`],
+    ] as const) {
+      const refused = await api<{ detail: string }>('POST', '/apikeys', { token, body: { key_name: 'wider', scopes } });
+      expect(refused.status, JSON.stringify(scopes)).toBe(403);
+      expect(refused.body.detail).toContain(why);
+      expect(refused.body.detail).toMatch(/rule 6/);
+    }
+    expect((await api<{ items: Key[] }>('GET', '/apikeys', { token: owner.token })).body.items).toHaveLength(before);
+
+    // The operator's key scoped to A (its owner reaches every network while it holds a super_user key).
+    const operatorOnA = await api<Key>('POST', '/apikeys', { body: { key_name: 'operator on A', scopes: [{ network_id: a.id, role: 'administrator' }] } });
+    expect(operatorOnA.status).toBe(201);
+    const escalated = await api<{ detail: string }>('POST', '/apikeys', {
+      token: operatorOnA.body.token,
+      body: { key_name: 'operator on B', scopes: [{ network_id: b.id, role: 'administrator' }] },
+    });
+    expect(escalated.status).toBe(403);
+    expect(escalated.body.detail).toMatch(/rule 6/);
+    const copy = await api<Key>('POST', '/apikeys', { token: operatorOnA.body.token, body: { key_name: 'operator on A, again' } });
+    expect(copy.status).toBe(201);
+    expect(copy.body.scopes).toEqual([{ network_id: a.id, role: 'administrator' }]);
   });
 
   it('rule 7: only a super_user key mints a super_user key', async () => {

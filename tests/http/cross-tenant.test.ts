@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { newId } from '@/db/ids';
@@ -181,39 +181,48 @@ const allRoutes: Route[] = Object.entries(appRouter._def.procedures).map(([name,
 
 describe('keys across people and networks, for every route that takes a key id or returns keys', () => {
   /**
-   * Person P belongs to networks A (read_only) and B (administrator) and holds a key for each.
-   * A's administrator minted the A key (so it is in A's hands too), and the operator has a
-   * super_user key and a key of its own scoped to A. Nothing reached through A may touch or
+   * Person P joins network A (read_only) by accepting A's invitation, and network B
+   * (administrator) by accepting B's with the key A's acceptance gave: P got both keys
+   * themselves, so each proves who P is and only the networks keep them apart (a key an
+   * administrator minted would be kept from P's keys by the identity rule alone). A's
+   * administrator also minted P a key on A (so one of P's keys is in A's hands), and the operator
+   * has a super_user key and a key of its own scoped to A. Nothing reached through A may touch or
    * show anything of B or of the operator.
    */
   let a: string;
   let b: string;
   let adminOfA: string;
   let keyOfPinA: { id: string; token: string };
+  let mintedForPinA: { id: string; token: string };
   let keyOfPinB: { id: string; token: string };
   let operatorKeys: string[];
+
+  /** Invite P's email to a network and accept, with the token alone (a newcomer) or with one of P's keys. */
+  async function join(networkId: string, inviter: string | undefined, email: string, role: 'read_only' | 'administrator', withKey?: string) {
+    const invitation = await api<{ token: string }>('POST', `/networks/${networkId}/invitations`, { token: inviter, body: { email, role } });
+    expect(invitation.status).toBe(201);
+    const accepted = withKey
+      ? await api<Accepted>('POST', '/invitations/accept', { token: withKey, body: { invitation_token: invitation.body.token } })
+      : await api<Accepted>('POST', '/invitations/accept', { token: invitation.body.token, body: {} });
+    expect(accepted.status).toBe(201);
+    return accepted.body;
+  }
+  type Accepted = { member: { id: string }; api_key: { id: string; token: string } };
 
   beforeAll(async () => {
     a = (await createNetworkRow('Keys A')).id;
     b = (await createNetworkRow('Keys B')).id;
     adminOfA = (await personKey([{ networkId: a, role: 'administrator' }])).token;
-    const p = await personKey([
-      { networkId: a, role: 'read_only' },
-      { networkId: b, role: 'administrator', keyRole: 'administrator' },
-    ]);
-    const [membershipInA] = await database()
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.userId, p.person.id), eq(memberships.networkId, a)));
-    const inA = await api<{ id: string; token: string }>('POST', `/networks/${a}/members/${membershipInA!.id}/keys`, {
+    const email = `p-${randomBytes(4).toString('hex')}@example.test`;
+    const inA = await join(a, adminOfA, email, 'read_only');
+    keyOfPinA = inA.api_key;
+    keyOfPinB = (await join(b, undefined, email, 'administrator', keyOfPinA.token)).api_key;
+    const minted = await api<{ id: string; token: string }>('POST', `/networks/${a}/members/${inA.member.id}/keys`, {
       token: adminOfA,
       body: { key_name: 'minted by A' },
     });
-    expect(inA.status).toBe(201);
-    keyOfPinA = inA.body;
-    const inB = await api<{ id: string; token: string }>('POST', '/apikeys', { token: p.token, body: { key_name: 'B only', scopes: [{ network_id: b, role: 'administrator' }] } });
-    expect(inB.status).toBe(201);
-    keyOfPinB = inB.body;
+    expect(minted.status).toBe(201);
+    mintedForPinA = minted.body;
     const superKey = await api<{ key_id: string }>('GET', '/me');
     const operatorScoped = await api<{ id: string }>('POST', '/apikeys', { body: { key_name: 'operator on A', scopes: [{ network_id: a, role: 'administrator' }] } });
     expect(operatorScoped.status).toBe(201);
@@ -226,12 +235,14 @@ describe('keys across people and networks, for every route that takes a key id o
     expect(keyRoutes().length).toBeGreaterThanOrEqual(5);
     const failures: string[] = [];
     for (const route of keyRoutes()) {
-      // Own-key routes are called with P's key from A; network routes by A's administrator, on A.
-      const token = route.params.includes('networkId') ? adminOfA : keyOfPinA.token;
-      for (const target of [keyOfPinB.id, ...operatorKeys]) {
-        const body = route.method === 'POST' ? {} : undefined;
-        const res = await api(route.method, fill(route.path, { networkId: a, keyId: target }), { token, body });
-        if (res.status !== 404) failures.push(`${route.method} ${route.path} on ${target} → ${res.status}`);
+      // Own-key routes are called with P's keys on A (the one P got, the one A minted); network routes by A's administrator, on A.
+      const callers = route.params.includes('networkId') ? [adminOfA] : [keyOfPinA.token, mintedForPinA.token];
+      for (const token of callers) {
+        for (const target of [keyOfPinB.id, ...operatorKeys]) {
+          const body = route.method === 'POST' ? {} : undefined;
+          const res = await api(route.method, fill(route.path, { networkId: a, keyId: target }), { token, body });
+          if (res.status !== 404) failures.push(`${route.method} ${route.path} on ${target} with ${token === adminOfA ? 'A’s administrator' : token === keyOfPinA.token ? 'P’s key on A' : 'the key A minted for P'} → ${res.status}`);
+        }
       }
     }
     expect(failures).toEqual([]);
@@ -241,13 +252,19 @@ describe('keys across people and networks, for every route that takes a key id o
   it('shows nothing of another network in any answer read through network A', async () => {
     const leaks: string[] = [];
     const reads = allRoutes.filter((r) => r.method === 'GET' && r.params.length === 1 && r.params[0] === 'networkId');
+    expect(reads.length).toBeGreaterThan(10);
+    // Every read must answer 200: an error answer proves nothing about leaks (and is a fault of its own).
     for (const route of reads) {
       const res = await api('GET', fill(route.path, { networkId: a }), { token: adminOfA });
-      if (res.status === 200 && res.text.includes(b)) leaks.push(`${route.path} mentions network B`);
+      if (res.status !== 200) leaks.push(`${route.path} answered ${res.status}, not 200`);
+      else if (res.text.includes(b)) leaks.push(`${route.path} mentions network B`);
     }
-    for (const res of [await api('GET', '/apikeys', { token: keyOfPinA.token }), await api('GET', `/apikeys/${keyOfPinA.id}`, { token: keyOfPinA.token })]) {
-      expect(res.status).toBe(200);
-      if (res.text.includes(b)) leaks.push(`${res.text.slice(0, 80)}… mentions network B`);
+    for (const { token, id } of [keyOfPinA, mintedForPinA]) {
+      for (const path of ['/apikeys', `/apikeys/${id}`, '/me']) {
+        const res = await api('GET', path, { token });
+        if (res.status !== 200) leaks.push(`${path} with ${id} answered ${res.status}, not 200`);
+        else if (res.text.includes(b)) leaks.push(`${path} with ${id} mentions network B: ${res.text.slice(0, 200)}`);
+      }
     }
     expect(leaks).toEqual([]);
     const listed = await api<{ items: Array<{ id: string; scopes: Array<{ network_id: string }> }> }>('GET', `/networks/${a}/apikeys`, { token: adminOfA });

@@ -52,6 +52,16 @@ describe('Idempotency-Key on POST', () => {
     expect(fixed.status).toBe(201);
   });
 
+  it('remembers a refusal by the operation’s rules (404): the retry replays it, and a 500 never comes of it', async () => {
+    const key = randomUUID();
+    const path = '/apikeys/key_00000000000000000000000000/rotate';
+    const first = await api('POST', path, { body: {}, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(404);
+    const retry = await api('POST', path, { body: {}, headers: { 'idempotency-key': key } });
+    expect(retry.status).toBe(404);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('keeps keys per API key: the same key from two API keys are two operations', async () => {
     const key = randomUUID();
     const name = `PerKey ${key}`;

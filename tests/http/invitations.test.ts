@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { auditLog, invitations, memberships, users } from '@/db/schema';
+import { apiKeys, auditLog, invitations, memberships, users } from '@/db/schema';
 import type { Role } from '@/server/auth/roles';
 import { api, type Page, type Problem } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
@@ -444,6 +444,63 @@ describe('an invitation carries its sender’s authority', () => {
     const res = await accept(invitation.token, {});
     expect(res.status).toBe(409);
     expect((res.body as unknown as Problem).detail).toMatch(/no longer administers/);
+  });
+
+  it('dies with the key that sent it: revoking that key revokes its pending invitations (audited), and they cannot be accepted (409)', async () => {
+    const network = await createNetworkRow();
+    const owner = await adminOf(network.id);
+    const sender = await adminOf(network.id);
+    const pending = await invite(network.id, sender.token, { role: 'administrator' });
+    const keyId = (await api<{ key_id: string }>('GET', '/me', { token: sender.token })).body.key_id;
+    expect((await api('DELETE', `/networks/${network.id}/apikeys/${keyId}`, { token: owner.token })).status).toBe(200);
+    const revoked = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: owner.token });
+    expect(revoked.body.items.map((i) => i.id)).toContain(pending.id);
+    const audited = await database()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.networkId, network.id), eq(auditLog.targetId, pending.id), eq(auditLog.action, 'invitation.revoked')));
+    expect(audited.map((a) => (a.data as { reason: string }).reason)).toEqual(['api_key_revoked']);
+    const res = await accept(pending.token, {});
+    expect(res.status).toBe(409);
+  });
+
+  it('is refused (409) when the sending key was revoked behind the API’s back: acceptance checks the key itself', async () => {
+    const network = await createNetworkRow();
+    const sender = await adminOf(network.id);
+    const pending = await invite(network.id, sender.token);
+    await database().update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, sender.key.id));
+    const res = await accept(pending.token, {});
+    expect(res.status).toBe(409);
+    expect((res.body as unknown as Problem).detail).toMatch(/has been revoked or has expired/);
+  });
+
+  it('survives a rotation of the key that sent it (the replacement carries its authority), and dies when the replacement is revoked', async () => {
+    const network = await createNetworkRow();
+    const sender = await adminOf(network.id);
+    const [kept, doomed] = [await invite(network.id, sender.token), await invite(network.id, sender.token)];
+    const rotated = await api<{ id: string; token: string }>('POST', `/apikeys/${sender.key.id}/rotate`, { token: sender.token, body: {} });
+    expect(rotated.status).toBe(201);
+    // The old key stopped at once (no grace): its invitation stands on the key that replaced it.
+    expect((await api('GET', '/me', { token: sender.token })).status).toBe(401);
+    expect((await accept(kept.token, {})).status).toBe(201);
+    expect((await api('DELETE', `/apikeys/${rotated.body.id}`, { token: rotated.body.token })).status).toBe(200);
+    const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: (await adminOf(network.id)).token });
+    expect(listed.body.items.map((i) => i.id)).toContain(doomed.id);
+    expect((await accept(doomed.token, {})).status).toBe(409);
+  });
+
+  it('dies on a network its key is taken out of, and stands on the networks it keeps', async () => {
+    const [a, b] = [await createNetworkRow(), await createNetworkRow()];
+    const sender = await personKey([
+      { networkId: a.id, role: 'administrator' },
+      { networkId: b.id, role: 'administrator' },
+    ]);
+    const ownerOfA = await adminOf(a.id);
+    const [onA, onB] = [await invite(a.id, sender.token), await invite(b.id, sender.token)];
+    // A's administrator cannot revoke a key that reaches B: it takes the key out of A only.
+    expect((await api('DELETE', `/networks/${a.id}/apikeys/${sender.key.id}`, { token: ownerOfA.token })).status).toBe(200);
+    expect((await accept(onA.token, {})).status).toBe(409);
+    expect((await accept(onB.token, {})).status).toBe(201);
   });
 
   it('is revoked with the service account that sent it', async () => {

@@ -348,6 +348,34 @@ describe('minting a key for a member', () => {
     expect((await api('POST', path, { token: admin.token, body: { key_name: 'x' } })).status).toBe(409);
   });
 
+  it('a key minted for a member reaches none of the keys the member got themselves (invariant 1), while theirs reach it', async () => {
+    // Same person, same network, same role: only that the administrator made it tells the minted
+    // key apart. Whoever holds it (the administrator saw its token) must not list, rotate or
+    // revoke the keys the person signs in with.
+    const network = await createNetworkRow();
+    const admin = await member(network.id, 'administrator');
+    const colleague = await member(network.id, 'administrator');
+    const minted = await api<{ id: string; token: string }>('POST', `/networks/${network.id}/members/${colleague.memberId}/keys`, {
+      token: admin.token,
+      body: { key_name: 'made by the administrator', role: 'administrator' },
+    });
+    expect(minted.status).toBe(201);
+    const listed = async (token: string) => (await api<Page<{ id: string }>>('GET', '/apikeys', { token })).body.items.map((k) => k.id).sort();
+    expect(await listed(minted.body.token)).toEqual([minted.body.id]);
+    expect(await listed(colleague.token)).toEqual([colleague.key.id, minted.body.id].sort());
+    for (const [method, path] of [
+      ['GET', `/apikeys/${colleague.key.id}`],
+      ['POST', `/apikeys/${colleague.key.id}/rotate`],
+      ['DELETE', `/apikeys/${colleague.key.id}`],
+    ] as const) {
+      expect((await api(method, path, { token: minted.body.token, body: method === 'POST' ? {} : undefined })).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await api('GET', '/me', { token: colleague.token })).status).toBe(200);
+    // The person's own key manages the minted one.
+    expect((await api('DELETE', `/apikeys/${minted.body.id}`, { token: colleague.token })).status).toBe(200);
+    expect((await api('GET', '/me', { token: minted.body.token })).status).toBe(401);
+  });
+
   it('mints an administrator key for an administrator when asked, and 404 for another network’s member', async () => {
     const network = await createNetworkRow();
     const other = await createNetworkRow();

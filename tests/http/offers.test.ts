@@ -246,4 +246,14 @@ describe('creatives', () => {
     const bad = await api('POST', `/networks/${s.n}/campaigns/${s.campaign.id}/preview`, { token: s.reader, body: {} });
     expect(bad.status).toBe(400);
   });
+
+  it('takes no Idempotency-Key on a preview: two at once with the same key both get audio (no transaction waits with them)', async () => {
+    const s = await setup();
+    const headers = { 'idempotency-key': `preview-${s.campaign.id}` };
+    const preview = () =>
+      api<string>('POST', `/networks/${s.n}/campaigns/${s.campaign.id}/preview`, { token: s.reader, body: { podcast_id: s.podcast.id }, headers });
+    const answers = await Promise.all([preview(), preview()]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    expect(answers.map((r) => r.headers.get('idempotent-replayed'))).toEqual([null, null]);
+  });
 });

@@ -329,6 +329,29 @@ describe('POST /networks/{n}/service-accounts/{id}/keys', () => {
     expectProblem(await api('POST', path, { token: reader.token, body: { key_name: 'x' } }), 403, 'forbidden');
   });
 
+  it('a read_only key of the account reaches none of its keys above read_only (invariant 1), while its administrator key reaches them all', async () => {
+    const { network, token } = await adminOfNewNetwork();
+    const sa = await createServiceAccount(network.id, token, { name: 'Deployer', role: 'administrator' });
+    const reader = await api<CreatedKey>('POST', `/networks/${network.id}/service-accounts/${sa.id}/keys`, { token, body: { key_name: 'reporting', role: 'read_only' } });
+    expect(reader.status).toBe(201);
+    const listed = async (as: string) => (await api<Page<{ id: string }>>('GET', '/apikeys', { token: as })).body.items.map((k) => k.id).sort();
+    expect(await listed(reader.body.token)).toEqual([reader.body.id]);
+    expect(await listed(sa.api_key.token)).toEqual([sa.api_key.id, reader.body.id].sort());
+    for (const [method, path] of [
+      ['GET', `/apikeys/${sa.api_key.id}`],
+      ['POST', `/apikeys/${sa.api_key.id}/rotate`],
+      ['DELETE', `/apikeys/${sa.api_key.id}`],
+    ] as const) {
+      expectProblem(await api(method, path, { token: reader.body.token, body: method === 'POST' ? {} : undefined }), 404, 'not-found');
+    }
+    // Nor may it make itself an administrator key of the account (rule 6), though the account is one.
+    const wider = await api<Problem>('POST', '/apikeys', { token: reader.body.token, body: { key_name: 'wider', scopes: [{ network_id: network.id, role: 'administrator' }] } });
+    expectProblem(wider, 403, 'forbidden');
+    expect(wider.body.detail).toMatch(/rule 6/);
+    expect((await api('GET', '/me', { token: sa.api_key.token })).status).toBe(200);
+    expect(await listed(sa.api_key.token)).toEqual([sa.api_key.id, reader.body.id].sort());
+  });
+
   it('lets an administrator service account’s key manage service accounts like any other key', async () => {
     const { network, token } = await adminOfNewNetwork();
     const admin = await createServiceAccount(network.id, token, { name: 'Provisioner', role: 'administrator' });

@@ -36,6 +36,9 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_TIMEOUT_MS: '10000',
     WORKER_CONCURRENCY: '4',
+    // Every slot may go to one network: this test is about one endpoint's share
+    // (tests/http/webhook-network-share.test.ts is about a network's).
+    WORKER_NETWORK_SHARE: '4',
     WEBHOOK_ENDPOINT_CONCURRENCY: String(LANES),
   }));
 });

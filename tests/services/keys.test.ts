@@ -1,14 +1,18 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { newId } from '@/db/ids';
-import { memberships } from '@/db/schema';
+import { apiKeys, memberships } from '@/db/schema';
 import { authenticate, type Principal } from '@/server/auth/principal';
 import { createOwnKey } from '@/server/services/keys/create-own-key';
+import { findOwnKey, listOwnKeys } from '@/server/services/keys/find-keys';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
+import { rotateKey } from '@/server/services/keys/rotate-key';
 import { mintMemberKey } from '@/server/services/members/mint-member-key';
 import { removeMember } from '@/server/services/members/remove-member';
-import { closeTestDatabase, createNetworkRow, createPerson, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { createServiceAccount } from '@/server/services/service-accounts/create-service-account';
+import { mintServiceAccountKey } from '@/server/services/service-accounts/mint-service-account-key';
+import { closeTestDatabase, createNetworkRow, membershipOf, createPerson, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The credential rules of docs/keys-and-roles.md, on the services that enforce them (no server):
@@ -22,14 +26,6 @@ afterAll(closeTestDatabase);
 /** What a token can do now, read the way every request reads it. */
 const principalOf = (token: string): Promise<Principal> => authenticate(`Bearer ${token}`);
 const scopesOf = async (token: string) => Object.fromEntries((await principalOf(token)).scopes);
-
-async function membershipOf(networkId: string, userId: string) {
-  const [row] = await database()
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.networkId, networkId), eq(memberships.userId, userId)));
-  return row!;
-}
 
 describe('createOwnKey (rules 6 and 7)', () => {
   it('mints a key within the caller’s access whose advertised scopes are its working scopes', async () => {
@@ -65,6 +61,113 @@ describe('createOwnKey (rules 6 and 7)', () => {
     const error = await refusal(database().transaction((tx) => createOwnKey({ tx, principal, name: 'root', superUser: true })));
     expect(error.kind).toBe('forbidden');
     expect(error.detail).toMatch(/rule 7/);
+  });
+});
+
+/**
+ * A person who administers networks A and B, with keys the platform issued them (each proves who
+ * they are, as a key from an accepted invitation does): on both networks, on A only, reading A
+ * only, on B only. Only the keys' scopes tell what each may do.
+ */
+async function personOnTwoNetworks() {
+  const [a, b] = [await createNetworkRow(), await createNetworkRow()];
+  const both = await personKey([
+    { networkId: a.id, role: 'administrator' },
+    { networkId: b.id, role: 'administrator' },
+  ]);
+  const keyOf = (scopes: Array<{ networkId: string; role: 'read_only' | 'administrator' }>) =>
+    mintApiKey({ tx: database(), name: 'k', environment: 'test', owner: { userId: both.person.id }, creator: 'platform', scopes });
+  const onA = await keyOf([{ networkId: a.id, role: 'administrator' }]);
+  const readsA = await keyOf([{ networkId: a.id, role: 'read_only' }]);
+  const onB = await keyOf([{ networkId: b.id, role: 'administrator' }]);
+  return { a, b, both, onA, readsA, onB };
+}
+
+describe('findOwnKey and listOwnKeys (invariant 1): a key reaches only its owner’s keys that it covers', () => {
+  it('no key of the same person on a network the caller lacks, nor above its role there', async () => {
+    const { both, onA, readsA, onB } = await personOnTwoNetworks();
+    const listed = async (token: string) =>
+      (await listOwnKeys({ db: database(), caller: await principalOf(token), afterId: undefined, take: 50 })).map((k) => k.id).sort();
+    expect(await listed(both.token)).toEqual([both.key.id, onA.key.id, readsA.key.id, onB.key.id].sort());
+    expect(await listed(onA.token)).toEqual([onA.key.id, readsA.key.id].sort());
+    expect(await listed(readsA.token)).toEqual([readsA.key.id]);
+    expect(await listed(onB.token)).toEqual([onB.key.id]);
+    const found = async (token: string, id: string) => (await findOwnKey({ db: database(), caller: await principalOf(token), id }))?.id;
+    for (const target of [onB.key.id, both.key.id]) expect(await found(onA.token, target)).toBeUndefined();
+    for (const target of [onA.key.id, onB.key.id, both.key.id]) expect(await found(readsA.token, target)).toBeUndefined();
+    expect(await found(onA.token, readsA.key.id)).toBe(readsA.key.id);
+  });
+
+  it('no key that proves its owner’s identity for a key an administrator minted, on the same network and role', async () => {
+    const a = await createNetworkRow();
+    const admin = await personKey([{ networkId: a.id, role: 'administrator' }]);
+    const member = await personKey([{ networkId: a.id, role: 'administrator' }]);
+    const [membership] = await database()
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.networkId, a.id), eq(memberships.userId, member.person.id)));
+    const creator = await principalOf(admin.token);
+    const minted = await database().transaction((tx) =>
+      mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'minted', role: 'administrator', environment: 'test' }),
+    );
+    const caller = await principalOf(minted.token);
+    expect(await findOwnKey({ db: database(), caller, id: member.key.id })).toBeUndefined();
+    expect((await listOwnKeys({ db: database(), caller, afterId: undefined, take: 50 })).map((k) => k.id)).toEqual([minted.key.id]);
+    expect((await findOwnKey({ db: database(), caller: await principalOf(member.token), id: minted.key.id }))?.id).toBe(minted.key.id);
+  });
+});
+
+describe('rule 6 in every service that mints, whatever its route checked first', () => {
+  it('createOwnKey and rotateKey: not on a network the calling key lacks, nor above its role, though the owner holds both', async () => {
+    const { b, both, onA, readsA, onB } = await personOnTwoNetworks();
+    const ownKeysBefore = await database().select().from(apiKeys).where(eq(apiKeys.userId, both.person.id));
+    for (const [token, scopes] of [
+      [onA.token, [{ networkId: b.id, role: 'read_only' as const }]],
+      [readsA.token, [{ networkId: onA.scopes[0]!.networkId, role: 'administrator' as const }]],
+    ] as const) {
+      const principal = await principalOf(token);
+      const error = await refusal(database().transaction((tx) => createOwnKey({ tx, principal, name: 'wider', scopes: [...scopes] })));
+      expect(error.kind).toBe('forbidden');
+      expect(error.detail).toMatch(/rule 6/);
+    }
+    // rotateKey trusts its caller to have found a key it covers; the new key is still held to rule 6.
+    const everything = await principalOf(both.token);
+    const keyOnB = (await findOwnKey({ db: database(), caller: everything, id: onB.key.id }))!;
+    const caller = await principalOf(onA.token);
+    const rotation = await refusal(database().transaction((tx) => rotateKey({ tx, caller, found: keyOnB, graceSeconds: 0 })));
+    expect(rotation.kind).toBe('forbidden');
+    expect(rotation.detail).toMatch(/rule 6/);
+    const ownKeysAfter = await database().select().from(apiKeys).where(eq(apiKeys.userId, both.person.id));
+    expect(ownKeysAfter.map((k) => [k.id, k.revokedAt, k.replacedByKeyId])).toEqual(ownKeysBefore.map((k) => [k.id, k.revokedAt, k.replacedByKeyId]));
+  });
+
+  it('mintMemberKey, createServiceAccount and mintServiceAccountKey: not for a network the creator does not administer', async () => {
+    const [a, b] = [await createNetworkRow(), await createNetworkRow()];
+    const adminOfB = await principalOf((await personKey([{ networkId: b.id, role: 'administrator' }])).token);
+    const readerOfA = await principalOf((await personKey([{ networkId: a.id, role: 'read_only' }])).token);
+    const member = await personKey([{ networkId: a.id, role: 'administrator' }]);
+    const [membership] = await database()
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.networkId, a.id), eq(memberships.userId, member.person.id)));
+    const { serviceAccount } = await serviceAccountKey(a.id, 'administrator');
+    for (const creator of [adminOfB, readerOfA]) {
+      const attempts = [
+        () => database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'x', role: 'administrator', environment: 'test' })),
+        () => database().transaction((tx) => createServiceAccount({ tx, principal: creator, networkId: a.id, name: 'x', role: 'administrator', key: { name: 'x' } })),
+        () => database().transaction((tx) => mintServiceAccountKey({ tx, principal: creator, account: serviceAccount, name: 'x', role: 'administrator' })),
+      ];
+      for (const attempt of attempts) {
+        const error = await refusal(attempt());
+        expect(error.kind).toBe('forbidden');
+        expect(error.detail).toMatch(/rule 6/);
+      }
+    }
+    const keys = await database()
+      .select()
+      .from(apiKeys)
+      .where(inArray(apiKeys.createdByKeyId, [adminOfB.keyId, readerOfA.keyId]));
+    expect(keys).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { closeDatabase, database, openDatabase } from '@/db/client';
 import { newId } from '@/db/ids';
@@ -18,6 +19,15 @@ export const closeTestDatabase = closeDatabase;
 
 export async function createNetworkRow(name = `Network ${randomBytes(3).toString('hex')}`) {
   const [row] = await database().insert(networks).values({ id: newId('network'), name }).returning();
+  return row!;
+}
+
+/** A person's membership row in a network. */
+export async function membershipOf(networkId: string, userId: string) {
+  const [row] = await database()
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.networkId, networkId), eq(memberships.userId, userId)));
   return row!;
 }
 

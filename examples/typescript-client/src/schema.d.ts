@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * The calling API key and who it belongs to
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["me-get"];
         put?: never;
@@ -32,7 +32,7 @@ export interface paths {
          * List the networks this key can see
          * @description All networks for a super_user key; otherwise the networks in the key’s scopes. Ordered by id.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["networks-list"];
         put?: never;
@@ -128,7 +128,7 @@ export interface paths {
          * The event catalog: types a webhook can subscribe to
          * @description Each type with what it means, the JSON Schema of its `data` (exactly what deliveries carry) and an example envelope.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["events-types"];
         put?: never;
@@ -150,7 +150,7 @@ export interface paths {
          * List the keys of your own owner
          * @description The keys of the person or service account the calling key belongs to that the calling key’s access covers: a key with a scope beyond it (another network, or administrator where it reads only) or a super_user key (for a key that is not) is not listed. Tokens are never returned.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["keys-list"];
         put?: never;
@@ -178,7 +178,7 @@ export interface paths {
          * Get one of your keys
          * @description A key of your own person or service account that your key’s access covers (otherwise 404).
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["keys-get"];
         put?: never;
@@ -187,7 +187,7 @@ export interface paths {
          * Revoke one of your keys
          * @description A key of your own person or service account that your key’s access covers (otherwise 404). Immediate: the next request with its token gets 401. Revoking a revoked key changes nothing.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         delete: operations["keys-revoke"];
         options?: never;
@@ -253,7 +253,7 @@ export interface paths {
          * Revoke a key scoped to the network
          * @description A key scoped to this network only is revoked (401 from the next request). A key that also reaches other networks loses only this network’s scope.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         delete: operations["keys-revokeForNetwork"];
         options?: never;
@@ -928,9 +928,9 @@ export interface paths {
         put?: never;
         /**
          * Hear the start of the script in a podcast’s voice
-         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409.
+         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409. Previews are admitted per network: a few at a time, a few more waiting; past that the answer is 429 with Retry-After, so one network’s previews never hold up another’s, nor the synthesis of creatives. It changes nothing, so it takes no Idempotency-Key (one sent is ignored): a retry makes the audio again.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal) · [502 Upstream unavailable](/docs/errors/upstream-unavailable).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal) · [502 Upstream unavailable](/docs/errors/upstream-unavailable).
          */
         post: operations["creatives-previewCampaign"];
         delete?: never;
@@ -2071,7 +2071,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2082,6 +2082,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -2170,7 +2187,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2181,6 +2198,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -2275,7 +2309,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,7 +2343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2459,7 +2493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2476,7 +2510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2603,7 +2637,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2620,7 +2654,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2654,7 +2688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2787,7 +2821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2804,7 +2838,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2925,7 +2959,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2942,7 +2976,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,7 +3089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3066,6 +3100,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3154,7 +3205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3165,6 +3216,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3275,7 +3343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3292,7 +3360,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: A scope beyond your own access, or super_user from a key that is not one. */
+            /** @description Forbidden: A scope beyond your own access, or super_user from a key that is not one. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3310,7 +3378,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The key’s owner does not hold the asked role on a network, so the scope would not work. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The key’s owner does not hold the asked role on a network, so the scope would not work. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: Your person or service account already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).
              */
@@ -3455,7 +3523,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3466,6 +3534,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3571,7 +3656,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3582,6 +3667,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3599,6 +3701,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/not-found",
                      *       "title": "Not found",
                      *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -3697,7 +3816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3714,7 +3833,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The new key would exceed your access. */
+            /** @description Forbidden: The new key would exceed your access. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3749,7 +3868,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: The owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.
              */
@@ -3897,7 +4016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3914,7 +4033,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4032,7 +4151,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4049,7 +4168,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4077,6 +4196,23 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/not-found",
                      *       "title": "Not found",
                      *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -4177,7 +4313,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4194,7 +4330,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key reaches other networks, or has scopes beyond your access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key reaches other networks, or has scopes beyond your access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4229,7 +4365,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: The key’s owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.
              */
@@ -4378,7 +4514,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4395,7 +4531,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4513,7 +4649,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4530,7 +4666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4651,7 +4787,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4668,7 +4804,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4702,7 +4838,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, or the member is the last active administrator. */
+            /** @description Conflict: The version is stale, or the member is the last active administrator. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,7 +4954,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4835,7 +4971,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4869,7 +5005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, the member was removed, or the change would leave no active administrator. */
+            /** @description Conflict: The version is stale, the member was removed, or the change would leave no active administrator. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5023,7 +5159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5040,7 +5176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5075,7 +5211,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The member has been removed, or does not hold the asked role. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The member has been removed, or does not hold the asked role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: The person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).
              */
@@ -5266,7 +5402,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: The accepting person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER); acceptance makes one more.
              */
@@ -5415,7 +5551,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5432,7 +5568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +5704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5585,7 +5721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5620,7 +5756,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The email is already an active member of the network. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The email is already an active member of the network. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: The network already has as many pending invitations as it may (QUOTA_PENDING_INVITATIONS_PER_NETWORK).
              */
@@ -5767,7 +5903,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5784,7 +5920,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5818,7 +5954,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The invitation is not pending. */
+            /** @description Conflict: The invitation is not pending. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,7 +6057,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +6074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6075,7 +6211,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6092,7 +6228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The first key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The first key would exceed your own access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6127,7 +6263,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The account would not hold the first key’s role. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The account would not hold the first key’s role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: Not in practice: the first key is minted like every key, against its owner’s quota of API keys (QUOTA_API_KEYS_PER_OWNER), which a new account has not reached.
              */
@@ -6274,7 +6410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6291,7 +6427,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6409,7 +6545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6426,7 +6562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6460,7 +6596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The service account is already deleted. */
+            /** @description Conflict: The service account is already deleted. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6580,7 +6716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6597,7 +6733,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: A role above the account’s, or beyond your own access. Or: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: A role above the account’s, or beyond your own access. Or: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +6768,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Conflict: The service account is deleted. Or: A request with the same Idempotency-Key is still running.
+             * @description Conflict: The service account is deleted. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              *
              *     Quota exceeded: The service account already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER).
              */
@@ -6783,7 +6919,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,7 +6936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6919,7 +7055,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6936,7 +7072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7065,7 +7201,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7082,7 +7218,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7252,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,7 +7404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7285,7 +7421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7406,7 +7542,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7423,7 +7559,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7457,7 +7593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, or the advertiser still has draft, active or paused campaigns. */
+            /** @description Conflict: The version is stale, or the advertiser still has draft, active or paused campaigns. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7573,7 +7709,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7590,7 +7726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7624,7 +7760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7762,7 +7898,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7779,7 +7915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7928,7 +8064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7945,7 +8081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7979,7 +8115,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8131,7 +8267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8148,7 +8284,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8289,7 +8425,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8306,7 +8442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8340,7 +8476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version is stale, the status move is not allowed, or the campaign is archived. */
+            /** @description Conflict: The version is stale, the status move is not allowed, or the campaign is archived. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8476,7 +8612,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8493,7 +8629,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,7 +8759,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8640,7 +8776,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8674,7 +8810,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8826,7 +8962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8843,7 +8979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8976,7 +9112,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8993,7 +9129,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9027,7 +9163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9165,7 +9301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9182,7 +9318,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9216,7 +9352,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9371,7 +9507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9388,7 +9524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9422,7 +9558,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9578,7 +9714,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9595,7 +9731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9728,7 +9864,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9745,7 +9881,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9779,7 +9915,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The campaign is not draft or active, or the podcast has not opted in. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The campaign is not draft or active, or the podcast has not opted in. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9931,7 +10067,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9948,7 +10084,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10069,7 +10205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10086,7 +10222,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10120,7 +10256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10281,7 +10417,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10298,7 +10434,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10332,7 +10468,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10488,7 +10624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10505,7 +10641,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10623,7 +10759,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10640,7 +10776,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10771,7 +10907,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10788,7 +10924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10960,7 +11096,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10977,7 +11113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11011,7 +11147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The creative is not failed. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The creative is not failed. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11120,10 +11256,7 @@ export interface operations {
     "creatives-previewCampaign": {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description Network id (net_…). */
                 networkId: string;
@@ -11172,7 +11305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11189,7 +11322,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11223,7 +11356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The script (or, without one, the name) has nothing speakable. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The script (or, without one, the name) has nothing speakable. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11274,24 +11407,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
-                     *       "title": "Idempotency key reused",
-                     *       "status": 422,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            /** @description Too many requests: The network already has PREVIEW_CONCURRENCY_PER_NETWORK previews being made and PREVIEW_QUEUE_PER_NETWORK waiting in this process; Retry-After says when to try again. Or: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11393,7 +11509,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11410,7 +11526,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11539,7 +11655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11556,7 +11672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11593,7 +11709,7 @@ export interface operations {
             /**
              * @description Quota exceeded: The network already has as many webhook subscriptions as it may (QUOTA_WEBHOOKS_PER_NETWORK; disabled ones count).
              *
-             *     Conflict: A request with the same Idempotency-Key is still running.
+             *     Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
              */
             409: {
                 headers: {
@@ -11738,7 +11854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11755,7 +11871,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11876,7 +11992,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11893,7 +12009,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11927,7 +12043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12045,7 +12161,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12062,7 +12178,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12096,7 +12212,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. */
+            /** @description Conflict: The version you sent (If-Match or body) is stale, or another write came first. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12239,7 +12355,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12256,7 +12372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12376,7 +12492,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12393,7 +12509,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12516,7 +12632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12533,7 +12649,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12567,7 +12683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: An attempt of the delivery is under way right now, or the subscription is disabled. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: An attempt of the delivery is under way right now, or the subscription is disabled. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12732,7 +12848,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12749,7 +12865,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12783,7 +12899,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The subscription is disabled. Or: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: The subscription is disabled. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12938,7 +13054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12955,7 +13071,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12989,7 +13105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13143,7 +13259,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13160,7 +13276,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13291,7 +13407,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired. */
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13308,7 +13424,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs. */
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13342,7 +13458,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: A request with the same Idempotency-Key is still running. */
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@
  * deliveries' event → receipt latency is what one slow subscriber must not spoil.
  *
  * Real pieces only, as in webhook-fanout.ts: the service as `npm start` runs it (web + worker, default
- * WORKER_CONCURRENCY 20, WEBHOOK_TIMEOUT_MS 15 s, WEBHOOK_ENDPOINT_CONCURRENCY 8) with
+ * WORKER_CONCURRENCY 20, WORKER_NETWORK_SHARE 0.25, WEBHOOK_TIMEOUT_MS 15 s, WEBHOOK_ENDPOINT_CONCURRENCY 8) with
  * WEBHOOK_ALLOW_PRIVATE=1; subscriptions over the API; events recorded with the product's
  * `recordEvent`. The hanging endpoint reads each request and never answers (each attempt ends at
  * the 15 s time-out, then is retried). Before the steady phase HANGING_QUEUED events are recorded for it.
@@ -203,7 +203,7 @@ export function renderFairnessSection(r: FairnessResult | undefined, info: { err
     `| event → receipt max | ${fmt(r.max)} |`,
     '',
     `Healthy deliveries received: ${fmtInt(r.received)} of ${fmtInt(r.events)} (achieved ${fmt(r.achievedRate)} events/s). The hanging endpoint got ${r.hangingRequests} requests and held at most ` +
-      `**${r.hangingMaxOpen}** open at once (WEBHOOK_ENDPOINT_CONCURRENCY, default 8, of WORKER_CONCURRENCY 20; counted at the receiver, where a connection the service dropped at its time-out counts until the receiver sees it close, so a retry can overlap it briefly); ${fmtInt(r.hangingPending)} of its deliveries were still pending at the end — they wait in its lanes, none is dropped.`,
+      `**${r.hangingMaxOpen}** open at once (the lesser of its network's share, WORKER_NETWORK_SHARE 0.25 of WORKER_CONCURRENCY 20 = 5, and WEBHOOK_ENDPOINT_CONCURRENCY, 8; counted at the receiver, where a connection the service dropped at its time-out counts until the receiver sees it close, so a retry can overlap it briefly); ${fmtInt(r.hangingPending)} of its deliveries were still pending at the end — they wait in its lanes, none is dropped.`,
     '',
     '- **Setup**: the service as `npm start` runs it with `WEBHOOK_ALLOW_PRIVATE=1` and default settings (15 s time-out), fresh database. One network\'s subscription points at an endpoint that reads each request and never answers; its deliveries are recorded first (8 transactions at a time). Then events of the healthy networks (one subscription each, answering 200 at once) are recorded round-robin on a fixed schedule; latency = receipt − the recording COMMIT returned (one clock), as in the fan-out benchmark.',
     '- **Before the bound** (issue 17): an endpoint answering after 14 s with 60 events queued delayed another network\'s delivery by 41.6 s, because its attempts held every worker slot.',

@@ -7,6 +7,7 @@ import { revokeNetworkKeyInput } from './revoke-network-key.types';
 
 export const revokeNetworkKeyRoute = networkProcedure('administrator')
   .meta({
+    withdrawsCredentials: true,
     errors: { 'not-found': 'No key of this network’s members or service accounts with this id.' },
     openapi: {
       method: 'DELETE',

@@ -7,6 +7,7 @@ import { revokeOwnKeyInput } from './revoke-own-key.types';
 
 export const revokeOwnKeyRoute = authedProcedure
   .meta({
+    withdrawsCredentials: true,
     errors: { 'not-found': 'No key with this id that your access covers.' },
     openapi: {
       method: 'DELETE',

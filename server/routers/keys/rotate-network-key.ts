@@ -7,6 +7,7 @@ import { rotateNetworkKeyInput } from './rotate-network-key.types';
 
 export const rotateNetworkKeyRoute = networkProcedure('administrator')
   .meta({
+    withdrawsCredentials: true,
     errors: {
       'not-found': 'No key of this network’s members or service accounts with this id.',
       forbidden: 'The key reaches other networks, or has scopes beyond your access.',

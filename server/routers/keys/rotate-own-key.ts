@@ -7,6 +7,7 @@ import { rotateOwnKeyInput } from './rotate-own-key.types';
 
 export const rotateOwnKeyRoute = authedProcedure
   .meta({
+    withdrawsCredentials: true,
     errors: {
       'not-found': 'No key with this id that your access covers.',
       forbidden: 'The new key would exceed your access.',

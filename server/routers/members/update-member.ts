@@ -6,6 +6,7 @@ import { updateMemberInput } from './update-member.types';
 
 export const updateMemberRoute = networkProcedure('administrator')
   .meta({
+    withdrawsCredentials: true,
     errors: {
       'not-found': 'No member with this id in the network.',
       conflict: 'The version is stale, the member was removed, or the change would leave no active administrator.',

@@ -5,6 +5,7 @@ import { presentServiceAccount, serviceAccountSchema } from './service-account.t
 
 export const deleteServiceAccountRoute = networkProcedure('administrator')
   .meta({
+    withdrawsCredentials: true,
     errors: { 'not-found': 'No service account with this id in the network.', conflict: 'The service account is already deleted.' },
     openapi: {
       method: 'DELETE',

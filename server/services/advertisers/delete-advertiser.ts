@@ -31,7 +31,7 @@ export async function deleteAdvertiser({
   const [live] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(campaigns)
-    .where(and(eq(campaigns.advertiserId, current.id), inArray(campaigns.status, [...LIVE_CAMPAIGN_STATUSES])));
+    .where(and(eq(campaigns.networkId, current.networkId), eq(campaigns.advertiserId, current.id), inArray(campaigns.status, [...LIVE_CAMPAIGN_STATUSES])));
   if (live && live.count > 0) {
     throw conflict(`This advertiser has ${live.count} campaign(s) in draft, active or paused state. Complete or archive them before deleting the advertiser.`);
   }

@@ -4,6 +4,7 @@ import { campaigns, podcasts } from '@/db/schema';
 import { synthesisProvider } from '@/jobs/synth';
 import { SynthesisError, type SynthesisResult } from '@/jobs/synth/types';
 import { AppError, badRequest, notFound } from '@/server/errors';
+import { admitPreview } from './preview-admission';
 
 /** Previews read the start of the script only: a sentence or two, at most this many characters. */
 export const PREVIEW_CHARACTERS = 200;
@@ -19,7 +20,8 @@ export function previewText(script: string, fallback: string): string {
 /**
  * Synthesize a short preview synchronously. An upstream failure is a 502
  * (upstream-unavailable) with a client-facing reason, never a 500; a script
- * that cannot be synthesised at all is a 409.
+ * that cannot be synthesised at all is a 409; a network with too many previews
+ * waiting in this process is refused with 429 (preview-admission.ts).
  */
 export async function previewCampaign({
   db,
@@ -42,8 +44,10 @@ export async function previewCampaign({
     .from(podcasts)
     .where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, podcastId)));
   if (!podcast) throw badRequest('podcast_id is not a podcast of this network.', [{ path: 'podcast_id', message: 'Unknown podcast.' }]);
+  const text = previewText(campaign.script, campaign.name);
   try {
-    return await synthesisProvider().synthesize({ text: previewText(campaign.script, campaign.name), voice: podcast.voice });
+    // Per-network admission (429 when this network's queue is full), then the engine, after creatives.
+    return await admitPreview(networkId, () => synthesisProvider().synthesize({ text, voice: podcast.voice }, { purpose: 'preview', networkId }));
   } catch (error) {
     // Refused before any voice service was called (nothing speakable left, too long): retrying
     // will not help, so this is not the voice service being unavailable (502) but the campaign.

@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { newId } from '@/db/ids';
-import { apiKeys, invitations, memberships, users } from '@/db/schema';
+import { apiKeyAccess, apiKeys, invitations, memberships, users } from '@/db/schema';
+import { holdCredentialOfKey } from '@/server/auth/credential-lock';
 import type { Principal } from '@/server/auth/principal';
-import type { Role } from '@/server/auth/roles';
 import type { KeyEnvironment } from '@/server/auth/tokens';
 import { hashToken } from '@/server/auth/tokens';
 import { conflict, forbidden, unauthorized } from '@/server/errors';
@@ -60,7 +60,7 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
   const [accepted] = await tx
     .update(invitations)
     .set({ status: 'accepted', acceptedAt: sql`now()`, acceptedUserId: user.id, updatedAt: sql`now()` })
-    .where(eq(invitations.id, invitation.id))
+    .where(and(eq(invitations.networkId, invitation.networkId), eq(invitations.id, invitation.id)))
     .returning();
   const { key, token, scopes } = await mintApiKey({
     tx,
@@ -97,20 +97,41 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
 }
 
 /**
- * An invitation carries its sender's authority, so it is good only while the
- * sender still administers the network (owner_role(), the same standing that
- * caps keys): a removed or demoted administrator's, or a deleted service
- * account's, invitations no longer admit anyone.
+ * An invitation carries its sender's authority (invariant 8), so it is good only while the key
+ * that sent it — or the key that replaced it by rotation — still works and still administers the
+ * network (`api_key_access`: its grant capped by its owner's standing), or is a super_user key.
+ * A revoked or expired key's, a removed or demoted administrator's, or a deleted service account's
+ * invitations admit no one. The sender's credential lock is held first, so a revocation, removal
+ * or demotion running now either finished before this check or waits for this acceptance.
  */
 async function assertSenderStillAdministers(tx: Tx, invitation: InvitationRow): Promise<void> {
-  const [sender] = invitation.createdByKeyId
+  const senderKeyId = invitation.createdByKeyId;
+  if (senderKeyId) await holdCredentialOfKey(tx, senderKeyId);
+  const [sender] = senderKeyId
     ? await tx
-        .select({ role: sql<Role | null>`owner_role(${apiKeys.userId}, ${apiKeys.serviceAccountId}, ${invitation.networkId})` })
+        .select({ administers: sql<boolean>`true` })
         .from(apiKeys)
-        .where(eq(apiKeys.id, invitation.createdByKeyId))
+        .leftJoin(apiKeyAccess, and(eq(apiKeyAccess.keyId, apiKeys.id), eq(apiKeyAccess.networkId, invitation.networkId)))
+        .where(
+          and(
+            sql`${apiKeys.id} in (
+              with recursive lineage(id) as (
+                select ${senderKeyId}::text
+                union
+                select ${apiKeys.replacedByKeyId} from ${apiKeys} join lineage on ${apiKeys.id} = lineage.id where ${apiKeys.replacedByKeyId} is not null)
+              select id from lineage)`,
+            or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, sql`statement_timestamp()`)),
+            or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`statement_timestamp()`)),
+            or(eq(apiKeys.superUser, true), eq(apiKeyAccess.role, 'administrator')),
+          ),
+        )
+        .limit(1)
     : [];
-  if (sender?.role !== 'administrator') {
-    throw conflict('Whoever sent this invitation no longer administers the network, so it can no longer be used. Ask a current administrator for a new one.');
+  if (!sender?.administers) {
+    throw conflict(
+      'The key that sent this invitation has been revoked or has expired, or its owner no longer administers the network, so the invitation can no longer be used. ' +
+        'Ask a current administrator for a new one.',
+    );
   }
 }
 

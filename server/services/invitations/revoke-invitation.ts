@@ -18,7 +18,7 @@ export async function revokeInvitation({ tx, ...input }: { tx: Tx; networkId: st
   const [row] = await tx
     .update(invitations)
     .set({ status: 'revoked', updatedAt: sql`now()` })
-    .where(eq(invitations.id, current.id))
+    .where(and(eq(invitations.networkId, current.networkId), eq(invitations.id, current.id)))
     .returning();
   await recordAudit({
     tx,

@@ -100,11 +100,14 @@ export function inNetwork(found: KeyWithScopes, networkId: string): KeyWithScope
   return { ...found, scopes: found.scopes.filter(here), granted: found.granted.filter(here) };
 }
 
-/** Revoke now (or at `at`, for a rotation's grace period). Already revoked keys keep their time. */
-export async function revokeKeys({ db, condition, at }: { db: Queryable; condition: SQL; at?: Date }): Promise<KeyRow[]> {
+/**
+ * Revoke now: a compare-and-set on "not revoked yet" (a key in a rotation's grace period is not yet
+ * revoked, and this ends its grace). Already revoked keys keep their time and are not returned.
+ */
+export async function revokeKeys({ db, condition }: { db: Queryable; condition: SQL }): Promise<KeyRow[]> {
   return db
     .update(apiKeys)
-    .set({ revokedAt: at ?? sql`now()` })
+    .set({ revokedAt: sql`now()` })
     .where(and(condition, or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, sql`now()`))))
     .returning();
 }

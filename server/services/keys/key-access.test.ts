@@ -11,6 +11,7 @@ const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superU
   ownerName: 'X',
   identifiesOwner,
   scopes: new Map(Object.entries(scopes)),
+  expiresAt: null,
 });
 
 describe('key access rules', () => {

@@ -1,7 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { holdCredentialOf } from '@/server/auth/credential-lock';
 import { newId } from '@/db/ids';
-import { apiKeys, apiKeyScopes, memberships, networks, serviceAccounts } from '@/db/schema';
+import { apiKeys, apiKeyScopes, networks } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { roleAtLeast, type Role } from '@/server/auth/roles';
 import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '@/server/auth/tokens';
@@ -43,9 +44,9 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
  *  - rules 6 and 7: its grants are within the creator's access;
  *  - invariant 4, advertised = working: every scope works for the owner now
  *    (owner_role(), the definition principal resolution uses). The owner's
- *    memberships (or service account) are share-locked first, so a removal,
- *    demotion or account deletion running at the same time either finishes
- *    before this check or waits for this key and then narrows it with the rest;
+ *    credential lock is held first, so a removal, demotion or account deletion
+ *    running at the same time either finishes before this check or waits for
+ *    this key and then narrows it with the rest;
  *  - the owner's quota of active keys (QUOTA_API_KEYS_PER_OWNER), so keys
  *    cannot be minted without end (each would also bring its own rate-limit bucket).
  * Returns the token once; only its SHA-256 and a display start are stored.
@@ -98,18 +99,10 @@ async function assertScopesWork(tx: Queryable, owner: KeyOwner, scopes: Scope[])
   const networkIds = scopes.map((s) => s.networkId);
   const userId = 'userId' in owner ? owner.userId : null;
   const serviceAccountId = 'serviceAccountId' in owner ? owner.serviceAccountId : null;
-  // The operator's super_user keys are not locked: two rotations of its keys would deadlock on
-  // them, and a super_user key revoked a moment after this check ends the new key's access just as
-  // it would a moment later.
-  if (userId) {
-    await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(and(eq(memberships.userId, userId), inArray(memberships.networkId, networkIds)))
-      .for('share');
-  } else {
-    await tx.select({ id: serviceAccounts.id }).from(serviceAccounts).where(eq(serviceAccounts.id, serviceAccountId!)).for('share');
-  }
+  // The owner's credential lock, shared (server/auth/credential-lock.ts): a removal, demotion or
+  // account deletion of the owner running now has finished before the check below, or waits for
+  // this key and then narrows it with the rest.
+  await holdCredentialOf(tx, userId ?? serviceAccountId!);
   const standing = await tx
     .select({ networkId: networks.id, role: sql<Role | null>`owner_role(${userId}, ${serviceAccountId}, ${networks.id})` })
     .from(networks)

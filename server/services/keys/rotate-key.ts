@@ -1,5 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { keyOwner, withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { apiKeys } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { conflict } from '@/server/errors';
@@ -15,6 +16,7 @@ import { mintApiKey } from './mint-api-key';
  */
 export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; caller: Principal; found: KeyWithScopes; graceSeconds: number }) {
   const old = found.key;
+  await withdrawCredentialsOf(tx, [keyOwner(old)]);
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
     throw conflict(`Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`);
   }
@@ -28,12 +30,21 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
     scopes: found.granted,
     expiresAt: old.expiresAt,
   });
+  // Compare-and-set on the state read above: a key revoked, expired or rotated since then is not
+  // brought back by this grace period (a lost race is a 409, never a resurrection).
   const [updated] = await tx
     .update(apiKeys)
     .set({ replacedByKeyId: minted.key.id, revokedAt: sql`now() + make_interval(secs => ${graceSeconds})` })
-    .where(and(eq(apiKeys.id, old.id), sql`${apiKeys.replacedByKeyId} is null`))
+    .where(
+      and(
+        eq(apiKeys.id, old.id),
+        isNull(apiKeys.replacedByKeyId),
+        old.revokedAt ? eq(apiKeys.revokedAt, old.revokedAt) : isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`statement_timestamp()`)),
+      ),
+    )
     .returning();
-  if (!updated) throw conflict('This key was rotated concurrently. Re-fetch it.');
+  if (!updated) throw conflict('This key was revoked or rotated while this request ran, so it was not rotated. Re-fetch it.');
   await auditKeyChange({
     tx,
     actorKeyId: caller.keyId,

@@ -11,6 +11,16 @@ interface Withdrawal {
   reason: 'member_removed' | 'member_demoted' | 'service_account_deleted';
 }
 
+/** `column in (the key and the keys it replaced by rotation)`: one credential's lineage. */
+function ofKeyLineage(column: SQLWrapper, keyId: string): SQL {
+  return sql`${column} in (
+    with recursive lineage(id) as (
+      select ${keyId}::text
+      union
+      select ${apiKeys.id} from ${apiKeys} join lineage on ${apiKeys.replacedByKeyId} = lineage.id)
+    select id from lineage)`;
+}
+
 /** `column in (the owner's keys)`. */
 function ofOwnerKeys(column: SQLWrapper, owner: KeyOwner): SQL {
   const byOwner = 'userId' in owner ? eq(apiKeys.userId, owner.userId) : eq(apiKeys.serviceAccountId, owner.serviceAccountId);
@@ -68,20 +78,59 @@ export async function lowerKeysInNetwork({ tx, ...w }: { tx: Tx } & Withdrawal):
  * (Acceptance checks the sender's standing too; this makes it visible.)
  */
 export async function revokeInvitationsSentBy({ tx, ...w }: { tx: Tx } & Withdrawal): Promise<void> {
+  await revokePendingInvitations({ tx, ...w, sentBy: ofOwnerKeys(invitations.createdByKeyId, w.owner) });
+}
+
+/**
+ * Invitations die with their sender's key (invariant 8): the pending invitations to `networkIds`
+ * that the key, or a key it replaced by rotation, sent are revoked with it, or once it loses the
+ * network. (Acceptance checks the sending key too; this makes it visible.)
+ */
+export async function revokeInvitationsSentByKey({
+  tx,
+  keyId,
+  networkIds,
+  actorKeyId,
+  reason,
+}: {
+  tx: Tx;
+  keyId: string;
+  networkIds: string[];
+  actorKeyId: string;
+  reason: 'api_key_revoked' | 'api_key_scope_removed';
+}): Promise<void> {
+  for (const networkId of [...networkIds].sort()) {
+    await revokePendingInvitations({ tx, networkId, actorKeyId, reason, sentBy: ofKeyLineage(invitations.createdByKeyId, keyId) });
+  }
+}
+
+async function revokePendingInvitations({
+  tx,
+  networkId,
+  actorKeyId,
+  reason,
+  sentBy,
+}: {
+  tx: Tx;
+  networkId: string;
+  actorKeyId: string;
+  reason: string;
+  sentBy: SQL;
+}): Promise<void> {
   const revoked = await tx
     .update(invitations)
     .set({ status: 'revoked', updatedAt: sql`now()` })
-    .where(and(eq(invitations.networkId, w.networkId), eq(invitations.status, 'pending'), ofOwnerKeys(invitations.createdByKeyId, w.owner)))
+    .where(and(eq(invitations.networkId, networkId), eq(invitations.status, 'pending'), sentBy))
     .returning();
   for (const invitation of revoked.sort((a, b) => a.id.localeCompare(b.id))) {
     await recordAudit({
       tx,
-      networkId: w.networkId,
-      actorKeyId: w.actorKeyId,
+      networkId,
+      actorKeyId,
       action: 'invitation.revoked',
       targetType: 'invitation',
       targetId: invitation.id,
-      data: { email: invitation.email, role: invitation.role, reason: w.reason },
+      data: { email: invitation.email, role: invitation.role, reason },
     });
   }
 }

@@ -1,8 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { memberships } from '@/db/schema';
 import { conflict } from '@/server/errors';
 import type { MemberRecord } from './find-members';
+
+/**
+ * Before a membership changes: the member's credential lock, exclusively and before any row
+ * (server/auth/credential-lock.ts `withdrawCredentialsOf`), so the change waits for their writes in
+ * flight without holding the administrator rows they may need.
+ */
+export async function withdrawMemberCredentials({ tx, networkId, memberId }: { tx: Tx; networkId: string; memberId: string }): Promise<void> {
+  const [target] = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.networkId, networkId), eq(memberships.id, memberId)));
+  if (target) await withdrawCredentialsOf(tx, [target.userId]);
+}
 
 /**
  * Lock every active administrator row of the network (in id order, so two

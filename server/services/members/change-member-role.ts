@@ -5,7 +5,7 @@ import type { Role } from '@/server/auth/roles';
 import { conflict, notFound } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { lowerKeysInNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
-import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
+import { assertNotLastAdministrator, lockActiveAdministrators, withdrawMemberCredentials } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
@@ -26,6 +26,7 @@ export interface ChangeMemberRoleInput {
  * sent to this network, in the same transaction; a promotion raises no old key.
  */
 export async function changeMemberRole({ tx, ...input }: { tx: Tx } & ChangeMemberRoleInput): Promise<MemberRecord> {
+  await withdrawMemberCredentials({ tx, networkId: input.networkId, memberId: input.memberId });
   const administratorIds = await lockActiveAdministrators({ tx, networkId: input.networkId });
   const current = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
   if (!current) throw notFound('Member');

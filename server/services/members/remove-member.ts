@@ -4,7 +4,7 @@ import { memberships } from '@/db/schema';
 import { notFound } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { cutKeysFromNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
-import { assertNotLastAdministrator, lockActiveAdministrators } from './administrators';
+import { assertNotLastAdministrator, lockActiveAdministrators, withdrawMemberCredentials } from './administrators';
 import { findMember, type MemberRecord } from './find-members';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
@@ -24,6 +24,7 @@ export interface RemoveMemberInput {
  * idempotent).
  */
 export async function removeMember({ tx, ...input }: { tx: Tx } & RemoveMemberInput): Promise<MemberRecord> {
+  await withdrawMemberCredentials({ tx, networkId: input.networkId, memberId: input.memberId });
   const administratorIds = await lockActiveAdministrators({ tx, networkId: input.networkId });
   const current = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
   if (!current) throw notFound('Member');

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { apiKeys, serviceAccounts } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { conflict, notFound } from '@/server/errors';
@@ -16,11 +17,12 @@ import { findServiceAccount } from './find-service-account';
 export async function deleteServiceAccount({ tx, principal, networkId, id }: { tx: Tx; principal: Principal; networkId: string; id: string }) {
   const found = await findServiceAccount({ db: tx, networkId, id });
   if (!found) throw notFound('Service account');
+  await withdrawCredentialsOf(tx, [found.id]);
   // Conditional on not yet deleted: of two concurrent deletes exactly one wins.
   const [account] = await tx
     .update(serviceAccounts)
     .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(serviceAccounts.id, found.id), isNull(serviceAccounts.deletedAt)))
+    .where(and(eq(serviceAccounts.networkId, found.networkId), eq(serviceAccounts.id, found.id), isNull(serviceAccounts.deletedAt)))
     .returning();
   if (!account) throw conflict('This service account is already deleted.');
   await recordAudit({

@@ -7,7 +7,7 @@ import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import { column, statement } from '@/db/statement';
 import { logger } from '@/server/logger';
 import { openSecret } from '@/server/secrets';
-import { admitAttempt } from './lanes';
+import { admitAttemptSoon } from './lanes';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader, standardSignatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
@@ -290,8 +290,8 @@ export async function attemptDelivery({
     return 'failed';
   }
   if (row.webhook_status !== 'active' && !row.test) return 'skipped';
-  // Fair delivery (lanes.ts): beyond its share of this process's slots, an endpoint's job waits.
-  const admission = admitAttempt(row.webhook_id, deliveryId);
+  // Fair delivery (lanes.ts): beyond its network's or its endpoint's share of this process's slots, a job waits.
+  const admission = await admitAttemptSoon({ networkId, webhookId: row.webhook_id, deliveryId });
   if (!admission.admitted) {
     await requeueDelivery(client, { deliveryId, networkId, queueName: admission.queueName, runAt: admission.runAt.toISOString() });
     return 'deferred';

@@ -1,35 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { admitAttempt, endpointConcurrency, LANE_PREFIX, SLOW_AFTER_MS } from './lanes';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { config, loadConfig, setConfig } from '@/server/config';
+import { admitAttempt, admitAttemptSoon, endpointConcurrency, LANE_PREFIX, networkConcurrency, QUICK_WAIT_MS, SLOW_AFTER_MS } from './lanes';
 
 /**
- * Where a job beyond an endpoint's share goes (lanes.ts). Each test uses its own subscription id:
- * the admission state is per process and per subscription.
+ * Where a job beyond an endpoint's or a network's share goes (lanes.ts). Each test uses its own
+ * network and subscription ids: the admission state is per process and per network/subscription.
  */
-function endpoint() {
+let saved: ReturnType<typeof config>;
+const useShare = (share: string, concurrency = '20') =>
+  setConfig(loadConfig({ ...process.env, WORKER_CONCURRENCY: concurrency, WORKER_NETWORK_SHARE: share } as NodeJS.ProcessEnv));
+beforeEach(() => {
+  saved = config();
+});
+afterEach(() => setConfig(saved));
+
+function endpoint(networkId = randomUUID()) {
   const webhookId = randomUUID();
-  const admit = (now = Date.now()) => admitAttempt(webhookId, randomUUID(), now);
-  const fill = () =>
-    Array.from({ length: endpointConcurrency() }, () => {
+  const admit = (now = Date.now()) => admitAttempt({ networkId, webhookId, deliveryId: randomUUID(), now });
+  const fill = (count = endpointConcurrency()) =>
+    Array.from({ length: count }, () => {
       const admission = admit();
       if (!admission.admitted) throw new Error('expected a free slot');
       return admission;
     });
-  return { admit, fill };
+  return { networkId, admit, fill };
 }
 
 function deferred(admission: ReturnType<typeof admitAttempt>, now: number) {
   if (admission.admitted) throw new Error('expected the attempt to wait');
-  return { lane: admission.queueName?.startsWith(LANE_PREFIX) ?? false, delayMs: admission.runAt.getTime() - now };
+  return { lane: admission.queueName?.startsWith(LANE_PREFIX) ?? false, delayMs: admission.runAt.getTime() - now, heldBy: admission.heldBy, queueName: admission.queueName };
 }
 
 describe('admission beyond an endpoint’s share', () => {
+  // Every slot of the pool may go to one network here: these tests are about the endpoint's share.
+  beforeEach(() => useShare('20'));
+
   it('sends a busy, quick endpoint’s job back in 100–200 ms, outside the lanes', () => {
     const e = endpoint();
     e.fill();
     const now = Date.now();
     const d = deferred(e.admit(now), now);
     expect(d.lane).toBe(false);
+    expect(d.heldBy).toBe('endpoint');
     expect(d.delayMs).toBeGreaterThanOrEqual(100);
     expect(d.delayMs).toBeLessThanOrEqual(200);
   });
@@ -38,7 +51,7 @@ describe('admission beyond an endpoint’s share', () => {
     const e = endpoint();
     e.fill();
     const later = Date.now() + SLOW_AFTER_MS + 1;
-    expect(deferred(e.admit(later), later)).toEqual({ lane: true, delayMs: 1_000 });
+    expect(deferred(e.admit(later), later)).toMatchObject({ lane: true, delayMs: 1_000, heldBy: 'endpoint' });
   });
 
   it('puts a job in a lane after an attempt that got no answer, until a quick answer comes', () => {
@@ -63,5 +76,96 @@ describe('admission beyond an endpoint’s share', () => {
     e.admit();
     const now = Date.now();
     expect(deferred(e.admit(now), now).lane).toBe(true);
+  });
+});
+
+describe('admission beyond a network’s share (WORKER_NETWORK_SHARE)', () => {
+  it('is a fraction of WORKER_CONCURRENCY, or a number of slots, at least one and at most all', () => {
+    useShare('0.25', '20');
+    expect(networkConcurrency()).toBe(5);
+    useShare('0.25', '2');
+    expect(networkConcurrency()).toBe(1);
+    useShare('3', '20');
+    expect(networkConcurrency()).toBe(3);
+    useShare('50', '20');
+    expect(networkConcurrency()).toBe(20);
+  });
+
+  it('holds a network with many endpoints to its share; another network is admitted meanwhile', () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    // Five endpoints of one network, one attempt each: the network's five slots.
+    const held = Array.from({ length: networkConcurrency() }, () => endpoint(networkId).fill(1)[0]!);
+    const now = Date.now();
+    const sixth = deferred(endpoint(networkId).admit(now), now);
+    expect(sixth).toMatchObject({ lane: false, heldBy: 'network' });
+    expect(endpoint().admit().admitted).toBe(true); // network B
+
+    // Once one of its attempts ends, the network may start another.
+    held[0]!.done({ latencyMs: 5, responded: true });
+    expect(endpoint(networkId).admit().admitted).toBe(true);
+  });
+
+  it('does not send a network’s backlog to lanes for one endpoint’s time-out while its other attempts are young', () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    const [timedOut] = Array.from({ length: networkConcurrency() }, () => endpoint(networkId).fill(1)[0]!);
+    timedOut!.done({ latencyMs: 15_000, responded: false });
+    endpoint(networkId).fill(1);
+    const now = Date.now();
+    expect(deferred(endpoint(networkId).admit(now), now)).toMatchObject({ lane: false, heldBy: 'network' });
+  });
+
+  it('sends the backlog of a network whose share is held by attempts past SLOW_AFTER_MS into its own lanes, as many as its share', () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    for (let i = 0; i < networkConcurrency(); i++) endpoint(networkId).fill(1);
+    const later = Date.now() + SLOW_AFTER_MS + 1;
+    const lanes = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const d = deferred(endpoint(networkId).admit(later), later);
+      expect(d).toMatchObject({ lane: true, delayMs: 1_000, heldBy: 'network' });
+      lanes.add(d.queueName!);
+    }
+    expect([...lanes].every((lane) => lane.startsWith(`${LANE_PREFIX}${networkId}:`))).toBe(true);
+    expect(lanes.size).toBeLessThanOrEqual(networkConcurrency());
+  });
+});
+
+describe('a job beyond a busy network’s share waits briefly in process (admitAttemptSoon)', () => {
+  /** A network at its share whose attempts have been ending (one ended a moment ago, and its place was taken again). */
+  function busyNetwork() {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    const held = Array.from({ length: networkConcurrency() }, () => endpoint(networkId).fill(1)[0]!);
+    held.shift()!.done({ latencyMs: 5, responded: true });
+    held.push(endpoint(networkId).fill(1)[0]!);
+    return { networkId, held, next: () => admitAttemptSoon({ networkId, webhookId: randomUUID(), deliveryId: randomUUID() }) };
+  }
+
+  it('is admitted as soon as one of the network’s attempts ends, without being put back', async () => {
+    const n = busyNetwork();
+    const waiting = n.next();
+    await new Promise((r) => setTimeout(r, 20));
+    n.held[0]!.done({ latencyMs: 5, responded: true });
+    expect((await waiting).admitted).toBe(true);
+  });
+
+  it('is put back (outside the lanes) when nothing ends within QUICK_WAIT_MS', async () => {
+    const n = busyNetwork();
+    const started = Date.now();
+    const admission = await n.next();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(QUICK_WAIT_MS - 5);
+    expect(admission).toMatchObject({ admitted: false, queueName: null, heldBy: 'network' });
+  });
+
+  it('does not wait for a network whose attempts are not ending (hanging endpoints): its job is put back at once', async () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    for (let i = 0; i < networkConcurrency(); i++) endpoint(networkId).fill(1);
+    const started = Date.now();
+    const admission = await admitAttemptSoon({ networkId, webhookId: randomUUID(), deliveryId: randomUUID() });
+    expect(Date.now() - started).toBeLessThan(50);
+    expect(admission).toMatchObject({ admitted: false, queueName: null, heldBy: 'network' });
   });
 });

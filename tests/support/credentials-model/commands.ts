@@ -118,6 +118,7 @@ class Step<P> implements fc.AsyncCommand<Model, Real> {
 
   async run(model: Model, real: Real): Promise<void> {
     real.stats.commands += 1;
+    (real.script ??= []).push(this.script());
     const ctx: StepContext = {
       model,
       real,
@@ -146,6 +147,11 @@ class Step<P> implements fc.AsyncCommand<Model, Real> {
     return this.description || `${this.operation.name} (not run)`;
   }
 
+  /** The operation and its picks: what a regression run (ScriptedStep) replays. */
+  script(): ScriptedStep {
+    return { op: this.operation.name, params: this.params };
+  }
+
   /** Every run (and every shrink) gets its own step, so `toString` tells what that run did. */
   [fc.cloneMethod](): Step<P> {
     return new Step(this.operation, this.params);
@@ -156,10 +162,35 @@ export interface WeightedCommand {
   name: string;
   weight: number;
   arbitrary: fc.Arbitrary<fc.AsyncCommand<Model, Real>>;
+  /** The step with these picks, as the arbitrary would have made it (for scripted regression runs). */
+  step(params: unknown): fc.AsyncCommand<Model, Real>;
+}
+
+/**
+ * One step of a pinned regression run: an operation by name and its picks, exactly as a failing
+ * random run printed them (`script()` of each step; see the model test's REGRESSIONS).
+ */
+export interface ScriptedStep {
+  op: string;
+  params: unknown;
 }
 
 function command<P>(weight: number, operation: Operation<P>): WeightedCommand {
-  return { name: operation.name, weight, arbitrary: operation.params.map((p) => new Step(operation, p)) };
+  return { name: operation.name, weight, arbitrary: operation.params.map((p) => new Step(operation, p)), step: (p) => new Step(operation, p as P) };
+}
+
+/** The steps of a script, to run with fc.asyncModelRun like a generated sequence. */
+export function scriptedSteps(steps: readonly ScriptedStep[]): Array<fc.AsyncCommand<Model, Real>> {
+  return steps.map(({ op, params }) => {
+    const found = ALL_COMMANDS.find((c) => c.name === op);
+    if (!found) throw new Error(`scripted step: no operation ${op}; known: ${ALL_COMMANDS.map((c) => c.name).join(', ')}`);
+    return found.step(params);
+  });
+}
+
+/** The steps a run ran, as a script to pin it (JSON, one step a line). */
+export function scriptOf(real: Real): string {
+  return (real.script ?? []).map((step) => `  ${JSON.stringify(step)},`).join('\n');
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Real {
   database: Sql;
   /** This run's operations as they were resolved, for the failure message. */
   trace: string[];
+  /** The same steps as operations and picks (`ScriptedStep`s, commands.ts): a failure prints them to be pinned. */
+  script?: Array<{ op: string; params: unknown }>;
   /** Revoked keys already seen answering 401: checked again only every few steps. */
   seenRevoked: Set<string>;
   stats: Stats;

@@ -1,0 +1,1 @@
+CREATE INDEX "api_keys_replaced_by_idx" ON "api_keys" USING btree ("replaced_by_key_id");

@@ -1,0 +1,485 @@
+/**
+ * Noisy neighbour benchmark (issue 33; DESIGN.md invariant 9, "no tenant can slow another"):
+ * network B's latencies alone, and while network A does each of
+ *
+ *   previews     BENCH_NOISY_PREVIEWS (150) previews in flight at once from a read_only key of A
+ *   batches      BENCH_NOISY_BATCHES (10) console batches in flight, each BENCH_NOISY_BATCH_CALLS
+ *                (2,000) calls (`GET /api/trpc/me.get,me.get,…?batch=1`; refused when the
+ *                transport caps batches — B is measured either way)
+ *   minted-keys  requests from BENCH_NOISY_KEYS (20) freshly minted keys of A, 4 in flight per key
+ *   hanging      BENCH_NOISY_HOOKS (40) subscriptions of A to an endpoint that never answers, with
+ *                BENCH_NOISY_HOOK_EVENTS (5) events each queued for them
+ *
+ * What is measured of B, in each phase (BENCH_NOISY_SECONDS, 10 s, after 1 s of the attack alone):
+ * `GET /v1/me` at BENCH_NOISY_ME_RATE (40) requests/s, open loop (p50, p99); previews one after
+ * another (median, max); one offer accepted → its creative ready (polled every 100 ms); and that
+ * accept's `offer.accepted` delivery: answer of the accept → receipt at B's endpoint.
+ * Targets while A attacks: /v1/me p99 ≤ 2 × alone, preview < 3 s, creative ready < alone + 5 s,
+ * delivery < 2 s.
+ *
+ * Real pieces only: the service as `npm start` runs it (web + worker, the local voice engine) with
+ * WEBHOOK_ALLOW_PRIVATE=1 and the default per-key rate limits (100/s, burst 200: attackers meet
+ * the limits a user would); B's endpoint and A's hanging one are a node:http server here. A's
+ * traffic comes from a child process (this file, NOISY_ATTACK set), so that its event loop is not
+ * the one timing B.
+ *
+ * Usable from run.ts (`runNoisyNeighbour` + `noisyLogLine` + `renderNoisySection`), or alone:
+ *   node --import tsx scripts/bench/scenarios/noisy-neighbour.ts     # fresh database, own service;
+ *                                   # prints, and writes its section of docs/PERFORMANCE.md
+ *   BENCH_QUICK=1 node --import tsx scripts/bench/scenarios/noisy-neighbour.ts   # shorter, writes nothing
+ *   BENCH_REPORT=- …                # full length, writes nothing
+ * Settings: settings.ts `noisy` (BENCH_NOISY_*), BENCH_PG_URL, BENCH_START_TIMEOUT.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import postgres from 'postgres';
+import { api, call, type Api } from '@/scripts/bench/api';
+import { fmtInt, log, verdict } from '@/scripts/bench/format';
+import { loadAverage } from '@/scripts/bench/proc';
+import { databaseUrl } from '@/scripts/bench/seed';
+import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
+import { benchCommand, noisy, root, settings, type NoisySettings } from '@/scripts/bench/settings';
+import { median, percentile } from '@/scripts/bench/stats';
+import { spliceSection } from '@/scripts/bench/webhook-fanout';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+
+export const NOISY_SECTION_TITLE = '## Noisy neighbours (scripts/bench/scenarios/noisy-neighbour.ts)';
+export const NOISY_TARGETS = { meP99Ratio: 2, previewMs: 3_000, creativeExtraMs: 5_000, deliveryMs: 2_000 };
+
+/** The service's settings for this scenario: the default per-key limits (the benchmark's other runs lift them). */
+export const NOISY_SERVICE_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_BURST: '200' };
+
+export type AttackName = 'previews' | 'batches' | 'minted-keys' | 'hanging';
+const ATTACKS: AttackName[] = ['previews', 'batches', 'minted-keys', 'hanging'];
+
+export interface PhaseResult {
+  phase: 'alone' | AttackName;
+  me: { n: number; failed: number; p50: number; p99: number };
+  previewsMs: number[];
+  previewStatuses: Record<string, number>;
+  creativeMs: number;
+  deliveryMs: number;
+  /** A's requests during the phase, by answer (`error` when none came). */
+  attacker?: { requests: number; statuses: Record<string, number> };
+}
+
+export interface NoisyResult {
+  settings: NoisySettings;
+  phases: PhaseResult[];
+  loadBefore: string;
+}
+
+// ---------------------------------------------------------------- the attacker (child process)
+
+interface AttackSpec {
+  baseUrl: string;
+  kind: Exclude<AttackName, 'hanging'>;
+  seconds: number;
+  /** previews: A's read_only key; batches: A's administrator key; minted-keys: every minted key. */
+  tokens: string[];
+  /** The request each loop sends. */
+  path: string;
+  method: 'GET' | 'POST';
+  body?: unknown;
+  inFlight: number;
+}
+
+/** Keeps `inFlight` requests going for `seconds` and prints what came back, as one JSON line. */
+async function attack(spec: AttackSpec): Promise<void> {
+  const statuses: Record<string, number> = {};
+  let requests = 0;
+  const until = performance.now() + spec.seconds * 1000;
+  const loop = async (i: number) => {
+    const token = spec.tokens[i % spec.tokens.length]!;
+    while (performance.now() < until) {
+      requests++;
+      try {
+        const res = await fetch(`${spec.baseUrl}${spec.path}`, {
+          method: spec.method,
+          headers: { authorization: `Bearer ${token}`, ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      } catch {
+        statuses.error = (statuses.error ?? 0) + 1;
+        await sleep(10);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: spec.inFlight }, (_, i) => loop(i)));
+  // Exit at once: kept-alive connections would hold the process open.
+  process.stdout.write(`${JSON.stringify({ requests, statuses })}\n`, () => process.exit(0));
+}
+
+/** Runs `spec` in a child process; resolves with its counts once it ends. */
+function startAttack(spec: AttackSpec): Promise<NonNullable<PhaseResult['attacker']>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    cwd: root,
+    env: { ...process.env, NOISY_ATTACK: JSON.stringify(spec) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const line = out.trim().split('\n').at(-1);
+      if (code !== 0 || !line) return reject(new Error(`the ${spec.kind} attacker exited with ${code}`));
+      resolve(JSON.parse(line) as NonNullable<PhaseResult['attacker']>);
+    });
+  });
+}
+
+// ---------------------------------------------------------------- B's endpoint and A's hanging one
+
+interface Receiver {
+  url: string;
+  /** offer_id → performance.now() of the first receipt of its offer.accepted at B's endpoint. */
+  accepted: Map<string, number>;
+  hanging: { requests: number; open: number; maxOpen: number };
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const accepted = new Map<string, number>();
+  const hanging = { requests: 0, open: 0, maxOpen: 0 };
+  const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/hang/')) {
+      hanging.requests++;
+      hanging.open++;
+      hanging.maxOpen = Math.max(hanging.maxOpen, hanging.open);
+      req.resume();
+      req.socket.once('close', () => hanging.open--);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      try {
+        const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { offer_id?: string } };
+        if (envelope.type === 'offer.accepted' && envelope.data.offer_id && !accepted.has(envelope.data.offer_id)) accepted.set(envelope.data.offer_id, at);
+      } catch {
+        // not ours
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  const { url, close } = await listenOnLoopback(server);
+  return { url, accepted, hanging, close };
+}
+
+// ---------------------------------------------------------------- the two networks
+
+const SCRIPT =
+  'Sleep better tonight with Acme mattresses, designed by sleep scientists for people who fall asleep to podcasts. ' +
+  'Use the code POD for twenty percent off your first order.';
+
+interface AdNetwork {
+  id: string;
+  campaignId: string;
+  podcastId: string;
+}
+
+async function adNetwork(su: Api, name: string): Promise<AdNetwork> {
+  const { id } = await api<{ id: string }>(su, 'POST', '/networks', { name });
+  const advertiser = await api<{ id: string }>(su, 'POST', `/networks/${id}/advertisers`, { name: 'Acme' });
+  const campaign = await api<{ id: string }>(su, 'POST', `/networks/${id}/campaigns`, { name: 'Sleep', advertiser_id: advertiser.id, script: SCRIPT, status: 'active' });
+  const podcast = await api<{ id: string }>(su, 'POST', `/networks/${id}/podcasts`, { name: 'Night shift', host_name: 'Sam' });
+  await api(su, 'POST', `/networks/${id}/podcasts/${podcast.id}/opt-in`);
+  return { id, campaignId: campaign.id, podcastId: podcast.id };
+}
+
+async function serviceAccountKey(su: Api, networkId: string, name: string, role: 'read_only' | 'administrator') {
+  const created = await api<{ id: string; api_key: { token: string } }>(su, 'POST', `/networks/${networkId}/service-accounts`, { name, role });
+  return { accountId: created.id, token: created.api_key.token };
+}
+
+// ---------------------------------------------------------------- measuring B
+
+async function measureMe(b: Api, rate: number, seconds: number) {
+  const latencies: number[] = [];
+  let failed = 0;
+  const pending: Promise<void>[] = [];
+  const t0 = performance.now();
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now();
+    if (wait > 1) await sleep(wait);
+    const started = performance.now();
+    pending.push(
+      call(`${b.baseUrl}/v1/me`, b.token).then(
+        ({ status }) => void (status === 200 ? latencies.push(performance.now() - started) : failed++),
+        () => void failed++,
+      ),
+    );
+  }
+  await Promise.all(pending);
+  latencies.sort((x, y) => x - y);
+  return { n: latencies.length, failed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function measurePreviews(b: Api, net: AdNetwork, until: number) {
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  while (performance.now() < until) {
+    const started = performance.now();
+    const { status } = await call(`${b.baseUrl}/v1/networks/${net.id}/campaigns/${net.campaignId}/preview`, b.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ podcast_id: net.podcastId }),
+    });
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status === 200) times.push(performance.now() - started);
+    else await sleep(200);
+  }
+  return { times, statuses };
+}
+
+/** Accept a new offer of B: ms until its creative is ready, and until its offer.accepted reached B's endpoint. */
+async function measureAccept(b: Api, net: AdNetwork, receiver: Receiver, timeoutMs: number) {
+  const offer = await api<{ id: string }>(b, 'POST', `/networks/${net.id}/offers`, { campaign_id: net.campaignId, podcast_id: net.podcastId });
+  const started = performance.now();
+  const accepted = await api<{ creative_id: string }>(b, 'POST', `/networks/${net.id}/offers/${offer.id}/accept`);
+  const answered = performance.now();
+  let creativeMs = Number.NaN;
+  while (performance.now() - started < timeoutMs) {
+    const creative = await api<{ status: string }>(b, 'GET', `/networks/${net.id}/creatives/${accepted.creative_id}`);
+    if (creative.status !== 'generating') {
+      if (creative.status === 'ready') creativeMs = performance.now() - started;
+      break;
+    }
+    await sleep(100);
+  }
+  while (!receiver.accepted.has(offer.id) && performance.now() - answered < timeoutMs) await sleep(20);
+  const receivedAt = receiver.accepted.get(offer.id);
+  return { creativeMs, deliveryMs: receivedAt === undefined ? Number.NaN : receivedAt - answered };
+}
+
+/** B's measurements over one phase (whatever A is doing meanwhile). */
+async function measureB(b: Api, net: AdNetwork, receiver: Receiver, s: NoisySettings) {
+  const until = performance.now() + s.seconds * 1000;
+  const [me, previews, accept] = await Promise.all([
+    measureMe(b, s.meRate, s.seconds),
+    measurePreviews(b, net, until),
+    sleep(500).then(() => measureAccept(b, net, receiver, Math.max(60_000, s.seconds * 1000))),
+  ]);
+  return { me, previewsMs: previews.times, previewStatuses: previews.statuses, ...accept };
+}
+
+// ---------------------------------------------------------------- the run
+
+/** Run against a started service (with NOISY_SERVICE_ENV) as its super_user `su`. */
+export async function runNoisyNeighbour(su: Api, s: NoisySettings, opts: { log: (msg: string) => void }): Promise<NoisyResult> {
+  const loadBefore = loadAverage();
+  const receiver = await startReceiver();
+  try {
+    const a = await adNetwork(su, `Noisy A ${randomBytes(2).toString('hex')}`);
+    const bNet = await adNetwork(su, `Quiet B ${randomBytes(2).toString('hex')}`);
+    await api(su, 'POST', `/networks/${bNet.id}/webhooks`, { url: `${receiver.url}/b`, events: ['offer.accepted'] });
+    const b: Api = { baseUrl: su.baseUrl, token: (await serviceAccountKey(su, bNet.id, 'B integration', 'administrator')).token };
+    const aReader = await serviceAccountKey(su, a.id, 'A listener', 'read_only');
+    const aAdmin = await serviceAccountKey(su, a.id, 'A integration', 'administrator');
+    // Minted before any phase (by the operator: A's own key may be out of budget after a phase).
+    const minted: string[] = [];
+    for (let i = 0; i < s.keys; i++) {
+      minted.push((await api<{ token: string }>(su, 'POST', `/networks/${a.id}/service-accounts/${aAdmin.accountId}/keys`, { key_name: `minted ${i}` })).token);
+    }
+
+    // Warm-up (not counted): the voice engine starts, the creative path and the delivery run once.
+    await measurePreviews(b, bNet, performance.now() + 1);
+    await measureAccept(b, bNet, receiver, 60_000);
+
+    const phases: PhaseResult[] = [];
+    const alone = await measureB(b, bNet, receiver, s);
+    phases.push({ phase: 'alone', ...alone });
+    opts.log(noisyPhaseLine(phases.at(-1)!));
+
+    for (const kind of ATTACKS) {
+      let attacker: PhaseResult['attacker'];
+      let measured: Awaited<ReturnType<typeof measureB>>;
+      if (kind === 'hanging') {
+        // A's endpoints hang; its events are queued before B is measured.
+        const before = receiver.hanging.requests;
+        const hooks: string[] = [];
+        for (let i = 0; i < s.hooks; i++) {
+          hooks.push((await api<{ id: string }>(su, 'POST', `/networks/${a.id}/webhooks`, { url: `${receiver.url}/hang/${i}`, events: ['optin.completed'] })).id);
+        }
+        const aAdminApi = { baseUrl: su.baseUrl, token: aAdmin.token };
+        for (let i = 0; i < s.hookEvents; i++) {
+          const podcast = await api<{ id: string }>(aAdminApi, 'POST', `/networks/${a.id}/podcasts`, { name: `Hang ${i}`, host_name: 'Sam' });
+          await api(aAdminApi, 'POST', `/networks/${a.id}/podcasts/${podcast.id}/opt-in`);
+        }
+        await sleep(1_000);
+        measured = await measureB(b, bNet, receiver, s);
+        attacker = { requests: receiver.hanging.requests - before, statuses: { 'held open at most at once': receiver.hanging.maxOpen } };
+        // Later runs must not inherit A's backlog: its subscriptions go (pending deliveries end as failed).
+        for (const id of hooks) await api(su, 'DELETE', `/networks/${a.id}/webhooks/${id}`);
+      } else {
+        const spec = attackSpec(kind, su, a, { readOnly: aReader.token, admin: aAdmin.token, minted }, s);
+        const running = startAttack(spec);
+        await sleep(1_000);
+        measured = await measureB(b, bNet, receiver, s);
+        attacker = await running;
+      }
+      phases.push({ phase: kind, ...measured, attacker });
+      opts.log(noisyPhaseLine(phases.at(-1)!));
+    }
+    return { settings: s, phases, loadBefore };
+  } finally {
+    await receiver.close();
+  }
+}
+
+function attackSpec(kind: Exclude<AttackName, 'hanging'>, su: Api, a: AdNetwork, tokens: { readOnly: string; admin: string; minted: string[] }, s: NoisySettings): AttackSpec {
+  const base = { baseUrl: su.baseUrl, kind, seconds: s.seconds + 1.5 };
+  switch (kind) {
+    case 'previews':
+      return {
+        ...base,
+        tokens: [tokens.readOnly],
+        method: 'POST',
+        path: `/v1/networks/${a.id}/campaigns/${a.campaignId}/preview`,
+        body: { podcast_id: a.podcastId },
+        inFlight: s.previews,
+      };
+    case 'batches':
+      return { ...base, tokens: [tokens.admin], method: 'GET', path: `/api/trpc/${Array.from({ length: s.batchCalls }, () => 'me.get').join(',')}?batch=1`, inFlight: s.batches };
+    case 'minted-keys':
+      return { ...base, tokens: tokens.minted, method: 'GET', path: `/v1/networks/${a.id}/campaigns?limit=50`, inFlight: tokens.minted.length * 4 };
+  }
+}
+
+// ---------------------------------------------------------------- verdicts and the report
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const maxOf = (values: number[]) => (values.length ? Math.max(...values) : Number.NaN);
+
+export interface PhaseVerdict {
+  me: boolean;
+  preview: boolean;
+  creative: boolean;
+  delivery: boolean;
+}
+
+export function phaseVerdict(phase: PhaseResult, alone: PhaseResult): PhaseVerdict {
+  return {
+    me: phase.me.failed === 0 && phase.me.p99 <= NOISY_TARGETS.meP99Ratio * alone.me.p99,
+    preview: phase.previewsMs.length > 0 && maxOf(phase.previewsMs) < NOISY_TARGETS.previewMs,
+    creative: phase.creativeMs < alone.creativeMs + NOISY_TARGETS.creativeExtraMs,
+    delivery: phase.deliveryMs < NOISY_TARGETS.deliveryMs,
+  };
+}
+
+export function noisyMet(r: NoisyResult): boolean {
+  const alone = r.phases.find((p) => p.phase === 'alone')!;
+  return r.phases.filter((p) => p.phase !== 'alone').every((p) => Object.values(phaseVerdict(p, alone)).every(Boolean));
+}
+
+const statusList = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, n]) => `${status}: ${fmtInt(n)}`)
+    .join(', ');
+
+function noisyPhaseLine(p: PhaseResult): string {
+  return (
+    `noisy neighbour, ${p.phase}: B /v1/me p50 ${fmt(p.me.p50)} / p99 ${fmt(p.me.p99)} ms (${p.me.failed} failed), ` +
+    `preview median ${fmt(median(p.previewsMs))} / max ${fmt(maxOf(p.previewsMs))} ms (${statusList(p.previewStatuses)}), ` +
+    `creative ready ${fmt(p.creativeMs)} ms, offer.accepted delivered ${fmt(p.deliveryMs)} ms` +
+    (p.attacker ? `; A: ${fmtInt(p.attacker.requests)} requests (${statusList(p.attacker.statuses)})` : '')
+  );
+}
+
+export function noisyLogLine(r: NoisyResult): string {
+  return r.phases.map(noisyPhaseLine).join('\n[bench] ') + `\n[bench] noisy neighbour targets: ${noisyMet(r) ? 'met' : 'MISSED'}`;
+}
+
+const ATTACK_WORDS: Record<PhaseResult['phase'], (s: NoisySettings) => string> = {
+  alone: () => 'alone',
+  previews: (s) => `${s.previews} previews in flight (A's read_only key)`,
+  batches: (s) => `${s.batches} console batches of ${fmtInt(s.batchCalls)} calls in flight`,
+  'minted-keys': (s) => `${s.keys} freshly minted keys, 4 requests in flight each`,
+  hanging: (s) => `${s.hooks} hanging subscriptions, ${s.hookEvents} events each queued`,
+};
+
+export function renderNoisySection(r: NoisyResult | undefined, info: { error?: string; command: string; date: string; machine: string }): string[] {
+  const lines = [NOISY_SECTION_TITLE, ''];
+  if (!r || info.error) return [...lines, `Not measured: ${info.error ?? 'skipped'}.`, ''];
+  const alone = r.phases.find((p) => p.phase === 'alone')!;
+  const s = r.settings;
+  const rows = r.phases.map((p) => {
+    const v = p.phase === 'alone' ? undefined : phaseVerdict(p, alone);
+    const mark = (ok: boolean | undefined) => (ok === undefined ? '' : ok ? '' : ' ✗');
+    return (
+      `| ${ATTACK_WORDS[p.phase](s)} | ${fmt(p.me.p50)} / ${fmt(p.me.p99)}${mark(v?.me)} | ${fmt(median(p.previewsMs))} / ${fmt(maxOf(p.previewsMs))}${mark(v?.preview)} ` +
+      `| ${fmt(p.creativeMs)}${mark(v?.creative)} | ${fmt(p.deliveryMs)}${mark(v?.delivery)} | ${p.attacker ? `${fmtInt(p.attacker.requests)} (${statusList(p.attacker.statuses)})` : '—'} |`
+    );
+  });
+  return [
+    ...lines,
+    `Measured ${info.date} with \`${info.command}\` on ${info.machine}; load average before: ${r.loadBefore}.`,
+    '',
+    `Targets while A attacks: B's \`GET /v1/me\` p99 ≤ ${NOISY_TARGETS.meP99Ratio} × alone, preview < ${fmtInt(NOISY_TARGETS.previewMs)} ms, creative ready < alone + ${fmtInt(NOISY_TARGETS.creativeExtraMs)} ms, \`offer.accepted\` delivered < ${fmtInt(NOISY_TARGETS.deliveryMs)} ms — ${verdict(noisyMet(r))} (✗ marks a miss).`,
+    '',
+    `| A does | B /v1/me p50 / p99 ms | B preview median / max ms | B accept → creative ready ms | B offer.accepted delivered ms | A's requests (answers) |`,
+    '|---|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+    `- **Setup**: the service as \`npm start\` runs it (web + worker, local voice engine) with \`WEBHOOK_ALLOW_PRIVATE=1\` and the default per-key limits (100/s, burst 200). Each phase: A's attack starts, 1 s later B is measured for ${s.seconds} s: \`GET /v1/me\` at ${s.meRate}/s (open loop), previews one after another, and one offer accepted (creative polled every 100 ms; delivery = accept answered → receipt at B's endpoint). A's traffic comes from a child process; its hanging endpoint and B's endpoint are a node:http server in the benchmark.`,
+    '- **What bounds A** (issue 33): previews are admitted per network (PREVIEW_CONCURRENCY_PER_NETWORK, PREVIEW_QUEUE_PER_NETWORK; past them 429), the voice engine serves creatives before previews and networks in turn, the worker gives one network at most WORKER_NETWORK_SHARE of its delivery slots and of its synthesis slots, and synthesis has a pool of its own. Request budgets per key and batch sizes are the rate limiter\'s and the console transport\'s.',
+    '',
+  ];
+}
+
+async function standalone(): Promise<void> {
+  const report = process.env.BENCH_REPORT === '-' || (settings.quick && !process.env.BENCH_REPORT) ? undefined : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+  const dbName = `bench_${randomBytes(6).toString('hex')}`;
+  const dbUrl = databaseUrl(settings.pgUrl, dbName);
+  const admin = postgres(settings.pgUrl, { max: 1, onnotice: () => {} });
+  const processes = new Processes(mkdtempSync(path.join(os.tmpdir(), `${dbName}-`)));
+  let created = false;
+  try {
+    await admin.unsafe(`create database "${dbName}"`);
+    created = true;
+    const token = generateApiKeyToken('test');
+    const service = await processes.start('service', 'scripts/start.ts', serviceEnvironment(dbUrl, token, NOISY_SERVICE_ENV), {
+      what: 'the service',
+      readyToken: token,
+      timeoutMs: settings.startTimeoutMs,
+    });
+    const result = await runNoisyNeighbour({ baseUrl: service.url, token }, noisy, { log });
+    log(noisyLogLine(result));
+    if (report) {
+      const cpus = os.cpus();
+      const section = renderNoisySection(result, {
+        command: benchCommand('node --import tsx scripts/bench/scenarios/noisy-neighbour.ts'),
+        date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
+      });
+      writeFileSync(report, spliceSection(existsSync(report) ? readFileSync(report, 'utf8') : '# Performance\n\n', section, NOISY_SECTION_TITLE));
+      log(`wrote its section of ${path.relative(process.cwd(), report)}`);
+    }
+    if (!noisyMet(result)) process.exitCode = 1;
+  } finally {
+    await processes.stopAll();
+    if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+    await admin.end({ timeout: 5 });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const main = process.env.NOISY_ATTACK ? attack(JSON.parse(process.env.NOISY_ATTACK) as AttackSpec) : standalone();
+  main.catch((error: unknown) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

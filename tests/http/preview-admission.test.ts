@@ -1,0 +1,114 @@
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api, envelopeKeys } from '@/tests/support/api';
+import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+
+/**
+ * One network's flood of previews slows neither another network's preview nor a creative
+ * (issue 33). The service runs as `npm start` runs it, with the local voice engine: one synthesis
+ * at a time per process, shared by previews (web) and creatives (worker). Network A's read_only
+ * key sends A_FLOOD previews at once; each network may have PER_NETWORK made and QUEUE waiting
+ * (server/services/creatives/preview-admission.ts), so the rest are refused with 429 at once, and
+ * the engine serves a creative before waiting previews and the networks in turn (jobs/synth/local.ts).
+ */
+let server: ServerProcess;
+let stopServer: () => Promise<void>;
+const token = generateApiKeyToken('test');
+const PER_NETWORK = 1;
+const QUEUE = 1;
+/** Without the admission the engine would have all of these to make, ~0.3–0.5 s each here. */
+const A_FLOOD = 30;
+/** What B may lose to A's flood, beyond its own time alone. */
+const SLACK_MS = 5_000;
+const SCRIPT =
+  'Sleep better tonight with Acme mattresses, designed by sleep scientists for people who fall asleep to podcasts. ' +
+  'Use the code POD for twenty percent off your first order, today only.';
+
+beforeAll(async () => {
+  ({ server, stop: stopServer } = await startOwnServer('previews', {
+    BOOTSTRAP_SUPERUSER_TOKEN: token,
+    PREVIEW_CONCURRENCY_PER_NETWORK: String(PER_NETWORK),
+    PREVIEW_QUEUE_PER_NETWORK: String(QUEUE),
+  }));
+});
+
+afterAll(async () => {
+  await stopServer?.();
+});
+
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as = token) => api<T>(method, path, { token: as, baseUrl: server.url, body });
+
+/** A network with a campaign, an opted-in podcast and `offers` open offers. */
+async function network(name: string, offers: number) {
+  const n = (await call<{ id: string }>('POST', '/networks', { name })).body.id;
+  const advertiser = (await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' })).body.id;
+  const campaign = (await call<{ id: string }>('POST', `/networks/${n}/campaigns`, { name: 'Sleep', advertiser_id: advertiser, script: SCRIPT, status: 'active' })).body.id;
+  const podcast = (await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' })).body.id;
+  await call('POST', `/networks/${n}/podcasts/${podcast}/opt-in`);
+  const offerIds: string[] = [];
+  for (let i = 0; i < offers; i++) offerIds.push((await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign, podcast_id: podcast })).body.id);
+  return { n, campaign, podcast, offerIds };
+}
+
+async function timedPreview(net: { n: string; campaign: string; podcast: string }, as = token) {
+  const started = performance.now();
+  const res = await call('POST', `/networks/${net.n}/campaigns/${net.campaign}/preview`, { podcast_id: net.podcast }, as);
+  return { res, ms: performance.now() - started };
+}
+
+/** Accept → the creative is ready, in ms (polled every 100 ms). */
+async function timedCreative(n: string, offerId: string) {
+  const started = performance.now();
+  const accepted = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${offerId}/accept`);
+  expect(accepted.status).toBe(200);
+  for (;;) {
+    const creative = await call<{ status: string }>('GET', `/networks/${n}/creatives/${accepted.body.creative_id}`);
+    if (creative.body.status !== 'generating') {
+      expect(creative.body.status).toBe('ready');
+      return performance.now() - started;
+    }
+    if (performance.now() - started > 60_000) throw new Error('the creative was not ready within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('previews admitted per network', () => {
+  it('A’s flood gets 429s past its queue, while B’s preview and B’s creative take about as long as alone', async () => {
+    const a = await network('Floods', 0);
+    const b = await network('Waits', 2);
+    const readOnly = await call<{ api_key: { token: string } }>('POST', `/networks/${a.n}/service-accounts`, { name: 'listener', role: 'read_only' });
+    expect(readOnly.status).toBe(201);
+    const aKey = readOnly.body.api_key.token;
+
+    // Alone (the first preview also starts the engine).
+    expect((await timedPreview(b)).res.status).toBe(200);
+    const previewAlone = (await timedPreview(b)).ms;
+    const creativeAlone = await timedCreative(b.n, b.offerIds[0]!);
+
+    const flood = Array.from({ length: A_FLOOD }, () => timedPreview(a, aKey));
+    await new Promise((r) => setTimeout(r, 100));
+    const [preview, creativeMs] = await Promise.all([timedPreview(b), timedCreative(b.n, b.offerIds[1]!)]);
+    const answers = await Promise.all(flood);
+
+    const refused = answers.filter((x) => x.res.status === 429);
+    const made = answers.filter((x) => x.res.status === 200);
+    const summary = `A: ${made.length} made, ${refused.length} refused; B preview ${Math.round(preview.ms)} ms (alone ${Math.round(previewAlone)}), creative ${Math.round(creativeMs)} ms (alone ${Math.round(creativeAlone)})`;
+    expect(made.length + refused.length, summary).toBe(A_FLOOD);
+    // About the running ones and the queue are made (a few more if some finish while the flood
+    // arrives); the rest are refused at once, in the envelope, with Retry-After.
+    expect(made.length, summary).toBeGreaterThanOrEqual(PER_NETWORK);
+    expect(refused.length, summary).toBeGreaterThanOrEqual(A_FLOOD / 2);
+    for (const { res, ms } of refused) {
+      expect((res.body as { detail: string }).detail).toMatch(/preview/);
+      expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(envelopeKeys(res.body)).toEqual(['detail', 'status', 'title', 'type']);
+      expect((res.body as { type: string }).type).toMatch(/\/errors\/rate-limited$/);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(ms, summary).toBeLessThan(SLACK_MS);
+    }
+    expect(preview.res.status).toBe(200);
+    expect(preview.ms, summary).toBeLessThan(previewAlone + SLACK_MS);
+    expect(creativeMs, summary).toBeLessThan(creativeAlone + SLACK_MS);
+  }, 120_000);
+});
