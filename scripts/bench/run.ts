@@ -35,7 +35,7 @@
  *  7b. starts the service again (same database) for the soak: a warm-up, then a steady mixed load
  *     (GET /me, GET /networks, POST campaigns with Idempotency-Key) at BENCH_SOAK_RATE req/s for
  *     BENCH_SOAK_SECONDS, RSS sampled every BENCH_SOAK_SAMPLE_SECONDS; stops it;
- *  7c. starts it again (same database, the default per-key limits) for the noisy neighbour
+ *  7c. starts it again (same database, the default rate limits) for the noisy neighbour
  *     (scenarios/noisy-neighbour.ts: network B's /v1/me, preview, accept → creative ready and
  *     offer.accepted delivery, alone and while network A floods previews, sends huge console
  *     batches, spreads requests over freshly minted keys, or hangs many endpoints); stops it;

@@ -27,8 +27,8 @@ export interface Child {
 
 /**
  * The service's environment in every benchmark: production, default logging, the pool size of the
- * baseline (BENCH_POOL_MAX), `token` as its super_user key, and per-key limits so generous that the
- * limiter runs on every request but never refuses one; `extra` last.
+ * baseline (BENCH_POOL_MAX), `token` as its super_user key, and rate limits (per key, owner and
+ * network) so generous that the limiters run on every request but never refuse one; `extra` last.
  */
 export function serviceEnvironment(dbUrl: string, token: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {

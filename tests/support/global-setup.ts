@@ -6,6 +6,7 @@ import { generateApiKeyToken } from '@/server/auth/tokens';
 import { createTestDatabase } from './database';
 import { provideTestPostgres } from './test-postgres';
 import { ROOT, startServerProcess } from './server-process';
+import { SHARED_SERVICE_LIMITS } from './shared-limits';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -62,16 +63,7 @@ export default async function setup(project: TestProject) {
     {
       DATABASE_URL: db.url,
       BOOTSTRAP_SUPERUSER_TOKEN: superToken,
-      // Generous limits: the rate-limit tests start their own server with small ones.
-      RATE_LIMIT_PER_SECOND: '10000',
-      RATE_LIMIT_BURST: '10000',
-      RATE_LIMIT_OWNER_PER_SECOND: '10000',
-      RATE_LIMIT_OWNER_BURST: '10000',
-      RATE_LIMIT_NETWORK_PER_SECOND: '10000',
-      RATE_LIMIT_NETWORK_BURST: '10000',
-      // Every file mints keys with the one super_user key's person; the quota tests start their own server.
-      QUOTA_API_KEYS_PER_OWNER: '100000',
-      AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+      ...SHARED_SERVICE_LIMITS,
     },
     serverLogFile,
   ).catch(async (error: unknown) => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { ROOT, startServerProcess, type ServerProcess } from './server-process';
+import { SHARED_SERVICE_LIMITS } from './shared-limits';
 
 /**
  * The scale-out README.md documents, on one machine: two web processes on one database. The
@@ -28,10 +29,8 @@ export async function startWebPair(label: string): Promise<WebPair> {
       BOOTSTRAP_SUPERUSER_TOKEN: superToken,
       WORKER: 'off',
       // As the shared service's (global-setup.ts): the races fire a hundred requests with one key, and count
-      // on refused keys answering 401 — neither the per-key bucket nor the failed-authentication lockout may answer.
-      RATE_LIMIT_PER_SECOND: '10000',
-      RATE_LIMIT_BURST: '10000',
-      AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+      // on refused keys answering 401 — neither a rate limit, nor the lockout, nor a quota may answer.
+      ...SHARED_SERVICE_LIMITS,
     },
     path.join(ROOT, 'test-results', `${label}-second-web-process.log`),
   );

@@ -1,0 +1,18 @@
+/**
+ * The limits of the run's shared service (global-setup.ts) and of the second web process beside it
+ * (web-pair.ts), which must agree: buckets are shared between processes, each reconciling them with
+ * its own policy. Generous: the whole suite calls with one super_user key (one owner), the races fire
+ * a hundred requests with one key and count on refused keys answering 401, and every file mints keys
+ * for that one person. The tests of the limits themselves start servers of their own with small ones
+ * (tests/http/rate-limit.test.ts, request-budgets.test.ts, quotas.test.ts, lockout.test.ts).
+ */
+export const SHARED_SERVICE_LIMITS = {
+  RATE_LIMIT_PER_SECOND: '10000',
+  RATE_LIMIT_BURST: '10000',
+  RATE_LIMIT_OWNER_PER_SECOND: '10000',
+  RATE_LIMIT_OWNER_BURST: '10000',
+  RATE_LIMIT_NETWORK_PER_SECOND: '10000',
+  RATE_LIMIT_NETWORK_BURST: '10000',
+  AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+  QUOTA_API_KEYS_PER_OWNER: '100000',
+} as const;
