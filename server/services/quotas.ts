@@ -77,7 +77,7 @@ export async function reserveKeySlot({ tx, owner }: { tx: Queryable; owner: KeyO
   if (active >= limit) {
     throw exceeded(
       `The person or service account this key would belong to has ${active} active API keys, the quota of one owner (${limit}, QUOTA_API_KEYS_PER_OWNER). ` +
-        'Revoke keys that are no longer used, then retry (a rotation makes a key too).',
+        'Revoke keys that are no longer used, then retry (rotating a key is not refused: it replaces one).',
     );
   }
 }

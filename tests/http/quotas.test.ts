@@ -131,7 +131,12 @@ describe('active API keys per owner (QUOTA_API_KEYS_PER_OWNER)', () => {
     const own = await call('POST', '/apikeys', { key_name: 'mine' }, account.api_key.token);
     expectQuotaExceeded(own, 'QUOTA_API_KEYS_PER_OWNER');
 
-    expect((await call('DELETE', `/networks/${network}/apikeys/${account.api_key.id}`)).status).toBe(200);
+    // A rotation replaces a key: at the quota it still works, and the owner still holds 3 active keys.
+    const rotated = await call<{ id: string; token: string }>('POST', `/networks/${network}/apikeys/${account.api_key.id}/rotate`, {});
+    expect(rotated.status).toBe(201);
+    expectQuotaExceeded(await mintFor(network, account.id), 'QUOTA_API_KEYS_PER_OWNER');
+
+    expect((await call('DELETE', `/networks/${network}/apikeys/${rotated.body.id}`)).status).toBe(200);
     expect((await mintFor(network, account.id)).status).toBe(201);
   });
 

@@ -208,7 +208,7 @@ export interface paths {
          * Rotate one of your keys
          * @description A key of your own person or service account that your key’s access covers (otherwise 404). Creates a replacement with the same name, scopes and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["keys-rotate"];
         delete?: never;
@@ -274,7 +274,7 @@ export interface paths {
          * Rotate a key scoped to the network
          * @description For a key of the network’s members or service accounts scoped to this network only (a key that also reaches other networks → 403; its owner rotates it; any other key → 404). Creates a replacement with the same owner, name, scope and expiry and returns its token once. The old token keeps working for `grace_period_seconds` (default 0), then answers 401.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["keys-rotateForNetwork"];
         delete?: never;
@@ -3867,16 +3867,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /**
-             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
-             *
-             *     Quota exceeded: The owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.
-             */
+            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4364,16 +4368,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /**
-             * @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
-             *
-             *     Quota exceeded: The key’s owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.
-             */
+            /** @description Conflict: The key is revoked, expired or already rotated, or its owner no longer holds its role. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

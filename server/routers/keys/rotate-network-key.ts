@@ -12,7 +12,6 @@ export const rotateNetworkKeyRoute = networkProcedure('administrator')
       'not-found': 'No key of this network’s members or service accounts with this id.',
       forbidden: 'The key reaches other networks, or has scopes beyond your access.',
       conflict: 'The key is revoked, expired or already rotated, or its owner no longer holds its role.',
-      'quota-exceeded': 'The key’s owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.',
     },
     openapi: {
       method: 'POST',

@@ -12,7 +12,6 @@ export const rotateOwnKeyRoute = authedProcedure
       'not-found': 'No key with this id that your access covers.',
       forbidden: 'The new key would exceed your access.',
       conflict: 'The key is revoked, expired or already rotated, or its owner no longer holds its role.',
-      'quota-exceeded': 'The owner already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER), and the rotation makes one more.',
     },
     openapi: {
       method: 'POST',

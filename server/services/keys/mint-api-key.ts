@@ -38,9 +38,9 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
 }
 
 /**
- * Every key is created here, whoever asks (own keys, members', service
- * accounts', invitations, rotation, start-up), so the rules for a new key hold
- * in one place:
+ * Every key is created here (a rotation's through its twin `mintReplacementKey`),
+ * whoever asks (own keys, members', service accounts', invitations, rotation,
+ * start-up), so the rules for a new key hold in one place:
  *  - rules 6 and 7: its grants are within the creator's access;
  *  - invariant 4, advertised = working: every scope works for the owner now
  *    (owner_role(), the definition principal resolution uses). The owner's
@@ -48,18 +48,36 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
  *    running at the same time either finishes before this check or waits for
  *    this key and then narrows it with the rest;
  *  - the owner's quota of active keys (QUOTA_API_KEYS_PER_OWNER), so keys
- *    cannot be minted without end (each would also bring its own rate-limit bucket).
+ *    cannot be minted without end (each would also bring its own rate-limit bucket);
+ *    a rotation, which replaces a key, is not refused by it (`mintReplacementKey`).
  * Returns the token once; only its SHA-256 and a display start are stored.
  */
 export async function mintApiKey({ tx, ...input }: { tx: Queryable } & MintApiKeyInput) {
-  const scopes = input.scopes ?? [];
-  const superUser = input.superUser ?? false;
-  checkDistinctNetworks(scopes);
-  if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser, scopes });
-  if (scopes.length) await assertScopesWork(tx, input.owner, scopes);
+  await assertKeyRules(tx, input);
   // The operator's own way back in (start-up, `npm run cli -- create-key`) is never refused.
-  if (!(input.creator === 'platform' && superUser)) await reserveKeySlot({ tx, owner: input.owner });
+  if (!(input.creator === 'platform' && input.superUser)) await reserveKeySlot({ tx, owner: input.owner });
+  return insertKey(tx, input);
+}
 
+/**
+ * A rotation's new key: every rule of `mintApiKey` but the owner's key quota, since it replaces a
+ * key one for one (the old one is revoked, or revoked at the end of its grace, in the same
+ * transaction) — at the quota, a rotation must still work.
+ */
+export async function mintReplacementKey({ tx, ...input }: { tx: Queryable } & MintApiKeyInput) {
+  await assertKeyRules(tx, input);
+  return insertKey(tx, input);
+}
+
+async function assertKeyRules(tx: Queryable, input: MintApiKeyInput): Promise<void> {
+  const scopes = input.scopes ?? [];
+  checkDistinctNetworks(scopes);
+  if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser: input.superUser ?? false, scopes });
+  if (scopes.length) await assertScopesWork(tx, input.owner, scopes);
+}
+
+async function insertKey(tx: Queryable, input: MintApiKeyInput) {
+  const scopes = input.scopes ?? [];
   const token = input.token ?? generateApiKeyToken(input.environment);
   const [key] = await tx
     .insert(apiKeys)
@@ -69,7 +87,7 @@ export async function mintApiKey({ tx, ...input }: { tx: Queryable } & MintApiKe
       tokenHash: hashToken(token),
       start: tokenStart(token),
       environment: input.environment,
-      superUser,
+      superUser: input.superUser ?? false,
       userId: 'userId' in input.owner ? input.owner.userId : null,
       serviceAccountId: 'serviceAccountId' in input.owner ? input.owner.serviceAccountId : null,
       expiresAt: input.expiresAt ?? null,

@@ -6,7 +6,7 @@ import type { Principal } from '@/server/auth/principal';
 import { conflict } from '@/server/errors';
 import { auditKeyChange } from './create-own-key';
 import { keyStatus, type KeyWithScopes } from './find-keys';
-import { mintApiKey } from './mint-api-key';
+import { mintReplacementKey } from './mint-api-key';
 
 /**
  * Replace a key with a new one (same owner, name, grants, expiry). The old
@@ -20,7 +20,7 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
     throw conflict(`Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`);
   }
-  const minted = await mintApiKey({
+  const minted = await mintReplacementKey({
     tx,
     name: old.name,
     environment: old.environment,
