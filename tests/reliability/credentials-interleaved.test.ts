@@ -189,8 +189,7 @@ function rotate(m: Model, side: Side, delayMs: number, actorId: string, targetId
       if (unfit || !carried(answer)) return unfit;
       const spec = rotationSpec(t);
       // Within its grace period the old key works on, but is rotated (a second rotation → 409).
-      if (grace > 0) t.rotated = true;
-      else applyRotation(t);
+      applyRotation(t, (answer.body as KeyView).id, grace > 0);
       return keeps(state, answer, spec, made, `rotated from ${t.label}`);
     },
   };
@@ -210,8 +209,8 @@ function revoke(m: Model, side: Side, delayMs: number, actorId: string, targetId
       const expectation = networkId ? expectNetworkRevoke(state.model, a, networkId, t) : expectRevokeOwnKey(state.model, a, t);
       const unfit = fits(expectation, answer, 200, narrowed(state, start, actorId));
       if (unfit || !carried(answer)) return unfit;
-      if (networkId) applyNetworkRevoke(t, networkId);
-      else applyRevoke(t);
+      if (networkId) applyNetworkRevoke(state.model, t, networkId);
+      else applyRevoke(state.model, t);
       return undefined;
     },
   };

@@ -179,6 +179,25 @@ const REGRESSIONS: Regression[] = [
     ],
     trace: ['carol#6[administrator@A] mints own key with read_only@A', 'carol#12[read_only@A] mints own key with administrator@A'],
   },
+  {
+    hole: 'an invitation outlives the key that sent it, taken out of its network (invariant 8: revokeInvitationsSentByKey and the sending-key check left out)',
+    found: 'CI, suite every operation: the model did not know yet that invitations die with their sending key (the server was right)',
+    world: 'shared',
+    steps: [
+      { op: 'invite', params: { actor: { ...by(1875104746, 0), anyKey: true }, network: { from: 'administered', index: 0 }, whom: { kind: 'new', index: 0 }, role: 'read_only' } },
+      { op: 'mintMemberKey', params: { actor: by(2074934936, 1951193969), member: { index: 1200783557, near: false }, where: { foreign: false, index: 534618852 }, role: 'read_only' } },
+      { op: 'mintMemberKey', params: { actor: by(1135306164, 70094645), member: { index: 1806202037, near: true }, where: { foreign: false, index: 1350546416 }, role: 'administrator' } },
+      { op: 'revokeNetworkKey', params: { actor: by(1581625868, 26901268), target: { owner: 537675394, key: 1608586264, from: 'near' }, network: { from: 'any', index: 339478606 } } },
+      { op: 'acceptWithToken', params: { invitation: { index: 0, open: false, orphaned: false } } },
+    ],
+    trace: [
+      'bob#5[administrator@B] invites new guest12 to network B as read_only',
+      'op#1[super_user] mints a key for member dave (active administrator of B) in network B as read_only',
+      'dave#7[administrator@B] mints a key for member dave (active administrator of B) in network B as administrator',
+      'dave#15[administrator@B] revokes bob#5[administrator@B] in network B',
+      'the invitation token alone accepts inv#13 (new guest12 to B as read_only, from bob, revoked)',
+    ],
+  },
 ];
 
 /** CREDENTIALS_MODEL_COMMANDS narrows the run to one suite of those operations. */

@@ -319,8 +319,8 @@ const rotateOwnKey = command(3, {
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'rotateOwnKey', answer, expectation, 201)) {
       const spec = rotationSpec(target);
-      applyRotation(target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} with POST /v1/apikeys/{id}/rotate`);
+      applyRotation(target, key.id);
       remember(model, request, { kind: 'rotateOwnKey', actorKeyId: actor.id, networkId: undefined, createdKeyId: key.id, answerId: key.id, description: `${actor.label} rotates ${target.label} into ${key.label}` });
     }
   },
@@ -335,7 +335,7 @@ const revokeOwnKey = command(2, {
     const target = pickTarget(model, actor, p.target);
     ctx.say(`${describeKey(model, actor)} revokes own key ${describeKey(model, target)}`);
     const answer = await send(ctx.real, { method: 'DELETE', path: `/apikeys/${target.id}`, token: actor.token });
-    if (judge(ctx, 'revokeOwnKey', answer, expectRevokeOwnKey(model, actor, target), 200)) applyRevoke(target);
+    if (judge(ctx, 'revokeOwnKey', answer, expectRevokeOwnKey(model, actor, target), 200)) applyRevoke(model, target);
   },
 });
 
@@ -374,7 +374,7 @@ const revokeNetworkKey = command(2, {
     ctx.say(`${describeKey(model, actor)} revokes ${describeKey(model, target)} in network ${network.label}`);
     const expectation = expectNetworkRevoke(model, actor, network.id, target);
     const answer = await send(ctx.real, { method: 'DELETE', path: `/networks/${network.id}/apikeys/${target.id}`, token: actor.token });
-    if (judge(ctx, 'revokeNetworkKey', answer, expectation, 200)) applyNetworkRevoke(target, network.id);
+    if (judge(ctx, 'revokeNetworkKey', answer, expectation, 200)) applyNetworkRevoke(model, target, network.id);
   },
 });
 
@@ -393,8 +393,8 @@ const rotateNetworkKey = command(3, {
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'rotateNetworkKey', answer, expectation, 201)) {
       const spec = rotationSpec(target);
-      applyRotation(target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} through network ${network.label}`);
+      applyRotation(target, key.id);
       remember(model, request, { kind: 'rotateNetworkKey', actorKeyId: actor.id, networkId: network.id, createdKeyId: key.id, answerId: key.id, description: `${actor.label} rotates ${target.label} in ${network.label} into ${key.label}` });
     }
   },
@@ -524,7 +524,7 @@ const invite = command(3, {
       const created = answer.body as { id: string; token: string };
       model.counter += 1;
       const label = `inv#${model.counter}`;
-      model.invitations.push({ id: created.id, token: created.token, label, networkId: network.id, email, role: p.role, sender: actor.owner, status: 'pending', contested: false });
+      model.invitations.push({ id: created.id, token: created.token, label, networkId: network.id, email, role: p.role, sender: actor.owner, senderKeyId: actor.id, status: 'pending', contested: false });
       ctx.got(label);
       remember(model, request, { kind: 'invite', actorKeyId: actor.id, networkId: network.id, createdKeyId: undefined, answerId: created.id, description: `${actor.label} invites ${whom} to ${network.label} (${label})` });
     }

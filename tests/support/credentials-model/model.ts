@@ -74,6 +74,8 @@ export interface Key {
   granted: Scopes;
   revoked: boolean;
   rotated: boolean;
+  /** The key that replaced it by rotation: the invitations it sent live on in that key. */
+  replacedBy?: string;
   /** What the key that created it (or the invitation's sender) held at that moment: the key may never exceed it. */
   creatorAccess: Access;
   /**
@@ -93,6 +95,11 @@ export interface Invitation {
   email: string;
   role: Role;
   sender: Owner;
+  /**
+   * The key that sent it (rulebook "Invitations": they die with it); undefined for the world's
+   * own, sent by the bootstrap key, which no run revokes.
+   */
+  senderKeyId: string | undefined;
   status: 'pending' | 'accepted' | 'revoked';
   /** The invitee was removed from the network while this invitation waited: the rulebook leaves its fate open. */
   contested: boolean;
@@ -441,9 +448,17 @@ export function expectInvite(model: Model, actor: Key, networkId: string, email:
   return allowed();
 }
 
-/** The invitation's sender still administers its network (rulebook "Invitations"). */
+/**
+ * The invitation's sender still administers its network, and so does the key that sent it or
+ * the key that replaced it by rotation (rulebook "Invitations"; invariant 8).
+ */
 function senderAdministers(model: Model, invitation: Invitation): boolean {
-  return standing(model, invitation.sender, invitation.networkId) === 'administrator';
+  if (standing(model, invitation.sender, invitation.networkId) !== 'administrator') return false;
+  if (invitation.senderKeyId === undefined) return true;
+  for (let key = keyById(model, invitation.senderKeyId); key; key = key.replacedBy ? keyById(model, key.replacedBy) : undefined) {
+    if (isLive(model, key) && isAdministrator(accessOf(model, key), invitation.networkId)) return true;
+  }
+  return false;
 }
 
 /** Accepting: with the invitation token alone (`via` undefined) or with an API key. */
@@ -553,22 +568,51 @@ export function rotationSpec(target: Key): NewKeySpec {
   return { owner: target.owner, superUser: target.superUser, granted: { ...target.granted } };
 }
 
-export function applyRotation(target: Key): void {
-  target.revoked = true;
+/** Rotated into `successor`: within a grace period the old key works on, but cannot be rotated again. */
+export function applyRotation(target: Key, successor: string, grace = false): void {
+  if (!grace) target.revoked = true;
   target.rotated = true;
+  target.replacedBy = successor;
 }
 
-export function applyRevoke(target: Key): void {
+/** Revoked: the pending invitations it (or a key it replaced) sent to its networks are revoked with it. */
+export function applyRevoke(model: Model, target: Key): void {
   target.revoked = true;
+  for (const networkId of Object.keys(target.granted)) revokeInvitationsSentByKey(model, target, networkId);
 }
 
 /** A key scoped to n only is revoked; a key that also reaches other networks loses only n. */
-export function applyNetworkRevoke(target: Key, networkId: string): void {
+export function applyNetworkRevoke(model: Model, target: Key, networkId: string): void {
   if (Object.keys(target.granted).every((n) => n === networkId)) {
-    target.revoked = true;
+    applyRevoke(model, target);
     return;
   }
   delete target.granted[networkId];
+  revokeInvitationsSentByKey(model, target, networkId);
+}
+
+/** The key and the keys it replaced by rotation, back to the first. */
+function lineage(model: Model, key: Key): Set<string> {
+  const ids = new Set([key.id]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const k of model.keys) {
+      if (k.replacedBy && ids.has(k.replacedBy) && !ids.has(k.id)) {
+        ids.add(k.id);
+        grew = true;
+      }
+    }
+  }
+  return ids;
+}
+
+function revokeInvitationsSentByKey(model: Model, key: Key, networkId: string): void {
+  const sentBy = lineage(model, key);
+  for (const invitation of model.invitations) {
+    if (invitation.status === 'pending' && invitation.networkId === networkId && invitation.senderKeyId !== undefined && sentBy.has(invitation.senderKeyId)) {
+      invitation.status = 'revoked';
+    }
+  }
 }
 
 function revokeInvitationsSentBy(model: Model, sender: Owner, networkId: string | undefined): void {

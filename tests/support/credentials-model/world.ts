@@ -90,6 +90,7 @@ export async function buildWorld(real: Real, kind: WorldKind, relax: ReadonlySet
         email: `${entry.label}-${tag}@example.test`,
         role,
         sender: operator,
+        senderKeyId: undefined,
         status: 'pending',
         contested: false,
       };
