@@ -7,7 +7,7 @@ import { findKeyById, findKeyOnNetwork, refuseUnusable, type KeyRow, type Princi
 import { roleAtLeast } from './roles';
 
 /*
- * Credentials are linearizable (DESIGN.md invariant 7, docs/keys-and-roles.md "Decided at commit").
+ * Credentials are linearizable (docs/SECURITY.md invariant 7, docs/keys-and-roles.md "Decided at commit").
  *
  * A request is authenticated once, before it runs; a write must still be allowed when it commits.
  * So every transaction a write opens on `ctx.db` begins here: it takes its caller's credential lock

@@ -1,7 +1,7 @@
 import { config } from '@/server/config';
 
 /**
- * No tenant can slow another (DESIGN.md, invariant 9): one network holds at most
+ * No tenant can slow another (docs/SECURITY.md, invariant 9): one network holds at most
  * WORKER_NETWORK_SHARE of a worker pool's slots — a fraction of them (below 1) or a number of
  * slots (1 and above), never fewer than one nor more than the pool.
  *

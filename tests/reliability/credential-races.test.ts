@@ -1,5 +1,5 @@
 /**
- * Credentials are linearizable (DESIGN.md invariant 7; spec rule 8: "Revocation is immediate:
+ * Credentials are linearizable (docs/SECURITY.md invariant 7; spec rule 8: "Revocation is immediate:
  * in-flight and later requests with the token get 401"), with two web processes on one database —
  * the scale-out README.md documents: the run's service and a second `WORKER=off npm start`
  * (tests/support/web-pair.ts). Requests are raced through both processes, as an outside probe did
@@ -137,7 +137,7 @@ const describeCounts = (counts: Record<string, number>) =>
 
 // ---------------------------------------------------------------------------
 
-describe('credentials are linearizable across two web processes (DESIGN.md invariant 7)', () => {
+describe('credentials are linearizable across two web processes (docs/SECURITY.md invariant 7)', () => {
   it(`rotation ∥ revocation of the same key, ${ROTATION_TRIALS} trials: the revoked key never answers again`, async () => {
     const networkId = await createNetwork('races: rotation and revocation');
     const owner = await join(networkId, 'administrator', 'rotator');

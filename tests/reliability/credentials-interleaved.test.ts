@@ -1,5 +1,5 @@
 /**
- * The credentials model with concurrency: credentials are linearizable (DESIGN.md invariant 7).
+ * The credentials model with concurrency: credentials are linearizable (docs/SECURITY.md invariant 7).
  *
  * Each run builds the credentials model's world through the API (networks A, B, C, five persons,
  * two service accounts: tests/support/credentials-model/world.ts) on two web processes sharing
@@ -24,7 +24,7 @@
  * One allowance: an operation whose own key was revoked or narrowed (its owner demoted, removed
  * from a network, its service account deleted) by an operation earlier in the order may be refused
  * with 401, 403 or 409 whatever the model says there. A request already under way when that
- * happened learns it in its transaction and is refused as DESIGN.md says (401 revoked, 403
+ * happened learns it in its transaction and is refused as docs/keys-and-roles.md says (401 revoked, 403
  * narrowed, 409 a lost compare-and-set), where the same request sent afterwards would be refused
  * otherwise (404 for a key it no longer covers), or even succeed with less (a copy of its access,
  * now smaller). A refusal changes nothing, so this never explains away a write that should not
@@ -139,7 +139,7 @@ const carried = (answer: Answer) => answer.status >= 200 && answer.status < 300;
 /** Whether the model's expectation fits the answer (see the file's comment for the 403 allowance). */
 function fits(expectation: Expectation, answer: Answer, success: number, narrowedCaller: boolean): string | undefined {
   if (answer.status >= 500) return 'a server error';
-  // The caller's own key was narrowed or revoked earlier in this order: any of the refusals DESIGN.md names fits.
+  // The caller's own key was narrowed or revoked earlier in this order: any of the refusals docs/keys-and-roles.md names fits.
   if (narrowedCaller && [401, 403, 409].includes(answer.status)) return undefined;
   if (expectation.outcome === 'allowed') return answer.status === success ? undefined : `must be allowed (${success}) here: ${expectation.why}`;
   const refusedAs = (s: number) => s >= 400 && s < 500 && (!expectation.statuses.length || expectation.statuses.includes(s));
@@ -715,7 +715,7 @@ afterAll(async () => {
   await pair?.stop();
 });
 
-describe('credential operations interleaved through two web processes (DESIGN.md invariant 7)', () => {
+describe('credential operations interleaved through two web processes (docs/SECURITY.md invariant 7)', () => {
   it('every history is some serial order of its operations: answers, reads and the settled world agree with the model', async () => {
     const started = Date.now();
     const figures: Figures = { runs: 0, batches: 0, operations: 0, requests: 0, allowed: 0, refused: 0, histories: 0, statesExplored: 0, byScenario: {} };

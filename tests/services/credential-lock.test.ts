@@ -17,7 +17,7 @@ import { closeTestDatabase, createNetworkRow, membershipOf, openTestDatabase, pe
 import { until } from '@/tests/support/until';
 import { refusal } from './refusal';
 
-// Credentials are linearizable (DESIGN.md invariant 7; docs/keys-and-roles.md "Decided at commit"),
+// Credentials are linearizable (docs/SECURITY.md invariant 7; docs/keys-and-roles.md "Decided at commit"),
 // on the services and the database's own locks (no server): each scenario holds a write open at
 // its worst moment and watches, in pg_locks, who waits for whom. The races through two web
 // processes are tests/reliability/credential-races.test.ts.

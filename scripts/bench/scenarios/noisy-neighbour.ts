@@ -1,5 +1,5 @@
 /**
- * Noisy neighbour benchmark (issue 33; DESIGN.md invariant 9, "no tenant can slow another"):
+ * Noisy neighbour benchmark (issue 33; docs/SECURITY.md invariant 9, "no tenant can slow another"):
  * network B's latencies alone, and while network A does each of
  *
  *   previews     BENCH_NOISY_PREVIEWS (150) previews in flight at once from a read_only key of A

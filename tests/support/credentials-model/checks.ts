@@ -1,6 +1,6 @@
 /**
  * The invariants, checked over HTTP after every step against the model
- * (docs/keys-and-roles.md; DESIGN.md "Authorization invariants" I1–I8).
+ * (docs/keys-and-roles.md; docs/SECURITY.md, the invariants 1–8).
  */
 import { inBatches, listAll, send, violation, type KeyView, type MeView, type Real, type ScopeView } from './http';
 import {
