@@ -28,4 +28,29 @@ describe('configuration', () => {
     expect(() => loadConfig(env({ PREVIEW_QUEUE_PER_NETWORK: 'many' }))).toThrow(/PREVIEW_QUEUE_PER_NETWORK/);
     expect(() => loadConfig(env({ WORKER_SYNTHESIS_CONCURRENCY: '2.5' }))).toThrow(/WORKER_SYNTHESIS_CONCURRENCY/);
   });
+
+  it('parses the webhook and synthesis job settings once, and stops the start on a value that does not parse, naming it', () => {
+    const defaults = loadConfig(env({}));
+    expect([defaults.WEBHOOK_TIMEOUT_MS, defaults.WEBHOOK_ENDPOINT_CONCURRENCY, defaults.WEBHOOK_AUTO_DISABLE_DAYS]).toEqual([15_000, 8, 5]);
+    expect([defaults.WEBHOOK_RETENTION_DAYS, defaults.WEBHOOK_ALLOW_PRIVATE, defaults.SYNTH_JOB_MAX_ATTEMPTS]).toEqual([30, '0', 5]);
+    const bad: Record<string, string> = {
+      WEBHOOK_TIMEOUT_MS: 'fast',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '65',
+      WEBHOOK_AUTO_DISABLE_DAYS: '0',
+      WEBHOOK_RETENTION_DAYS: 'a month',
+      WEBHOOK_ALLOW_PRIVATE: 'yes',
+      SYNTH_JOB_MAX_ATTEMPTS: '2.5',
+    };
+    for (const [name, value] of Object.entries(bad)) {
+      expect(() => loadConfig(env({ [name]: value })), name).toThrow(new RegExp(`Invalid environment:\\n  ${name}: `));
+    }
+  });
+
+  it('parses the synthesis provider at start: an unknown one, or http without its URL, stops it with the setting named', () => {
+    expect(loadConfig(env({})).synthesisHttp).toBeUndefined();
+    expect(loadConfig(env({ SYNTH_PROVIDER: ' HTTP ', SYNTH_BASE_URL: 'http://127.0.0.1:9' })).synthesisHttp?.baseUrl).toBe('http://127.0.0.1:9');
+    expect(() => loadConfig(env({ SYNTH_PROVIDER: 'nope' }))).toThrow(/SYNTH_PROVIDER: must be "local" or "http"/);
+    expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http' }))).toThrow(/Invalid environment:\n  SYNTH_PROVIDER=http requires SYNTH_BASE_URL/);
+    expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: 'http://127.0.0.1:9', SYNTH_TIMEOUT_MS: 'soon' }))).toThrow(/SYNTH_TIMEOUT_MS/);
+  });
 });

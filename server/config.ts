@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpConfigFromEnv, type HttpProviderConfig } from '@/jobs/synth/http';
 import { CONSOLE_BATCH_ITEMS } from './http/console-batch';
 
 export const NETWORK_SHARE_RULE = 'must be a fraction of the slots between 0 and 1 (0.25: a quarter) or a whole number of slots (5)';
@@ -16,8 +17,15 @@ export function parseNetworkShare(value: string): number | undefined {
   return Number.isInteger(share) ? share : undefined;
 }
 
+/** WEBHOOK_RETRY_SCHEDULE: seconds before each retry, comma separated (`0,5,300`). */
+export function parseRetrySchedule(value: string): number[] | undefined {
+  const parsed = value.split(',').map((v) => (v.trim() === '' ? Number.NaN : Number(v.trim())));
+  return parsed.every((n) => Number.isFinite(n) && n >= 0) ? parsed : undefined;
+}
+
 /**
- * Every setting the service reads from the environment, parsed once.
+ * Every setting the service reads from the environment, parsed once: no other module reads
+ * `process.env` for a setting, and a value that does not parse stops the start with its name.
  * README.md lists the same variables; keep the two in step.
  */
 const envSchema = z.object({
@@ -71,10 +79,40 @@ const envSchema = z.object({
   QUOTA_API_KEYS_PER_OWNER: z.coerce.number().int().positive().default(50),
   TRUSTED_PROXIES: z.string().optional(), // reverse proxies whose X-Forwarded-For names the client (server/http/client-address.ts)
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+  // Webhook delivery (server/services/webhooks/): one attempt's time-out, the retry schedule (default:
+  // retry-schedule.ts), attempts at once per subscription, days of failures before a subscription is
+  // disabled, days a delivery is kept, and private targets (tests and local development only).
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const schedule = parseRetrySchedule(value);
+      if (!schedule) ctx.addIssue({ code: 'custom', message: 'must be seconds, comma separated (0,5,300)' });
+      return schedule;
+    }),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  WEBHOOK_AUTO_DISABLE_DAYS: z.coerce.number().positive().default(5),
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  // Voice synthesis (jobs/synth/): the provider; `http` reads SYNTH_BASE_URL and the other SYNTH_*
+  // settings (httpConfigFromEnv, below). Synthesis job attempts before a creative is failed.
+  SYNTH_PROVIDER: z
+    .string()
+    .default('local')
+    .transform((value) => value.trim().toLowerCase() || 'local')
+    .pipe(z.enum(['local', 'http'], { error: 'must be "local" or "http"' })),
+  SYNTH_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = z.infer<typeof envSchema> & { publicUrl: string; errorBaseUrl: string };
+export type Config = z.infer<typeof envSchema> & {
+  publicUrl: string;
+  errorBaseUrl: string;
+  /** The `http` synthesis provider's settings, when SYNTH_PROVIDER=http. */
+  synthesisHttp: HttpProviderConfig | undefined;
+};
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -86,12 +124,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.APP_ENV === 'live' && !c.APP_SECRET_KEY) {
     throw new Error('APP_SECRET_KEY is required when APP_ENV=live (at least 32 characters).');
   }
-  // Read where webhooks are checked (server/services/webhooks/ssrf.ts); refused here for live.
-  if (c.APP_ENV === 'live' && env.WEBHOOK_ALLOW_PRIVATE === '1') {
+  if (c.APP_ENV === 'live' && c.WEBHOOK_ALLOW_PRIVATE === '1') {
     throw new Error('WEBHOOK_ALLOW_PRIVATE=1 is for tests and local development; it is refused with APP_ENV=live.');
   }
+  let synthesisHttp: HttpProviderConfig | undefined;
+  try {
+    synthesisHttp = c.SYNTH_PROVIDER === 'http' ? httpConfigFromEnv(env) : undefined;
+  } catch (error) {
+    throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
+  }
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicUrl, errorBaseUrl: (c.ERROR_BASE_URL ?? `${publicUrl}/docs`).replace(/\/$/, '') };
+  return { ...c, publicUrl, errorBaseUrl: (c.ERROR_BASE_URL ?? `${publicUrl}/docs`).replace(/\/$/, ''), synthesisHttp };
 }
 
 let current: Config | undefined;

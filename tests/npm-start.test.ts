@@ -115,3 +115,22 @@ describe('npm run cli beside a running npm start', () => {
     expect(postgresOfDataDir()).toEqual([]);
   }, 200_000);
 });
+
+describe('npm start with a setting that does not parse', () => {
+  it('stops before doing anything, with a line naming the setting, instead of running on a default', () => {
+    const untouched = mkdtempSync(path.join(tmpdir(), 'ans-bad-setting-'));
+    try {
+      const run = spawnSync('npm', ['start'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: '', DATA_DIR: untouched, WEBHOOK_TIMEOUT_MS: 'fast' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/Failed to start: Invalid environment:\n {2}WEBHOOK_TIMEOUT_MS: /);
+      expect(existsSync(path.join(untouched, 'pg'))).toBe(false);
+    } finally {
+      rmSync(untouched, { recursive: true, force: true });
+    }
+  });
+});

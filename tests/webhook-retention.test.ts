@@ -5,6 +5,7 @@ import { database } from '@/db/client';
 import { newId } from '@/db/ids';
 import { events, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import { crontab, taskList } from '@/jobs/tasks';
+import { config, loadConfig, setConfig } from '@/server/config';
 import { pruneWebhookDeliveries, retentionCutoff, retentionDays } from '@/server/services/webhooks/retention';
 import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
 
@@ -71,18 +72,17 @@ describe('webhook delivery retention', () => {
   });
 
   it('uses WEBHOOK_RETENTION_DAYS (default 30) and runs hourly as a graphile-worker cron task', () => {
-    const saved = process.env.WEBHOOK_RETENTION_DAYS;
+    const saved = config();
+    const withEnv = (vars: Record<string, string>) => loadConfig({ ...process.env, WEBHOOK_RETENTION_DAYS: undefined, ...vars } as NodeJS.ProcessEnv);
     try {
-      delete process.env.WEBHOOK_RETENTION_DAYS;
+      setConfig(withEnv({}));
       expect(retentionDays()).toBe(30);
-      process.env.WEBHOOK_RETENTION_DAYS = '7';
+      setConfig(withEnv({ WEBHOOK_RETENTION_DAYS: '7' }));
       expect(retentionDays()).toBe(7);
       expect(Date.now() - retentionCutoff().getTime()).toBeCloseTo(7 * 86_400_000, -4);
-      process.env.WEBHOOK_RETENTION_DAYS = 'soon';
-      expect(retentionDays()).toBe(30);
+      expect(() => withEnv({ WEBHOOK_RETENTION_DAYS: 'soon' })).toThrow(/WEBHOOK_RETENTION_DAYS/);
     } finally {
-      if (saved === undefined) delete process.env.WEBHOOK_RETENTION_DAYS;
-      else process.env.WEBHOOK_RETENTION_DAYS = saved;
+      setConfig(saved);
     }
     expect(crontab).toMatch(/^\d+ \* \* \* \* prune-webhook-deliveries$/m);
     expect(taskList['prune-webhook-deliveries']).toBeTypeOf('function');

@@ -1,3 +1,4 @@
+import { config } from '@/server/config';
 import { httpConfigFromEnv, httpProvider } from './http';
 import { localProvider } from './local';
 import type { SynthEnv, SynthesisProvider } from './types';
@@ -14,9 +15,14 @@ export { localProvider, LOCAL_PRESETS } from './local';
  *   Optional: `SYNTH_MODEL_ID`, `SYNTH_VOICE_MAP` (JSON preset → voice id), `SYNTH_TIMEOUT_MS`
  *   (30000), `SYNTH_MAX_RETRIES` (2), `SYNTH_RETRY_BASE_MS` (500), `SYNTH_MAX_RETRY_DELAY_MS` (10000).
  *
- * Throws an `Error` with a clear message when the configuration is invalid.
+ * The service's own comes from server/config.ts, which parsed these settings at start; `env` (tests)
+ * parses a plain object instead, and throws an `Error` with a clear message when it is invalid.
  */
-export function synthesisProvider(env: SynthEnv = process.env): SynthesisProvider {
+export function synthesisProvider(env?: SynthEnv): SynthesisProvider {
+  if (!env) {
+    const { synthesisHttp } = config();
+    return synthesisHttp ? httpProvider(synthesisHttp) : localProvider();
+  }
   const name = (env.SYNTH_PROVIDER ?? '').trim().toLowerCase() || 'local';
   switch (name) {
     case 'local':

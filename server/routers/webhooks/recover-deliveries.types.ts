@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { retentionCutoff, retentionDays } from '@/server/services/webhooks/retention-window';
 import { webhookParams } from './webhook.types';
 
 export const recoverDeliveriesInput = z.strictObject({
@@ -7,14 +6,6 @@ export const recoverDeliveriesInput = z.strictObject({
   since: z.iso
     .datetime({ offset: true, error: 'since is required and must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.' })
     .refine((v) => Date.parse(v) <= Date.now(), 'since must not be in the future.')
-    .superRefine((v, ctx) => {
-      if (Date.parse(v) < retentionCutoff().getTime()) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `since is older than the retention window: deliveries are kept for ${retentionDays()} days (WEBHOOK_RETENTION_DAYS), so since must be at or after ${retentionCutoff().toISOString()}.`,
-        });
-      }
-    })
     .meta({
       description:
         'Re-send failed deliveries created at or after this time; at most the retention window ago (WEBHOOK_RETENTION_DAYS, 30 days by default): older deliveries are deleted.',

@@ -7,6 +7,7 @@ import { conflict, notFound } from '@/server/errors';
 import { recordEvent } from '@/server/services/events/record-event';
 import { findOffer, offerStatus, type OfferRow } from './find-offers';
 import { updateVersioned } from '@/server/services/optimistic-lock';
+import { config } from '@/server/config';
 
 /** Lock the offer and make sure it can still be decided. Concurrent deciders queue here; the first wins. */
 async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promise<OfferRow> {
@@ -74,6 +75,5 @@ export async function rejectOffer({ tx, networkId, offerId, reason }: { tx: Tx; 
 
 /** How many times the synthesis job runs before the creative is failed (SYNTH_JOB_MAX_ATTEMPTS, default 5). */
 export function synthesisAttempts(): number {
-  const n = Number(process.env.SYNTH_JOB_MAX_ATTEMPTS ?? 5);
-  return Number.isInteger(n) && n >= 1 ? n : 5;
+  return config().SYNTH_JOB_MAX_ATTEMPTS;
 }

@@ -3,11 +3,11 @@ import type { Database } from '@/db/client';
 import { webhookDeliveries, webhooks } from '@/db/schema';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { EVERY_NETWORK, updateVersioned } from '@/server/services/optimistic-lock';
+import { config } from '@/server/config';
 
 /** Days of nothing but failures after which a subscription is disabled (WEBHOOK_AUTO_DISABLE_DAYS). */
 export function autoDisableDays(): number {
-  const n = Number(process.env.WEBHOOK_AUTO_DISABLE_DAYS ?? 5);
-  return Number.isFinite(n) && n > 0 ? n : 5;
+  return config().WEBHOOK_AUTO_DISABLE_DAYS;
 }
 
 /**

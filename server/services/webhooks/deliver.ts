@@ -13,6 +13,7 @@ import { signatureHeader, standardSignatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
 
 import { USER_AGENT } from './user-agent';
+import { config } from '@/server/config';
 
 export { USER_AGENT };
 const RESPONSE_EXCERPT_BYTES = 1024;
@@ -30,8 +31,7 @@ export function isRetryable(outcome: AttemptOutcome): boolean {
 }
 
 function timeoutMs(): number {
-  const n = Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000);
-  return Number.isFinite(n) && n > 0 ? n : 15_000;
+  return config().WEBHOOK_TIMEOUT_MS;
 }
 
 function parseRetryAfter(value: string | undefined): number | undefined {

@@ -2,8 +2,9 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from
 import type { Queryable, Tx } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { enqueueJob } from '@/jobs/enqueue';
-import { conflict, notFound } from '@/server/errors';
+import { badRequest, conflict, notFound } from '@/server/errors';
 import type { NetworkPage } from '@/server/services/page';
+import { retentionCutoff, retentionDays } from './retention';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -171,8 +172,16 @@ async function attemptUnderWay(tx: Tx, deliveryId: string): Promise<boolean> {
   return rows.some((r) => r.locked);
 }
 
-/** Re-send every failed delivery of the subscription created at or after `since` (oldest first, at most RECOVER_LIMIT). */
+/**
+ * Re-send every failed delivery of the subscription created at or after `since` (oldest first, at
+ * most RECOVER_LIMIT). A `since` before the retention window is a 400 that says so: those are gone.
+ */
 export async function recoverFailed({ tx, since, networkId, webhookId }: { tx: Tx; since: Date; networkId: string; webhookId: string }): Promise<number> {
+  const cutoff = retentionCutoff();
+  if (since < cutoff) {
+    const message = `since is older than the retention window: deliveries are kept for ${retentionDays()} days (WEBHOOK_RETENTION_DAYS), so since must be at or after ${cutoff.toISOString()}.`;
+    throw badRequest(message, [{ path: 'since', message }]);
+  }
   const d = webhookDeliveries;
   const failed = await tx
     .select({ id: d.id })

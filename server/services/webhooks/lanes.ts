@@ -25,8 +25,7 @@ import { networkSlots } from '@/server/services/network-share';
  * Healthy endpoints' jobs never enter a lane and keep the worker's full batch throughput.
  */
 export function endpointConcurrency(): number {
-  const n = Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 8);
-  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : 8;
+  return config().WEBHOOK_ENDPOINT_CONCURRENCY;
 }
 
 /**

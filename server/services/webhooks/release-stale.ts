@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { LANE_PREFIX } from './lanes';
+import { config } from '@/server/config';
 
 /**
  * A worker killed outright (SIGKILL, OOM) leaves its jobs locked, and
@@ -11,7 +12,7 @@ import { LANE_PREFIX } from './lanes';
  * double send is allowed. Each worker sweeps (jobs/worker.ts).
  */
 export function staleDeliverySeconds(): number {
-  const timeoutSeconds = Number(process.env.WEBHOOK_TIMEOUT_MS ?? 15_000) / 1000;
+  const timeoutSeconds = config().WEBHOOK_TIMEOUT_MS / 1000;
   return Math.max(5, Math.ceil(timeoutSeconds * 4));
 }
 

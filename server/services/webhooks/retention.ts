@@ -2,9 +2,17 @@ import { asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { networks, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import { column } from '@/db/statement';
-import { retentionCutoff } from './retention-window';
+import { config } from '@/server/config';
 
-export { retentionCutoff, retentionDays } from './retention-window';
+/** Days a delivery (its body and attempts) is kept after it was created (WEBHOOK_RETENTION_DAYS, default 30). */
+export function retentionDays(): number {
+  return config().WEBHOOK_RETENTION_DAYS;
+}
+
+/** The oldest creation time still inside the retention window. */
+export function retentionCutoff(now = Date.now()): Date {
+  return new Date(now - retentionDays() * 86_400_000);
+}
 
 /** Deliveries deleted per statement: each statement holds its row locks for milliseconds. */
 export const PRUNE_BATCH = 500;

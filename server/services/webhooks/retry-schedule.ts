@@ -1,16 +1,14 @@
+import { config } from '@/server/config';
+
 /**
  * When to try a delivery again, after attempt N failed (N = 1…): a Svix-like
  * schedule — immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h — then give
- * up. WEBHOOK_RETRY_SCHEDULE (seconds, comma separated) replaces it (tests).
+ * up. WEBHOOK_RETRY_SCHEDULE (seconds, comma separated; server/config.ts) replaces it (tests).
  */
-const DEFAULT_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+export const DEFAULT_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
-export function retrySchedule(env: Readonly<Record<string, string | undefined>> = process.env): number[] {
-  const custom = env.WEBHOOK_RETRY_SCHEDULE?.trim();
-  if (!custom) return DEFAULT_SCHEDULE_SECONDS;
-  const parsed = custom.split(',').map((v) => Number(v.trim()));
-  if (parsed.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be seconds, comma separated');
-  return parsed;
+export function retrySchedule(): number[] {
+  return config().WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_SCHEDULE_SECONDS;
 }
 
 /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { config, loadConfig, setConfig } from '@/server/config';
 import { AppError } from '@/server/errors';
 import { assertDeliverableUrl, isForbiddenAddress, resolveDeliverableUrl, type UrlPolicy } from './ssrf';
 
@@ -225,19 +226,16 @@ describe('assertDeliverableUrl', () => {
 });
 
 describe('webhookUrlPolicy', () => {
-  const saved = process.env.WEBHOOK_ALLOW_PRIVATE;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
-    else process.env.WEBHOOK_ALLOW_PRIVATE = saved;
-  });
+  const saved = config();
+  afterEach(() => setConfig(saved));
+  const withEnv = (vars: Record<string, string>) => loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE: undefined, ...vars } as NodeJS.ProcessEnv);
 
-  it('reads WEBHOOK_ALLOW_PRIVATE=1 on every call', async () => {
+  it('allows private targets only with WEBHOOK_ALLOW_PRIVATE=1, and refuses any other value at start', async () => {
     const { webhookUrlPolicy } = await import('./ssrf');
-    process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+    setConfig(withEnv({ WEBHOOK_ALLOW_PRIVATE: '1' }));
     expect(webhookUrlPolicy().allowPrivate).toBe(true);
-    process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+    setConfig(withEnv({}));
     expect(webhookUrlPolicy().allowPrivate).toBe(false);
-    delete process.env.WEBHOOK_ALLOW_PRIVATE;
-    expect(webhookUrlPolicy().allowPrivate).toBe(false);
+    expect(() => withEnv({ WEBHOOK_ALLOW_PRIVATE: 'true' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 });

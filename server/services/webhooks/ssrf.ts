@@ -17,11 +17,12 @@ const ALLOW_PRIVATE_HINT = ' For local development, start the service with WEBHO
 
 /**
  * Where webhooks may point: https only in live mode; private targets only with
- * WEBHOOK_ALLOW_PRIVATE=1 (tests, local development). Read on every call.
+ * WEBHOOK_ALLOW_PRIVATE=1 (tests, local development; refused with APP_ENV=live).
  */
 export function webhookUrlPolicy(): UrlPolicy {
-  const live = config().APP_ENV === 'live';
-  return { allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === '1', requireHttps: live, hintAllowPrivate: !live };
+  const { APP_ENV, WEBHOOK_ALLOW_PRIVATE } = config();
+  const live = APP_ENV === 'live';
+  return { allowPrivate: WEBHOOK_ALLOW_PRIVATE === '1', requireHttps: live, hintAllowPrivate: !live };
 }
 
 export interface VettedAddress {
