@@ -35,7 +35,13 @@ export class AppError extends Error {
     readonly detail: string,
     readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
   ) {
+    // A refusal (4xx) is an answer, not a fault: it carries no stack trace. Capturing one, and
+    // formatting it when tRPC wraps the error, was about a sixth of the CPU of a 429 under a flood
+    // (docs/PERFORMANCE.md, "Noisy neighbours"); a 5xx keeps its trace for the log.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (ERROR_KINDS[kind].status < 500) Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 

@@ -59,6 +59,8 @@
  *   BENCH_NOISY_SECONDS=10 BENCH_NOISY_ME_RATE=40   noisy neighbour: B measured per phase, B's /v1/me rate
  *   BENCH_NOISY_PREVIEWS=150 BENCH_NOISY_BATCHES=10 BENCH_NOISY_BATCH_CALLS=2000 BENCH_NOISY_KEYS=20
  *   BENCH_NOISY_HOOKS=40 BENCH_NOISY_HOOK_EVENTS=5  what network A does in each phase
+ *   BENCH_NOISY_ATTACKER_NICE=19  the attacker's CPU priority (19: a client on another machine; 0: this machine's own)
+ *   BENCH_NOISY_SYNTH=local,http  the voice providers it runs with, one service each (http: the fake vendor)
  *   BENCH_NOISY=0         skip the noisy neighbour benchmark
  *   BENCH_OFFERS_SMALL=10000 BENCH_OFFERS_LARGE=1000000   offer list sizes (target: large/small p50 ≤ 1.2)
  *   BENCH_LIST_SECONDS=5  BENCH_LIST_CONNECTIONS=1        per list run (BENCH_RUNS runs per page and size)
@@ -118,7 +120,7 @@ import { investigation, noisy, POOL_MAX, quick, root, settings, soak as soakSett
 import { SERVICE_STATEMENTS } from '@/scripts/bench/service-statements';
 import { burstLogLine, fanoutSettings, fanoutVerdict, renderWebhookSection, runWebhookFanout, steadyLogLine } from '@/scripts/bench/webhook-fanout';
 import { fairnessLogLine, fairnessSettings, renderFairnessSection, runWebhookFairness } from '@/scripts/bench/scenarios/webhook-fairness';
-import { NOISY_SERVICE_ENV, noisyLogLine, renderNoisySection, runNoisyNeighbour } from '@/scripts/bench/scenarios/noisy-neighbour';
+import { noisyLogLine, renderNoisySection, runNoisyNeighbour, withNoisyService, type NoisyResult } from '@/scripts/bench/scenarios/noisy-neighbour';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 /** A step after the first: its result, or why there is none (skipped, or the error it failed with). */
@@ -307,10 +309,19 @@ async function main(): Promise<void> {
     // 7c. Noisy neighbour: network B's latencies alone and while network A attacks.
     const noisyNeighbour = noisy.enabled
       ? await step('noisy neighbour benchmark', async () => {
-          const child = await startService('service-noisy', 'the service with WEBHOOK_ALLOW_PRIVATE=1 and default rate limits for the noisy neighbour benchmark', NOISY_SERVICE_ENV);
-          const result = await runNoisyNeighbour({ baseUrl: child.url, token: superToken }, noisy, { log });
-          await processes.stop(child);
-          return result;
+          const results: NoisyResult[] = [];
+          for (const synth of noisy.synth) {
+            const { service, close } = await withNoisyService(synth, settings.vendorDelayMs, (env, what) =>
+              startService(`service-noisy-${synth}`, `the service (${what}) with WEBHOOK_ALLOW_PRIVATE=1 and default rate limits for the noisy neighbour benchmark`, env),
+            );
+            try {
+              results.push(await runNoisyNeighbour({ baseUrl: service.url, token: superToken }, noisy, synth, { log }));
+            } finally {
+              await processes.stop(service);
+              await close();
+            }
+          }
+          return results;
         })
       : { error: 'skipped (BENCH_NOISY=0)' };
 
@@ -328,7 +339,7 @@ async function main(): Promise<void> {
       log(`fan-out: burst median ${Math.round(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${v.p99.toFixed(1)} ms (${v.p99Met ? 'met' : 'MISSED'})`);
     }
     if (fairness.result) log(fairnessLogLine(fairness.result));
-    if (noisyNeighbour.result) log(noisyLogLine(noisyNeighbour.result));
+    for (const result of noisyNeighbour.result ?? []) log(noisyLogLine(result));
     if (settings.report) {
       const environment = describeEnvironment(pgVersion, loadBefore);
       const sections = [
@@ -358,6 +369,7 @@ async function main(): Promise<void> {
           command: environment.command,
           date: environment.date,
           machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
+          vendorDelayMs: settings.vendorDelayMs,
         }),
       ];
       const others = [...listVerdicts(lists.result, lists.error), soakVerdictRow(soak.result, soak.error)];

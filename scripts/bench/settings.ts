@@ -101,6 +101,12 @@ export const lists = {
 };
 
 /** The noisy neighbour scenario (scenarios/noisy-neighbour.ts): what network A does, and how B is measured. */
+function noisySynth(value: string): Array<'local' | 'http'> {
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (!list.length || list.some((v) => v !== 'local' && v !== 'http')) throw new Error(`BENCH_NOISY_SYNTH: "local", "http" or both, comma separated; got ${JSON.stringify(value)}`);
+  return list as Array<'local' | 'http'>;
+}
+
 export const noisy = {
   enabled: process.env.BENCH_NOISY !== '0',
   seconds: numberEnv('BENCH_NOISY_SECONDS', quick ? 4 : 10),
@@ -111,6 +117,12 @@ export const noisy = {
   keys: Math.round(numberEnv('BENCH_NOISY_KEYS', 20)),
   hooks: Math.round(numberEnv('BENCH_NOISY_HOOKS', 40)),
   hookEvents: Math.round(numberEnv('BENCH_NOISY_HOOK_EVENTS', 5)),
+  // The attacker's CPU priority (nice, 0–19): 19 stands for a client on another machine, whose CPU
+  // is not the service's; 0 lets it take its share of this machine's cores from the service.
+  attackerNice: Math.round(numberEnv('BENCH_NOISY_ATTACKER_NICE', 19)),
+  // The voice providers to run it with, each on a service of its own: `local` (the default engine,
+  // in the web process's CPU) and `http` (a vendor: the fake one, BENCH_VENDOR_DELAY_MS per call).
+  synth: noisySynth(process.env.BENCH_NOISY_SYNTH ?? 'local,http'),
 };
 export type NoisySettings = typeof noisy;
 

@@ -21,7 +21,8 @@
  * WEBHOOK_ALLOW_PRIVATE=1 and the default rate limits (per key 100/s, burst 200; per owner 200/s,
  * 400; per network 500/s, 1,000: attackers meet the limits a user would); B's endpoint and A's hanging one are a node:http server here. A's
  * traffic comes from a child process (this file, NOISY_ATTACK set), so that its event loop is not
- * the one timing B.
+ * the one timing B, at CPU priority nice BENCH_NOISY_ATTACKER_NICE (19): an attacker is a client on
+ * another machine, and its own CPU is not a resource the service shares.
  *
  * Usable from run.ts (`runNoisyNeighbour` + `noisyLogLine` + `renderNoisySection`), or alone:
  *   node --import tsx scripts/bench/scenarios/noisy-neighbour.ts     # fresh database, own service;
@@ -43,6 +44,7 @@ import postgres from 'postgres';
 import { api, call, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
+import { startFakeVendor } from '@/scripts/bench/creative-overhead';
 import { databaseUrl } from '@/scripts/bench/seed';
 import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
 import { benchCommand, noisy, root, settings, type NoisySettings } from '@/scripts/bench/settings';
@@ -85,6 +87,8 @@ export interface PhaseResult {
 }
 
 export interface NoisyResult {
+  /** The voice provider the service ran with. */
+  synth: 'local' | 'http';
   settings: NoisySettings;
   phases: PhaseResult[];
   loadBefore: string;
@@ -140,6 +144,7 @@ function startAttack(spec: AttackSpec): Promise<NonNullable<PhaseResult['attacke
     env: { ...process.env, NOISY_ATTACK: JSON.stringify(spec) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (noisy.attackerNice > 0 && child.pid) os.setPriority(child.pid, noisy.attackerNice);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -292,8 +297,28 @@ async function measureB(b: Api, net: AdNetwork, receiver: Receiver, s: NoisySett
 
 // ---------------------------------------------------------------- the run
 
-/** Run against a started service (with NOISY_SERVICE_ENV) as its super_user `su`. */
-export async function runNoisyNeighbour(su: Api, s: NoisySettings, opts: { log: (msg: string) => void }): Promise<NoisyResult> {
+/**
+ * Runs `measure` on a service started by `start` with NOISY_SERVICE_ENV and the voice provider
+ * `synth` (for `http`, the fake vendor of creative-overhead.ts, `vendorDelayMs` per call).
+ */
+export async function withNoisyService<T>(
+  synth: 'local' | 'http',
+  vendorDelayMs: number,
+  start: (env: Record<string, string>, what: string) => Promise<T>,
+): Promise<{ service: T; close: () => Promise<void> }> {
+  if (synth === 'local') return { service: await start(NOISY_SERVICE_ENV, 'the local voice engine'), close: async () => {} };
+  const vendor = await startFakeVendor(vendorDelayMs);
+  try {
+    const env = { ...NOISY_SERVICE_ENV, SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'bench', SYNTH_MAX_RETRIES: '0' };
+    return { service: await start(env, `SYNTH_PROVIDER=http, a fake vendor answering in ${vendorDelayMs} ms`), close: () => vendor.close() };
+  } catch (error) {
+    await vendor.close();
+    throw error;
+  }
+}
+
+/** Run against a started service (with NOISY_SERVICE_ENV and voice provider `synth`) as its super_user `su`. */
+export async function runNoisyNeighbour(su: Api, s: NoisySettings, synth: 'local' | 'http', opts: { log: (msg: string) => void }): Promise<NoisyResult> {
   const loadBefore = loadAverage();
   const receiver = await startReceiver();
   try {
@@ -316,7 +341,7 @@ export async function runNoisyNeighbour(su: Api, s: NoisySettings, opts: { log: 
     const phases: PhaseResult[] = [];
     const alone = await measureB(b, bNet, receiver, s);
     phases.push({ phase: 'alone', ...alone });
-    opts.log(noisyPhaseLine(phases.at(-1)!));
+    opts.log(noisyPhaseLine(phases.at(-1)!, synth));
 
     for (const kind of ATTACKS) {
       let attacker: PhaseResult['attacker'];
@@ -346,9 +371,9 @@ export async function runNoisyNeighbour(su: Api, s: NoisySettings, opts: { log: 
         attacker = await running;
       }
       phases.push({ phase: kind, ...measured, attacker });
-      opts.log(noisyPhaseLine(phases.at(-1)!));
+      opts.log(noisyPhaseLine(phases.at(-1)!, synth));
     }
-    return { settings: s, phases, loadBefore };
+    return { synth, settings: s, phases, loadBefore };
   } finally {
     await receiver.close();
   }
@@ -404,9 +429,9 @@ const statusList = (statuses: Record<string, number>) =>
     .map(([status, n]) => `${status}: ${fmtInt(n)}`)
     .join(', ');
 
-function noisyPhaseLine(p: PhaseResult): string {
+function noisyPhaseLine(p: PhaseResult, synth: NoisyResult['synth']): string {
   return (
-    `noisy neighbour, ${p.phase}: B /v1/me p50 ${fmt(p.me.p50)} / p99 ${fmt(p.me.p99)} ms (${p.me.failed} failed), ` +
+    `noisy neighbour (${synth} voice), ${p.phase}: B /v1/me p50 ${fmt(p.me.p50)} / p99 ${fmt(p.me.p99)} ms (${p.me.failed} failed), ` +
     `preview median ${fmt(median(p.previewsMs))} / max ${fmt(maxOf(p.previewsMs))} ms (${statusList(p.previewStatuses)}), ` +
     `creative ready ${fmt(p.creativeMs)} ms, offer.accepted delivered ${fmt(p.deliveryMs)} ms` +
     (p.attacker ? `; A: ${fmtInt(p.attacker.requests)} requests (${statusList(p.attacker.statuses)})` : '')
@@ -414,8 +439,13 @@ function noisyPhaseLine(p: PhaseResult): string {
 }
 
 export function noisyLogLine(r: NoisyResult): string {
-  return r.phases.map(noisyPhaseLine).join('\n[bench] ') + `\n[bench] noisy neighbour targets: ${noisyMet(r) ? 'met' : 'MISSED'}`;
+  return r.phases.map((p) => noisyPhaseLine(p, r.synth)).join('\n[bench] ') + `\n[bench] noisy neighbour (${r.synth} voice) targets: ${noisyMet(r) ? 'met' : 'MISSED'}`;
 }
+
+const SYNTH_WORDS: Record<NoisyResult['synth'], (vendorDelayMs: number) => string> = {
+  local: () => 'With the local voice engine (`SYNTH_PROVIDER=local`, the default: synthesis on the web and worker processes\' own CPU)',
+  http: (ms) => `With a voice vendor (\`SYNTH_PROVIDER=http\`, as a deployment runs: a fake vendor answering each call in ${fmtInt(ms)} ms)`,
+};
 
 const ATTACK_WORDS: Record<PhaseResult['phase'], (s: NoisySettings) => string> = {
   alone: () => 'alone',
@@ -425,9 +455,27 @@ const ATTACK_WORDS: Record<PhaseResult['phase'], (s: NoisySettings) => string> =
   hanging: (s) => `${s.hooks} hanging subscriptions, ${s.hookEvents} events each queued`,
 };
 
-export function renderNoisySection(r: NoisyResult | undefined, info: { error?: string; command: string; date: string; machine: string }): string[] {
+export function renderNoisySection(
+  results: NoisyResult[] | undefined,
+  info: { error?: string; command: string; date: string; machine: string; vendorDelayMs: number },
+): string[] {
   const lines = [NOISY_SECTION_TITLE, ''];
-  if (!r || info.error) return [...lines, `Not measured: ${info.error ?? 'skipped'}.`, ''];
+  if (!results?.length || info.error) return [...lines, `Not measured: ${info.error ?? 'skipped'}.`, ''];
+  const s = results[0]!.settings;
+  return [
+    ...lines,
+    `Measured ${info.date} with \`${info.command}\` on ${info.machine}; load average before: ${results.map((r) => r.loadBefore).join(', then ')}.`,
+    '',
+    `Targets while A attacks: B's \`GET /v1/me\` p99 ≤ ${NOISY_TARGETS.meP99Ratio} × alone, preview < ${fmtInt(NOISY_TARGETS.previewMs)} ms, creative ready < alone + ${fmtInt(NOISY_TARGETS.creativeExtraMs)} ms, \`offer.accepted\` delivered < ${fmtInt(NOISY_TARGETS.deliveryMs)} ms (✗ marks a miss).`,
+    '',
+    ...results.flatMap((r) => [`${SYNTH_WORDS[r.synth](info.vendorDelayMs)}: ${verdict(noisyMet(r))}.`, '', ...noisyTable(r), '']),
+    `- **Setup**: the service as \`npm start\` runs it (web + worker), one service per voice provider, with \`WEBHOOK_ALLOW_PRIVATE=1\` and the default rate limits (per key 100/s, burst 200; per owner 200/s, 400; per network 500/s, 1,000), the webhook quota lifted to ${Math.max(20, s.hooks)} for A's hanging subscriptions. Each phase: A's attack starts, 1 s later B is measured for ${s.seconds} s: \`GET /v1/me\` at ${s.meRate}/s (open loop), previews one after another, and one offer accepted (creative polled every 100 ms; delivery = accept answered → receipt at B's endpoint). A's traffic comes from a child process${s.attackerNice > 0 ? ` at CPU priority nice ${s.attackerNice} (BENCH_NOISY_ATTACKER_NICE), standing for a client on another machine: on these 2 cores an attacker at the service's own priority takes up to a core from it and Postgres, which is the machine's cost, not the service's` : " at the service's own CPU priority (BENCH_NOISY_ATTACKER_NICE=0)"}; its hanging endpoint and B's endpoint are a node:http server in the benchmark.`,
+    "- **What bounds A** (issue 33): previews are admitted per network (PREVIEW_CONCURRENCY_PER_NETWORK, PREVIEW_QUEUE_PER_NETWORK; past them 429), the voice engine serves creatives before previews and networks in turn, the worker gives one network at most WORKER_NETWORK_SHARE of its delivery slots and of its synthesis slots, and synthesis has a pool of its own. Requests spend from budgets per key, per owner and per network, and console batches are capped. What no per-network bound shares out is the machine's CPU: with the local engine, A's admitted previews keep a core synthesizing.",
+    '',
+  ];
+}
+
+function noisyTable(r: NoisyResult): string[] {
   const alone = r.phases.find((p) => p.phase === 'alone')!;
   const s = r.settings;
   const rows = r.phases.map((p) => {
@@ -439,18 +487,9 @@ export function renderNoisySection(r: NoisyResult | undefined, info: { error?: s
     );
   });
   return [
-    ...lines,
-    `Measured ${info.date} with \`${info.command}\` on ${info.machine}; load average before: ${r.loadBefore}.`,
-    '',
-    `Targets while A attacks: B's \`GET /v1/me\` p99 ≤ ${NOISY_TARGETS.meP99Ratio} × alone, preview < ${fmtInt(NOISY_TARGETS.previewMs)} ms, creative ready < alone + ${fmtInt(NOISY_TARGETS.creativeExtraMs)} ms, \`offer.accepted\` delivered < ${fmtInt(NOISY_TARGETS.deliveryMs)} ms — ${verdict(noisyMet(r))} (✗ marks a miss).`,
-    '',
     `| A does | B /v1/me p50 / p99 ms | B preview median / max ms | B accept → creative ready ms | B offer.accepted delivered ms | A's requests (answers) |`,
     '|---|---:|---:|---:|---:|---|',
     ...rows,
-    '',
-    `- **Setup**: the service as \`npm start\` runs it (web + worker, local voice engine) with \`WEBHOOK_ALLOW_PRIVATE=1\` and the default rate limits (per key 100/s, burst 200; per owner 200/s, 400; per network 500/s, 1,000), the webhook quota lifted to ${Math.max(20, s.hooks)} for A's hanging subscriptions. Each phase: A's attack starts, 1 s later B is measured for ${s.seconds} s: \`GET /v1/me\` at ${s.meRate}/s (open loop), previews one after another, and one offer accepted (creative polled every 100 ms; delivery = accept answered → receipt at B's endpoint). A's traffic comes from a child process; its hanging endpoint and B's endpoint are a node:http server in the benchmark.`,
-    '- **What bounds A** (issue 33): previews are admitted per network (PREVIEW_CONCURRENCY_PER_NETWORK, PREVIEW_QUEUE_PER_NETWORK; past them 429), the voice engine serves creatives before previews and networks in turn, the worker gives one network at most WORKER_NETWORK_SHARE of its delivery slots and of its synthesis slots, and synthesis has a pool of its own. Request budgets per key and batch sizes are the rate limiter\'s and the console transport\'s.',
-    '',
   ];
 }
 
@@ -465,24 +504,31 @@ async function standalone(): Promise<void> {
     await admin.unsafe(`create database "${dbName}"`);
     created = true;
     const token = generateApiKeyToken('test');
-    const service = await processes.start('service', 'scripts/start.ts', serviceEnvironment(dbUrl, token, NOISY_SERVICE_ENV), {
-      what: 'the service',
-      readyToken: token,
-      timeoutMs: settings.startTimeoutMs,
-    });
-    const result = await runNoisyNeighbour({ baseUrl: service.url, token }, noisy, { log });
-    log(noisyLogLine(result));
+    const results: NoisyResult[] = [];
+    for (const synth of noisy.synth) {
+      const { service, close } = await withNoisyService(synth, settings.vendorDelayMs, (env, what) =>
+        processes.start(`service-${synth}`, 'scripts/start.ts', serviceEnvironment(dbUrl, token, env), { what: `the service (${what})`, readyToken: token, timeoutMs: settings.startTimeoutMs }),
+      );
+      try {
+        results.push(await runNoisyNeighbour({ baseUrl: service.url, token }, noisy, synth, { log }));
+      } finally {
+        await processes.stop(service);
+        await close();
+      }
+    }
+    for (const result of results) log(noisyLogLine(result));
     if (report) {
       const cpus = os.cpus();
-      const section = renderNoisySection(result, {
+      const section = renderNoisySection(results, {
         command: benchCommand('node --import tsx scripts/bench/scenarios/noisy-neighbour.ts'),
         date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
+        vendorDelayMs: settings.vendorDelayMs,
       });
       writeFileSync(report, spliceSection(existsSync(report) ? readFileSync(report, 'utf8') : '# Performance\n\n', section, NOISY_SECTION_TITLE));
       log(`wrote its section of ${path.relative(process.cwd(), report)}`);
     }
-    if (!noisyMet(result)) process.exitCode = 1;
+    if (!results.every(noisyMet)) process.exitCode = 1;
   } finally {
     await processes.stopAll();
     if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
