@@ -4,6 +4,18 @@ export default tseslint.config(
   { ignores: ['node_modules/', '.next/', '.data/', 'test-results/', 'playwright-report/', 'next-env.d.ts', 'db/migrations/'] },
   ...tseslint.configs.recommended,
   {
+    // Async code: a promise nobody awaits loses its error, and one passed where a callback's result
+    // is ignored runs unobserved. Type-aware, so the rules see what returns one. React's event
+    // attributes may take an async handler (create-t3-app's setting); anywhere else a promise is
+    // awaited, returned, or marked `void` on purpose.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',

@@ -69,7 +69,7 @@ export async function startFakeVoiceVendor(options: { delayMs?: number; format?:
           (bytes) => res.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes),
           () => res.writeHead(500).end(),
         );
-      if (options.delayMs) setTimeout(answer, options.delayMs);
+      if (options.delayMs) setTimeout(() => void answer(), options.delayMs);
       else void answer();
     });
   });
