@@ -298,8 +298,9 @@ async function measureB(b: Api, net: AdNetwork, receiver: Receiver, s: NoisySett
 // ---------------------------------------------------------------- the run
 
 /**
- * Runs `measure` on a service started by `start` with NOISY_SERVICE_ENV and the voice provider
- * `synth` (for `http`, the fake vendor of creative-overhead.ts, `vendorDelayMs` per call).
+ * Starts the scenario's service with `start`: NOISY_SERVICE_ENV and the voice provider `synth` (for
+ * `http`, the fake vendor of creative-overhead.ts, answering in `vendorDelayMs`). `close` stops the
+ * vendor once the service is stopped.
  */
 export async function withNoisyService<T>(
   synth: 'local' | 'http',
