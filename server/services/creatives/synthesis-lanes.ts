@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { config } from '@/server/config';
 import { networkSlots } from '@/server/services/network-share';
+import { releaseStaleJobs } from '@/server/services/stale-jobs';
 
 /**
  * Synthesis is shared fairly between networks: each worker process synthesizes at most
@@ -91,21 +92,5 @@ export async function requeueSynthesis({
 export const STALE_SYNTHESIS_SECONDS = 30 * 60;
 
 export async function releaseStaleSynthesisJobs({ db, staleSeconds = STALE_SYNTHESIS_SECONDS }: { db: Queryable; staleSeconds?: number }): Promise<number> {
-  const rows = await db.execute<{ id: string }>(sql`
-    with jobs as (
-      update graphile_worker._private_jobs j
-      set locked_at = null, locked_by = null
-      from graphile_worker._private_tasks t
-      where t.id = j.task_id and t.identifier = 'synthesize-creative'
-        and j.locked_at < now() - make_interval(secs => ${staleSeconds})
-      returning j.id
-    ), lanes as (
-      update graphile_worker._private_job_queues q
-      set locked_at = null, locked_by = null
-      where q.queue_name like ${`${SYNTHESIS_LANE_PREFIX}%`}
-        and q.locked_at < now() - make_interval(secs => ${staleSeconds})
-      returning q.id
-    )
-    select id from jobs`);
-  return rows.length;
+  return releaseStaleJobs({ db, task: 'synthesize-creative', lanePrefix: SYNTHESIS_LANE_PREFIX, staleSeconds });
 }

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { LANE_PREFIX } from './lanes';
 import { config } from '@/server/config';
+import { releaseStaleJobs } from '@/server/services/stale-jobs';
 
 /**
  * A worker killed outright (SIGKILL, OOM) leaves its jobs locked, and
@@ -17,23 +17,7 @@ export function staleDeliverySeconds(): number {
 }
 
 export async function releaseStaleDeliveryJobs({ db, staleSeconds = staleDeliverySeconds() }: { db: Queryable; staleSeconds?: number }): Promise<number> {
-  // A delivery's lane (its named queue, lanes.ts) stays locked with its job: free both, or the
+  // A delivery's lane (its named queue, lanes.ts) stays locked with its job: both are freed, or the
   // endpoint's other deliveries would wait the same four hours behind it.
-  const rows = await db.execute<{ id: string }>(sql`
-    with jobs as (
-      update graphile_worker._private_jobs j
-      set locked_at = null, locked_by = null
-      from graphile_worker._private_tasks t
-      where t.id = j.task_id and t.identifier = 'deliver-webhook'
-        and j.locked_at < now() - make_interval(secs => ${staleSeconds})
-      returning j.id
-    ), lanes as (
-      update graphile_worker._private_job_queues q
-      set locked_at = null, locked_by = null
-      where q.queue_name like ${`${LANE_PREFIX}%`}
-        and q.locked_at < now() - make_interval(secs => ${staleSeconds})
-      returning q.id
-    )
-    select id from jobs`);
-  return rows.length;
+  return releaseStaleJobs({ db, task: 'deliver-webhook', lanePrefix: LANE_PREFIX, staleSeconds });
 }
