@@ -71,6 +71,10 @@ const envSchema = z.object({
   RATE_LIMIT_OWNER_BURST: z.coerce.number().int().positive().default(400),
   RATE_LIMIT_NETWORK_PER_SECOND: z.coerce.number().positive().default(500),
   RATE_LIMIT_NETWORK_BURST: z.coerce.number().int().positive().default(1000),
+  // Refusals are paced (server/http/refusal-pacing.ts): a 429 waits its turn in its bucket's line, at
+  // most this long; at most this many answers held at once per process; 0 ms answers at once.
+  REFUSAL_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+  REFUSAL_HOLD_MAX: z.coerce.number().int().min(0).default(1_000),
   // Calls in one /api/trpc request; at least the console's own batches (CONSOLE_BATCH_ITEMS).
   CONSOLE_MAX_BATCH_SIZE: z.coerce.number().int().min(CONSOLE_BATCH_ITEMS).default(50),
   // Quotas, each checked inside the creating transaction (server/services/quotas.ts).

@@ -28,12 +28,23 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * How a refusal for a budget is paced (server/http/refusal-pacing.ts): its `line` (the bucket that
+ * refused it), the time until that bucket could admit one request, and the time it takes to admit
+ * each further one.
+ */
+export interface Pace {
+  line: string;
+  waitMs: number;
+  everyMs: number;
+}
+
 export class AppError extends Error {
   override readonly name = 'AppError';
   constructor(
     readonly kind: ErrorKind,
     readonly detail: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; pace?: Pace } = {},
   ) {
     // A refusal (4xx) is an answer, not a fault: it carries no stack trace. Capturing one, and
     // formatting it when tRPC wraps the error, was about a sixth of the CPU of a 429 under a flood

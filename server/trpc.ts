@@ -15,6 +15,7 @@ import { idempotently, type IdempotencyRequest } from './http/idempotency';
 import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
+import { paceRefusal } from './http/refusal-pacing';
 import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget } from './http/request-budget';
 import { findInvitationByToken, INVITATION_TOKEN_PATTERN } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
@@ -161,7 +162,11 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
     }
   }
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) throw toTRPCError(result.error.cause);
+  if (!result.ok && result.error.cause instanceof AppError) {
+    // A budget refusal is answered after a hold, the same on both transports (refusal-pacing.ts).
+    await paceRefusal(result.error.cause, ctx.http, ctx.http.headers);
+    throw toTRPCError(result.error.cause);
+  }
   return result;
 });
 
@@ -181,6 +186,7 @@ async function admit<T>(ctx: Context, credential: () => Promise<T>, owner: (call
     const decision = limits.authFailures.consume(addressKey);
     throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
       headers: { 'Retry-After': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) },
+      pace: { line: addressKey, waitMs: decision.waitMs, everyMs: decision.tokenMs },
     });
   }
   const presented = limits && spendBeforeLookup(limits, ctx.http.headers, ctx.header('authorization'));

@@ -8,6 +8,7 @@ import { appRouter } from '@/server/routers';
 import { createContext, requestState, type AppRequest, type Context } from '@/server/trpc';
 import { MAX_BODY_BYTES, refuseUnsafeHeaders, refuseUnsafeTarget } from './body';
 import { errorHeaders, problemFromError, type Problem } from './problem';
+import { holdAnswer, jittered } from './refusal-pacing';
 
 export const CONSOLE_PREFIX = '/api/trpc';
 
@@ -32,20 +33,21 @@ function callsIn(path: string, query: URLSearchParams): number {
 /**
  * What the transport refuses before tRPC reads the request, each a 400: a batch of more calls than
  * CONSOLE_MAX_BATCH_SIZE (each call is a procedure run: an unbounded batch is unbounded work for one
- * request), and a target or header that is not text (server/http/body.ts; the body is checked by
+ * request; `oversized`), and a target or header that is not text (server/http/body.ts; the body is checked by
  * the procedures' `base` middleware).
  */
-function refusalOf(req: AppRequest, path: string, query: URLSearchParams): unknown {
+function refusalOf(req: AppRequest, path: string, query: URLSearchParams): { error: unknown; oversized?: true } | undefined {
   try {
     refuseUnsafeTarget(req.url!);
     refuseUnsafeHeaders(req.rawHeaders);
   } catch (error) {
-    return error;
+    return { error };
   }
   const calls = callsIn(path, query);
   const max = config().CONSOLE_MAX_BATCH_SIZE;
   if (calls > max) {
-    return badRequest(`This batch holds ${calls} calls; ${CONSOLE_PREFIX} takes at most ${max} in one request (CONSOLE_MAX_BATCH_SIZE). Send them in smaller batches.`);
+    const detail = `This batch holds ${calls} calls; ${CONSOLE_PREFIX} takes at most ${max} in one request (CONSOLE_MAX_BATCH_SIZE). Send them in smaller batches.`;
+    return { error: badRequest(detail), oversized: true };
   }
   return undefined;
 }
@@ -72,7 +74,9 @@ export function createConsoleHandler() {
     const path = url.pathname.slice(CONSOLE_PREFIX.length + 1);
     const refusal = refusalOf(req, path, url.searchParams);
     if (refusal) {
-      sendRefusal(res, problemFromError(refusal));
+      // The console never sends an oversized batch: its answer is paced like a budget's (refusal-pacing.ts).
+      if (refusal.oversized) await holdAnswer(jittered(config().REFUSAL_HOLD_MS));
+      sendRefusal(res, problemFromError(refusal.error));
       return;
     }
     await nodeHTTPRequestHandler({

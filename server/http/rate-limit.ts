@@ -20,6 +20,10 @@ export interface Decision {
   resetSeconds: number;
   /** Seconds to wait before a request would be allowed (0 when allowed). */
   retryAfterSeconds: number;
+  /** The same wait in milliseconds, not rounded up (0 when allowed). */
+  waitMs: number;
+  /** Milliseconds the bucket takes to refill one token. */
+  tokenMs: number;
 }
 
 /** Where buckets are shared between processes. `sync` spends tokens and returns each bucket's balance. */
@@ -83,6 +87,8 @@ export class TokenBucketLimiter {
       remaining: Math.max(0, Math.floor(bucket.tokens)),
       resetSeconds: Math.ceil(Math.max(0, burst - bucket.tokens) / rate),
       retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate)),
+      waitMs: allowed ? 0 : ((1 - bucket.tokens) / rate) * 1000,
+      tokenMs: 1000 / rate,
     };
   }
 

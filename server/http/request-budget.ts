@@ -60,20 +60,24 @@ function report(headers: Headers, decision: Decision): void {
   if (!decision.allowed || shown === undefined || decision.remaining < Number(shown)) Object.assign(headers, rateLimitHeaders(decision));
 }
 
-function spend(limiter: TokenBucketLimiter, bucket: string, headers: Headers, refusal: (retryAfter: number) => string): void {
+function spend(limiter: TokenBucketLimiter, bucket: string, headers: Headers, refusal: string): void {
   const decision = limiter.consume(bucket);
   report(headers, decision);
-  if (!decision.allowed) throw refused(decision, refusal);
+  if (!decision.allowed) throw refused(bucket, decision, refusal);
 }
 
-function refused(decision: Decision, refusal: (retryAfter: number) => string): AppError {
-  return new AppError('rate-limited', refusal(decision.retryAfterSeconds), { headers: { 'Retry-After': String(decision.retryAfterSeconds) } });
+/** The detail names no number of seconds: the answer may be held (refusal-pacing.ts), and Retry-After says what is left. */
+export function refused(bucket: string, decision: Decision, refusal: string): AppError {
+  return new AppError('rate-limited', refusal, {
+    headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    pace: { line: bucket, waitMs: decision.waitMs, everyMs: decision.tokenMs },
+  });
 }
 
-const keyRefusal = (s: number) => `Rate limit exceeded. Retry after ${s} s.`;
-const ownerRefusal = (s: number) =>
-  `Rate limit exceeded for this key's owner: all keys of one person or service account share one budget, so more keys do not add to it. Retry after ${s} s.`;
-const networkRefusal = (s: number) => `Rate limit exceeded for this network: every key acting on it shares one budget. Retry after ${s} s.`;
+const keyRefusal = 'Rate limit exceeded. Retry after the seconds in Retry-After.';
+const ownerRefusal =
+  "Rate limit exceeded for this key's owner: all keys of one person or service account share one budget, so more keys do not add to it. Retry after the seconds in Retry-After.";
+const networkRefusal = 'Rate limit exceeded for this network: every key acting on it shares one budget. Retry after the seconds in Retry-After.';
 
 /**
  * Before the credential is looked up: spend its own bucket, and refuse it if its owner (known from an
@@ -87,7 +91,7 @@ export function spendBeforeLookup(limits: Limits, headers: Headers, authorizatio
   if (owner !== undefined && limits.perOwner.exhausted(owner)) {
     const decision = limits.perOwner.consume(owner); // refused: spends nothing
     report(headers, decision);
-    throw refused(decision, ownerRefusal);
+    throw refused(owner, decision, ownerRefusal);
   }
   return credential;
 }

@@ -8,6 +8,7 @@ import { appRouter } from '@/server/routers';
 import { admitWithoutOperation, createContext, requestState, type AppRequest, type HttpOut } from '@/server/trpc';
 import { parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from './body';
 import { requestFingerprint } from './idempotency';
+import { paceRefusal } from './refusal-pacing';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from './problem';
 import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
 
@@ -131,6 +132,7 @@ export function createRestHandler() {
           await admitWithoutOperation(ctx);
           sendProblem(res, requestId, problem('not-found', 'No operation at this path. The reference is at /docs.'), ctx.http.headers);
         } catch (error) {
+          await paceRefusal(error, ctx.http, ctx.http.headers);
           sendProblem(res, requestId, problemFromError(error), { ...ctx.http.headers, ...errorHeaders(error) });
         }
         return;
