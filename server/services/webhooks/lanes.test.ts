@@ -106,6 +106,20 @@ describe('admission beyond a network’s share (WORKER_NETWORK_SHARE)', () => {
     expect(endpoint(networkId).admit().admitted).toBe(true);
   });
 
+  it('sends a job back later the longer its network’s attempts have neither started nor ended, up to 1–2 s', () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    const started = Date.now();
+    Array.from({ length: networkConcurrency() }, () => endpoint(networkId).fill(1)); // five attempts, all hanging
+    const delayAt = (at: number) => deferred(endpoint(networkId).admit(at), at);
+    expect(delayAt(started).delayMs).toBeLessThanOrEqual(200); // just started: a place may free any moment
+    const quiet = delayAt(started + 800);
+    expect(quiet).toMatchObject({ lane: false, heldBy: 'network' });
+    expect(quiet.delayMs).toBeGreaterThanOrEqual(800);
+    expect(quiet.delayMs).toBeLessThanOrEqual(1_600);
+    expect(delayAt(started + 1_900).delayMs).toBeLessThanOrEqual(2_000);
+  });
+
   it('does not send a network’s backlog to lanes for one endpoint’s time-out while its other attempts are young', () => {
     useShare('0.25', '20');
     const networkId = randomUUID();

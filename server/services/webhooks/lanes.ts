@@ -13,7 +13,7 @@ import { networkSlots } from '@/server/services/network-share';
  * - while the subscription's attempts are young (the oldest in flight started less than
  *   SLOW_AFTER_MS ago, and the last attempt to end was quick) — for a network: while any of its
  *   attempts in flight is younger than that — it is busy and healthy: the job comes back in
- *   100–200 ms, or, when its attempts have been ending, first waits in this process up to
+ *   100–200 ms (later, up to 1–2 s, the longer none of its attempts has started or ended), or, when its attempts have been ending, first waits in this process up to
  *   QUICK_WAIT_MS for one of them to end (admitAttemptSoon);
  * - otherwise it is slow (a subscription: an attempt in flight for over SLOW_AFTER_MS, or its last
  *   attempt to end, within SLOW_FOR_MS, was slow or got no response; a network: every attempt
@@ -76,28 +76,41 @@ function stateOf(holders: Map<string, HolderState>, id: string): HolderState {
   return state;
 }
 
-const later = (now: number) => new Date(now + 100 + Math.random() * 100);
+/**
+ * When a job put back outside the lanes comes again: in 100–200 ms while its holder's attempts are
+ * starting or ending (a busy, quick endpoint), later the longer none has (`quiet`), up to 1–2 s.
+ * Hanging endpoints' backlog then comes back a few times before its lanes take it, not every
+ * 150 ms for SLOW_AFTER_MS: at 40 hanging subscriptions of one network that churn (each return a
+ * job completed and added again) was what slowed other networks' requests on the same process
+ * (docs/PERFORMANCE.md, "Noisy neighbours").
+ */
+function later(state: HolderState, now: number): Date {
+  const newestStart = Math.max(0, ...[...state.inFlight].map((e) => e.startedAt));
+  const quiet = now - Math.max(state.lastEndedAt, newestStart);
+  const base = Math.min(1_000, Math.max(100, quiet));
+  return new Date(now + base + Math.random() * base);
+}
 
 /**
- * Where a job beyond a subscription's share goes: back in 100–200 ms while the endpoint is quick,
+ * Where a job beyond a subscription's share goes: back soon while the endpoint is quick (`later`),
  * else into its lanes for 1 s.
  */
 function endpointDeferral(state: HolderState, lane: string, now: number): Admission {
   const oldest = Math.min(...[...state.inFlight].map((e) => e.startedAt));
   const slow = state.slowUntil > now || now - oldest > SLOW_AFTER_MS;
-  return { admitted: false, queueName: slow ? lane : null, runAt: slow ? new Date(now + 1_000) : later(now), heldBy: 'endpoint' };
+  return { admitted: false, queueName: slow ? lane : null, runAt: slow ? new Date(now + 1_000) : later(state, now), heldBy: 'endpoint' };
 }
 
 /**
  * Where a job beyond a network's share goes: into the network's lanes for 1 s when every attempt
  * holding its share has run past SLOW_AFTER_MS (its share is held by slow endpoints: nothing frees
- * soon), else back in 100–200 ms. One slow or failing endpoint does not mark the whole network
+ * soon), else back soon (`later`). One slow or failing endpoint does not mark the whole network
  * slow — that is its subscription's lanes' job — so a network whose other endpoints answer keeps
  * its share's pace instead of a lane's (one job per lane per 2 s poll).
  */
 function networkDeferral(state: HolderState, lane: string, now: number): Admission {
   const held = [...state.inFlight].every((e) => now - e.startedAt > SLOW_AFTER_MS);
-  return { admitted: false, queueName: held ? lane : null, runAt: held ? new Date(now + 1_000) : later(now), heldBy: 'network' };
+  return { admitted: false, queueName: held ? lane : null, runAt: held ? new Date(now + 1_000) : later(state, now), heldBy: 'network' };
 }
 
 /** The most attempts of one network a worker process runs at a time. */
