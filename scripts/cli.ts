@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
   setConfig(config);
-  logger.level = config.LOG_LEVEL; // stdout carries the token alone
+  logger.level = config.LOG_LEVEL; // warn unless asked: stdout carries the token alone
   // Beside a running `npm start`, its embedded Postgres is shared rather than started a second time.
   const { url, embedded } = await resolveDatabase(config, { shareRunning: true });
   try {

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   (process.env as Record<string, string | undefined>).NODE_ENV ??= 'production';
   const config = loadConfig();
   setConfig(config);
+  logger.level = config.LOG_LEVEL;
   const missingFlags = missingServiceNodeFlags();
   logger.info(
     { node: process.version, nodeFlags: SERVICE_NODE_FLAGS.filter((flag) => !missingFlags.includes(flag)), pid: process.pid },

@@ -10,6 +10,7 @@ import { loadAppSecret } from '@/server/secrets';
 async function main(): Promise<void> {
   const config = loadConfig();
   setConfig(config);
+  logger.level = config.LOG_LEVEL;
   logger.info({ node: process.version, pid: process.pid }, `starting on Node ${process.version}`);
   const { url, embedded } = await resolveDatabase(config);
   await migrateDatabase(config.DATABASE_DIRECT_URL ?? url);

@@ -40,6 +40,9 @@ describe('configuration', () => {
       WEBHOOK_RETENTION_DAYS: 'a month',
       WEBHOOK_ALLOW_PRIVATE: 'yes',
       SYNTH_JOB_MAX_ATTEMPTS: '2.5',
+      LOG_LEVEL: 'loud',
+      NODE_ENV: 'staging',
+      REFUSAL_HOLD_MS: '-1',
     };
     for (const [name, value] of Object.entries(bad)) {
       expect(() => loadConfig(env({ [name]: value })), name).toThrow(new RegExp(`Invalid environment:\\n  ${name}: `));

@@ -108,6 +108,11 @@ const envSchema = z.object({
     .transform((value) => value.trim().toLowerCase() || 'local')
     .pipe(z.enum(['local', 'http'], { error: 'must be "local" or "http"' })),
   SYNTH_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  // The ffmpeg that masters creatives; unset: `ffmpeg` on PATH, else the npm-bundled build (jobs/synth/ffmpeg.ts).
+  FFMPEG_PATH: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -149,6 +154,11 @@ export function config(): Config {
   return current;
 }
 
+/**
+ * Makes `next` the process's configuration. The entry points (scripts/start.ts, worker.ts, cli.ts)
+ * then set the logger's level from it: the logger exists before the configuration is parsed, and
+ * this module stays free of it (the console bundles the schemas that import it).
+ */
 export function setConfig(next: Config): void {
   current = next;
 }

@@ -7,7 +7,9 @@ import pino from 'pino';
  */
 export const logger = pino(
   {
-  level: process.env.LOG_LEVEL ?? 'info',
+  // LOG_LEVEL is set by the entry points once the configuration is parsed (server/config.ts): a bad
+  // value stops the start with the configuration's message, not pino's.
+  level: 'info',
   base: { service: 'ad-network-service' },
   redact: {
     paths: ['token', 'secret', 'authorization', '*.token', '*.secret', '*.authorization', 'headers.authorization'],

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AnyRouter } from '@trpc/server';
 import { TRPCError } from '@trpc/server';
 import type { ZodType } from 'zod';
+import { config } from './config';
 
 /**
  * How a procedure's answer is checked against its `.output()` schema (the schema that makes the
@@ -77,5 +78,5 @@ function firstDifference(a: unknown, b: unknown, at: string): string | undefined
 }
 
 let production: boolean | undefined;
-/** NODE_ENV as the process runs (read once, at the first answer: `npm start` sets it before serving). */
-export const outputCheckOfProcess = (): OutputCheck => ((production ??= process.env.NODE_ENV === 'production') ? 'parse' : 'strict');
+/** NODE_ENV as configured (read once, at the first answer: `npm start` sets the configuration before serving). */
+export const outputCheckOfProcess = (): OutputCheck => ((production ??= config().NODE_ENV === 'production') ? 'parse' : 'strict');

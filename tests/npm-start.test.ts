@@ -122,12 +122,14 @@ describe('npm start with a setting that does not parse', () => {
     try {
       const run = spawnSync('npm', ['start'], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: '', DATA_DIR: untouched, WEBHOOK_TIMEOUT_MS: 'fast' },
+        // LOG_LEVEL too: the logger exists before the configuration, and must not refuse it first.
+        env: { ...process.env, DATABASE_URL: '', DATA_DIR: untouched, WEBHOOK_TIMEOUT_MS: 'fast', LOG_LEVEL: 'loud' },
         encoding: 'utf8',
         timeout: 60_000,
       });
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(/Failed to start: Invalid environment:\n {2}WEBHOOK_TIMEOUT_MS: /);
+      expect(run.stderr).toMatch(/\n {2}LOG_LEVEL: /);
       expect(existsSync(path.join(untouched, 'pg'))).toBe(false);
     } finally {
       rmSync(untouched, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { config } from '@/server/config';
 import type { SynthEnv } from './types';
 
 /**
@@ -98,13 +99,14 @@ export function runFfmpeg(binary: string, args: readonly string[], options: { si
 let located: Promise<FfmpegBinary> | undefined;
 
 /**
- * The ffmpeg binary mastering uses, checked once per process (per call for another `env`): it must
+ * The ffmpeg binary mastering uses, checked once per process (per call when tests pass an `env`): it must
  * run and have the filters and encoders above. Rejects with an Error that says what to install.
  */
-export function ffmpegBinary(env: SynthEnv = process.env): Promise<FfmpegBinary> {
-  if (env !== process.env) return locate(env);
+export function ffmpegBinary(env?: SynthEnv): Promise<FfmpegBinary> {
+  if (env) return locate(env);
   if (!located) {
-    located = locate(env);
+    // FFMPEG_PATH as configured (server/config.ts); PATH is the system's.
+    located = locate({ FFMPEG_PATH: config().FFMPEG_PATH, PATH: process.env.PATH });
     located.catch(() => (located = undefined)); // a later call (after an install) looks again
   }
   return located;
