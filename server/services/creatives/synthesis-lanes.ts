@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { enqueueJob } from '@/jobs/enqueue';
 import { config } from '@/server/config';
 import { networkSlots } from '@/server/services/network-share';
 import { releaseStaleJobs } from '@/server/services/stale-jobs';
@@ -70,14 +70,7 @@ export async function requeueSynthesis({
   runAt: Date;
   attemptsLeft: number;
 }): Promise<void> {
-  await db.execute(sql`
-    select graphile_worker.add_job(
-      'synthesize-creative'::text,
-      json_build_object('creativeId', ${creativeId}::text, 'networkId', ${networkId}::text),
-      queue_name => ${queueName}::text,
-      run_at => ${runAt.toISOString()}::timestamptz,
-      max_attempts => ${Math.max(1, attemptsLeft)}::int
-    )`);
+  await enqueueJob(db, 'synthesize-creative', { creativeId, networkId }, { queueName, runAt, maxAttempts: Math.max(1, attemptsLeft) });
 }
 
 /**
@@ -92,5 +85,5 @@ export async function requeueSynthesis({
 export const STALE_SYNTHESIS_SECONDS = 30 * 60;
 
 export async function releaseStaleSynthesisJobs({ db, staleSeconds = STALE_SYNTHESIS_SECONDS }: { db: Queryable; staleSeconds?: number }): Promise<number> {
-  return releaseStaleJobs({ db, task: 'synthesize-creative', lanePrefix: SYNTHESIS_LANE_PREFIX, staleSeconds });
+  return releaseStaleJobs({ db, task: 'synthesize-creative', staleSeconds });
 }

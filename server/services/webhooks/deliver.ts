@@ -7,6 +7,7 @@ import { webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
 import { column, statement } from '@/db/statement';
 import { logger } from '@/server/logger';
 import { openSecret } from '@/server/secrets';
+import { deliveryJobSql } from './delivery-job';
 import { admitAttemptSoon } from './lanes';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader, standardSignatureHeader } from './signature';
@@ -236,14 +237,7 @@ const recordAttempt = statement<never, {
      where ${d.networkId} = ${networkIdParam} and ${d.id} = ${deliveryIdParam}::uuid
     returning ${d.id} as id
   )
-  select graphile_worker.add_job(
-    'deliver-webhook'::text,
-    json_build_object('deliveryId', delivery.id, 'networkId', ${networkIdParam}::text),
-    queue_name => null::text,
-    run_at => ${p('runAt')}::timestamptz,
-    max_attempts => null::int,
-    job_key => 'delivery:' || delivery.id::text
-  )
+  select ${deliveryJobSql({ deliveryId: sql`delivery.id`, networkId: sql`${networkIdParam}::text` }, { runAt: sql`${p('runAt')}` })}
     from delivery
    where ${p('runAt')}::timestamptz is not null`);
 
@@ -253,13 +247,7 @@ const recordAttempt = statement<never, {
  * add_job, and it completes at once.
  */
 const requeueDelivery = statement<never, { deliveryId: string; networkId: string; queueName: string | null; runAt: string }>(sql`
-  select graphile_worker.add_job(
-    'deliver-webhook'::text,
-    json_build_object('deliveryId', ${deliveryIdParam}::uuid, 'networkId', ${networkIdParam}::text),
-    queue_name => ${p('queueName')}::text,
-    run_at => ${p('runAt')}::timestamptz,
-    job_key => 'delivery:' || ${deliveryIdParam}::text
-  )`);
+  select ${deliveryJobSql({ deliveryId: sql`${deliveryIdParam}::uuid`, networkId: sql`${networkIdParam}::text` }, { queueName: sql`${p('queueName')}`, runAt: sql`${p('runAt')}` })}`);
 
 /**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;

@@ -4,6 +4,7 @@ import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { enqueueJob } from '@/jobs/enqueue';
 import { badRequest, conflict, notFound } from '@/server/errors';
 import type { NetworkPage } from '@/server/services/page';
+import { deliveryJobKey } from './delivery-job';
 import { retentionCutoff, retentionDays } from './retention';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -128,7 +129,7 @@ async function reschedule(tx: Tx, networkId: string, ids: string[]): Promise<Del
     .set({ status: 'pending', nextAttemptAt: null })
     .where(and(eq(d.networkId, networkId), inArray(d.id, ids)))
     .returning();
-  for (const row of rows) await enqueueJob(tx, 'deliver-webhook', { deliveryId: row.id, networkId }, { jobKey: `delivery:${row.id}` });
+  for (const row of rows) await enqueueJob(tx, 'deliver-webhook', { deliveryId: row.id, networkId }, { jobKey: deliveryJobKey(row.id) });
   return rows;
 }
 
@@ -162,14 +163,17 @@ export async function redeliver({
   return row!;
 }
 
-/** Locks the delivery's job (if any) for this transaction; true when a worker holds it. */
+/**
+ * Moves the delivery's job (if it has one) to now, unless a worker holds it: true when one does.
+ * graphile-worker's `reschedule_jobs` skips a locked job and row-locks the one it moves, so no
+ * worker can take it before this transaction ends (workers fetch with SKIP LOCKED).
+ */
 async function attemptUnderWay(tx: Tx, deliveryId: string): Promise<boolean> {
   const rows = await tx.execute<{ locked: boolean }>(sql`
-    select locked_at is not null as locked
-      from graphile_worker._private_jobs
-     where key = ${`delivery:${deliveryId}`}
-       for update`);
-  return rows.some((r) => r.locked);
+    with job as (select id from graphile_worker.jobs where key = ${deliveryJobKey(deliveryId)}),
+         moved as (select id from graphile_worker.reschedule_jobs(array(select id from job), run_at => now()))
+    select (select count(*) from job) > (select count(*) from moved) as locked`);
+  return rows[0]?.locked === true;
 }
 
 /**

@@ -4,6 +4,8 @@ import type { Tx } from '@/db/client';
 import type { events } from '@/db/schema';
 import { webhookDeliveries, webhooks } from '@/db/schema';
 import { column } from '@/db/statement';
+import { addJobsSql } from '@/jobs/enqueue';
+import { deliveryJobSpecSql } from './delivery-job';
 
 type EventRow = typeof events.$inferSelect;
 
@@ -36,9 +38,6 @@ export async function fanOutEvent({ tx, event }: { tx: Tx; event: EventRow }): P
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, webhook_id text, body text)
       returning ${d.id} as id
     )
-    select count(*) from graphile_worker.add_jobs((
-      select array_agg(row('deliver-webhook', json_build_object('deliveryId', id, 'networkId', ${event.networkId}::text), null, null, null, 'delivery:' || id, null, null)::graphile_worker.job_spec)
-        from delivery
-    ))`);
+    select count(*) from ${addJobsSql(sql`(select array_agg(${deliveryJobSpecSql({ deliveryId: sql`id`, networkId: sql`${event.networkId}::text` })}) from delivery)`)}`);
   return targets.length;
 }

@@ -1,5 +1,4 @@
 import type { Queryable } from '@/db/client';
-import { LANE_PREFIX } from './lanes';
 import { config } from '@/server/config';
 import { releaseStaleJobs } from '@/server/services/stale-jobs';
 
@@ -19,5 +18,5 @@ export function staleDeliverySeconds(): number {
 export async function releaseStaleDeliveryJobs({ db, staleSeconds = staleDeliverySeconds() }: { db: Queryable; staleSeconds?: number }): Promise<number> {
   // A delivery's lane (its named queue, lanes.ts) stays locked with its job: both are freed, or the
   // endpoint's other deliveries would wait the same four hours behind it.
-  return releaseStaleJobs({ db, task: 'deliver-webhook', lanePrefix: LANE_PREFIX, staleSeconds });
+  return releaseStaleJobs({ db, task: 'deliver-webhook', staleSeconds });
 }

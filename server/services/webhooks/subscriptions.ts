@@ -8,6 +8,7 @@ import { sealSecret } from '@/server/secrets';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { reserveWebhookSlot } from '@/server/services/quotas';
 import type { EventType } from '@/server/services/events/event-types';
+import { deliveryJobSql } from './delivery-job';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
@@ -170,7 +171,7 @@ export async function updateWebhook({
  */
 async function resumePendingDeliveries(tx: Tx, networkId: string, webhookId: string): Promise<void> {
   await tx.execute(sql`
-    select graphile_worker.add_job('deliver-webhook', json_build_object('deliveryId', d.id, 'networkId', d.network_id), job_key => 'delivery:' || d.id, job_key_mode => 'preserve_run_at')
+    select ${deliveryJobSql({ deliveryId: sql`d.id`, networkId: sql`d.network_id` }, { jobKeyMode: 'preserve_run_at' })}
     from ${webhookDeliveries} d
     where d.network_id = ${networkId} and d.webhook_id = ${webhookId} and d.status = 'pending'`);
 }
