@@ -56,7 +56,8 @@
  *   BENCH_FANOUT=0        skip the webhook fan-out benchmark
  *   BENCH_FAIR_QUEUED=1000 BENCH_FAIR_RATE=100 BENCH_FAIR_SECONDS=30 BENCH_FAIR_HEALTHY=5   webhook fairness: queued for the hanging endpoint, healthy rate
  *   BENCH_FAIRNESS=0      skip the webhook fairness benchmark
- *   BENCH_NOISY_SECONDS=10 BENCH_NOISY_ME_RATE=40   noisy neighbour: B measured per phase, B's /v1/me rate
+ *   BENCH_NOISY_SECONDS=10 BENCH_NOISY_ME_RATE=100 BENCH_NOISY_ROUNDS=3  noisy neighbour: B measured per phase
+ *                     (in rounds, each alone then attacked), B's /v1/me rate
  *   BENCH_NOISY_PREVIEWS=150 BENCH_NOISY_BATCHES=10 BENCH_NOISY_BATCH_CALLS=2000 BENCH_NOISY_KEYS=20
  *   BENCH_NOISY_HOOKS=40 BENCH_NOISY_HOOK_EVENTS=5  what network A does in each phase
  *   BENCH_NOISY_ATTACKER_NICE=19  the attacker's CPU priority (19: a client on another machine; 0: this machine's own)

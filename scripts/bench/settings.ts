@@ -110,7 +110,8 @@ function noisySynth(value: string): Array<'local' | 'http'> {
 export const noisy = {
   enabled: process.env.BENCH_NOISY !== '0',
   seconds: numberEnv('BENCH_NOISY_SECONDS', quick ? 4 : 10),
-  meRate: numberEnv('BENCH_NOISY_ME_RATE', 40),
+  meRate: numberEnv('BENCH_NOISY_ME_RATE', 100),
+  rounds: Math.max(1, Math.round(numberEnv('BENCH_NOISY_ROUNDS', quick ? 1 : 3))),
   previews: Math.round(numberEnv('BENCH_NOISY_PREVIEWS', 150)),
   batches: Math.round(numberEnv('BENCH_NOISY_BATCHES', 10)),
   batchCalls: Math.round(numberEnv('BENCH_NOISY_BATCH_CALLS', 2_000)),
