@@ -5,9 +5,8 @@ import { useRouter } from 'next/navigation';
 import { createNetworkInput } from '@/server/routers/networks/create-network.types';
 import { networkPath } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { Button } from '@/app/(console)/_components/ui/button';
-import { DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { DialogForm } from '@/app/(console)/_components/form-dialog';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 
@@ -24,8 +23,10 @@ export function CreateNetworkForm({ onDone }: { onDone: () => void }) {
   const form = useZodForm(createNetworkInput, { defaultValues: { name: '' } });
   const create = useMutation(trpc.networks.create.mutationOptions());
   return (
-    <Form
+    <DialogForm
       form={form}
+      submitLabel="Create network"
+      onCancel={onDone}
       onSubmit={async (values) => {
         const network = await create.mutateAsync(values);
         await queryClient.invalidateQueries({ queryKey: trpc.networks.pathKey() });
@@ -37,15 +38,6 @@ export function CreateNetworkForm({ onDone }: { onDone: () => void }) {
       <FormField form={form} name="name" label="Name">
         {(field) => <Input autoComplete="off" placeholder="Acme Podcast Network" {...field} />}
       </FormField>
-      <FormError form={form} />
-      <DialogFooter>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={form.formState.isSubmitting}>
-          Create network
-        </Button>
-      </DialogFooter>
-    </Form>
+    </DialogForm>
   );
 }

@@ -4,12 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { acceptInvitationInput } from '@/server/routers/invitations/accept-invitation.types';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent } from '@/app/(console)/_components/ui/card';
 import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { networkPath } from '@/app/(console)/_lib/network';
 import { problemOf } from '@/app/(console)/_lib/problem';
 import { signIn } from '@/app/(console)/_lib/session';
@@ -131,11 +131,12 @@ export function AcceptInvitation() {
           )}
         </CardContent>
       </Card>
-      <SecretReveal
+      <SecretDialog
         secret={accepted?.token ?? null}
         title="Welcome! Here is your API key"
         label="API key"
         description={accepted ? `Key “${accepted.keyName}”. Use it to sign in to the console and to call the API.` : undefined}
+        note="When you close this dialog you are signed in to the console with this key."
         onClose={() => {
           if (!accepted) return;
           const { token: apiKey, networkId } = accepted;
@@ -144,9 +145,7 @@ export function AcceptInvitation() {
           signIn(apiKey);
           router.replace(networkPath(networkId));
         }}
-      >
-        <p className="mt-3 text-sm text-slate-600">When you close this dialog you are signed in to the console with this key.</p>
-      </SecretReveal>
+      />
     </div>
   );
 }

@@ -7,12 +7,12 @@ import { useMemo, useState } from 'react';
 import { createAdvertiserInput } from '@/server/routers/advertisers/create-advertiser.types';
 import { updateAdvertiserInput } from '@/server/routers/advertisers/update-advertiser.types';
 import type { Advertiser } from '@/server/routers/advertisers/advertiser.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { actionsColumn, dateTimeColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
@@ -94,36 +94,23 @@ function CreateAdvertiserDialog({ open, onOpenChange }: { open: boolean; onOpenC
   const create = useMutation(trpc.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
   const form = useZodForm(createSchema, { defaultValues: { name: '', website: '', contact_email: '' } });
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
+      onOpenChange={onOpenChange}
+      resetOnDismiss
+      title="New advertiser"
+      description="The brand behind one or more campaigns."
+      form={form}
+      submitLabel="Create advertiser"
+      onSubmit={async (values) => {
+        const created = await create.mutateAsync({ ...values, networkId });
+        toast.success(`Advertiser “${created.name}” created.`);
+        form.reset();
+        onOpenChange(false);
       }}
     >
-      <DialogContent title="New advertiser" description="The brand behind one or more campaigns.">
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            const created = await create.mutateAsync({ ...values, networkId });
-            toast.success(`Advertiser “${created.name}” created.`);
-            form.reset();
-            onOpenChange(false);
-          }}
-        >
-          <AdvertiserFields form={form} />
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Create advertiser
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      <AdvertiserFields form={form} />
+    </FormDialog>
   );
 }
 
@@ -157,38 +144,30 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
     defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
   });
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title={`Edit ${advertiser.name}`} description="If someone else changes this advertiser meanwhile, saving tells you instead of overwriting their change.">
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            const raw = form.getValues();
-            await update.mutateAsync({
-              ...values,
-              // An emptied optional field clears it.
-              website: values.website ?? (raw.website?.trim() === '' && advertiser.website ? null : undefined),
-              contact_email: values.contact_email ?? (raw.contact_email?.trim() === '' && advertiser.contact_email ? null : undefined),
-              networkId,
-              advertiserId: advertiser.id,
-              version: advertiser.version,
-            });
-            toast.success('Advertiser saved.');
-            onClose();
-          }}
-        >
-          <AdvertiserFields form={form} />
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Save changes
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Edit ${advertiser.name}`}
+      description="If someone else changes this advertiser meanwhile, saving tells you instead of overwriting their change."
+      form={form}
+      submitLabel="Save changes"
+      onSubmit={async (values) => {
+        const raw = form.getValues();
+        await update.mutateAsync({
+          ...values,
+          // An emptied optional field clears it.
+          website: values.website ?? (raw.website?.trim() === '' && advertiser.website ? null : undefined),
+          contact_email: values.contact_email ?? (raw.contact_email?.trim() === '' && advertiser.contact_email ? null : undefined),
+          networkId,
+          advertiserId: advertiser.id,
+          version: advertiser.version,
+        });
+        toast.success('Advertiser saved.');
+        onClose();
+      }}
+    >
+      <AdvertiserFields form={form} />
+    </FormDialog>
   );
 }
 

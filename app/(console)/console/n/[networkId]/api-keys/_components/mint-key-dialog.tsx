@@ -5,12 +5,12 @@ import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { createMemberKeyInput } from '@/server/routers/members/create-member-key.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { localDateTimeToIso, roleLabel, useIdentityDirectory, type Role } from './identity';
 
@@ -82,119 +82,102 @@ export function MintKeyDialog({
 
   return (
     <>
-      <Dialog
+      <FormDialog
         open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) form.reset();
-        }}
-      >
-        <DialogTrigger asChild>
+        onOpenChange={setOpen}
+        resetOnDismiss
+        trigger={
           <Button variant={triggerVariant} size={triggerSize} aria-label={triggerAriaLabel}>
             <KeyRound aria-hidden /> {triggerLabel}
           </Button>
-        </DialogTrigger>
-        <DialogContent
-          title={fixedOwner ? `Mint a key for ${fixedOwner.name}` : 'Mint an API key'}
-          description="The key works on this network only. Its token is shown once, right after minting."
-        >
-          <Form
+        }
+        title={fixedOwner ? `Mint a key for ${fixedOwner.name}` : 'Mint an API key'}
+        description="The key works on this network only. Its token is shown once, right after minting."
+        form={form}
+        submitLabel="Mint key"
+        onSubmit={async (values) => {
+          const owner = owners.find((o) => ownerValue(o) === values.owner);
+          if (!owner) throw new Error('Choose who the key is for.');
+          const fields = {
+            networkId,
+            key_name: values.key_name,
+            ...(values.role ? { role: values.role } : {}),
+            ...(values.expires_at ? { expires_at: localDateTimeToIso(values.expires_at) } : {}),
+          };
+          const created =
+            owner.type === 'member'
+              ? await forMember.mutateAsync({ ...fields, memberId: owner.id })
+              : await forAccount.mutateAsync({ ...fields, serviceAccountId: owner.id });
+          setOpen(false);
+          form.reset();
+          setMinted({ token: created.token, keyName: created.key_name, ownerName: owner.name, start: created.start });
+        }}
+      >
+        <FormField form={form} name="key_name" label="Key name" description="To recognise it later, e.g. “billing export” or “Alice’s laptop”.">
+          {(field) => <Input autoComplete="off" {...field} />}
+        </FormField>
+        {!fixedOwner && (
+          <FormField
             form={form}
-            onSubmit={async (values) => {
-              const owner = owners.find((o) => ownerValue(o) === values.owner);
-              if (!owner) throw new Error('Choose who the key is for.');
-              const fields = {
-                networkId,
-                key_name: values.key_name,
-                ...(values.role ? { role: values.role } : {}),
-                ...(values.expires_at ? { expires_at: localDateTimeToIso(values.expires_at) } : {}),
-              };
-              const created =
-                owner.type === 'member'
-                  ? await forMember.mutateAsync({ ...fields, memberId: owner.id })
-                  : await forAccount.mutateAsync({ ...fields, serviceAccountId: owner.id });
-              setOpen(false);
-              form.reset();
-              setMinted({ token: created.token, keyName: created.key_name, ownerName: owner.name, start: created.start });
-            }}
+            name="owner"
+            label="Owner"
+            description="A member (the key acts as that person) or a service account (for programs)."
           >
-            <FormField form={form} name="key_name" label="Key name" description="To recognise it later, e.g. “billing export” or “Alice’s laptop”.">
-              {(field) => <Input autoComplete="off" {...field} />}
-            </FormField>
-            {!fixedOwner && (
-              <FormField
-                form={form}
-                name="owner"
-                label="Owner"
-                description="A member (the key acts as that person) or a service account (for programs)."
-              >
-                {(field) => (
-                  <Select {...field} placeholder={owners.length ? 'Choose a member or service account' : 'Loading…'}>
-                    <optgroup label="Members">
-                      {owners
-                        .filter((o) => o.type === 'member')
-                        .map((o) => (
-                          <option key={o.id} value={ownerValue(o)}>
-                            {o.name} — {roleLabel(o.role)}
-                          </option>
-                        ))}
-                    </optgroup>
-                    <optgroup label="Service accounts">
-                      {owners
-                        .filter((o) => o.type === 'service_account')
-                        .map((o) => (
-                          <option key={o.id} value={ownerValue(o)}>
-                            {o.name} — {roleLabel(o.role)}
-                          </option>
-                        ))}
-                    </optgroup>
-                  </Select>
-                )}
-              </FormField>
+            {(field) => (
+              <Select {...field} placeholder={owners.length ? 'Choose a member or service account' : 'Loading…'}>
+                <optgroup label="Members">
+                  {owners
+                    .filter((o) => o.type === 'member')
+                    .map((o) => (
+                      <option key={o.id} value={ownerValue(o)}>
+                        {o.name} — {roleLabel(o.role)}
+                      </option>
+                    ))}
+                </optgroup>
+                <optgroup label="Service accounts">
+                  {owners
+                    .filter((o) => o.type === 'service_account')
+                    .map((o) => (
+                      <option key={o.id} value={ownerValue(o)}>
+                        {o.name} — {roleLabel(o.role)}
+                      </option>
+                    ))}
+                </optgroup>
+              </Select>
             )}
-            <FormField
-              form={form}
-              name="role"
-              label="Role"
-              description={
-                chosen
-                  ? `At most the owner’s role (${roleLabel(chosen.role).toLowerCase()}). A person’s key also follows their membership: demote them and the key reads only.`
-                  : 'At most the owner’s role.'
-              }
-            >
-              {(field) => (
-                <Select {...field} placeholder={chosen ? `Same as the owner (${roleLabel(chosen.role)})` : 'Same as the owner'}>
-                  <option value="read_only">Read only</option>
-                  <option value="administrator" disabled={chosen?.role === 'read_only'}>
-                    Administrator{chosen?.role === 'read_only' ? ' (above the owner’s role)' : ''}
-                  </option>
-                </Select>
-              )}
-            </FormField>
-            <FormField form={form} name="expires_at" label="Expires (optional)" description="Leave empty for a key that does not expire. In your local time.">
-              {(field) => <Input type="datetime-local" {...field} />}
-            </FormField>
-            <FormError form={form} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                Mint key
-              </Button>
-            </DialogFooter>
-          </Form>
-        </DialogContent>
-      </Dialog>
-      <SecretReveal
+          </FormField>
+        )}
+        <FormField
+          form={form}
+          name="role"
+          label="Role"
+          description={
+            chosen
+              ? `At most the owner’s role (${roleLabel(chosen.role).toLowerCase()}). A person’s key also follows their membership: demote them and the key reads only.`
+              : 'At most the owner’s role.'
+          }
+        >
+          {(field) => (
+            <Select {...field} placeholder={chosen ? `Same as the owner (${roleLabel(chosen.role)})` : 'Same as the owner'}>
+              <option value="read_only">Read only</option>
+              <option value="administrator" disabled={chosen?.role === 'read_only'}>
+                Administrator{chosen?.role === 'read_only' ? ' (above the owner’s role)' : ''}
+              </option>
+            </Select>
+          )}
+        </FormField>
+        <FormField form={form} name="expires_at" label="Expires (optional)" description="Leave empty for a key that does not expire. In your local time.">
+          {(field) => <Input type="datetime-local" {...field} />}
+        </FormField>
+      </FormDialog>
+      <SecretDialog
         secret={minted?.token ?? null}
         title="API key minted"
         label="API key"
         description={minted ? `Key “${minted.keyName}” for ${minted.ownerName}. It will be listed by its start, ${minted.start}.` : undefined}
+        note="Give it to its owner over a safe channel. Anyone holding it acts with its role on this network."
         onClose={() => setMinted(null)}
-      >
-        <p className="mt-3 text-sm text-slate-600">Give it to its owner over a safe channel. Anyone holding it acts with its role on this network.</p>
-      </SecretReveal>
+      />
     </>
   );
 }

@@ -4,11 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { rotateNetworkKeyInput } from '@/server/routers/keys/rotate-network-key.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Select } from '@/app/(console)/_components/ui/select';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 const GRACE_OPTIONS = [
@@ -50,68 +50,49 @@ export function RotateKeyDialog({
   );
   const form = useZodForm(rotateForm, { defaultValues: { grace_period_seconds: 0 } });
   return (
-    <>
-      <Dialog
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) form.reset();
-        }}
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      resetOnDismiss
+      trigger={
+        <Button variant="secondary" size="sm" aria-label={`Rotate ${keyName}`}>
+          <RefreshCw aria-hidden /> Rotate
+        </Button>
+      }
+      title={`Rotate “${keyName}”`}
+      description="A new key replaces this one, with the same owner, name, role and expiry. Its token is shown once."
+      form={form}
+      submitLabel="Rotate key"
+      onSubmit={async (values) => {
+        const created = await rotate.mutateAsync({ networkId, keyId, grace_period_seconds: values.grace_period_seconds });
+        setOpen(false);
+        form.reset();
+        onRotated({ token: created.token, start: created.start, keyName });
+      }}
+    >
+      <FormField
+        form={form}
+        name="grace_period_seconds"
+        label="Grace period"
+        description="While it lasts, both tokens work, so programs using the old one can switch without downtime. Then the old one is refused."
+        registerOptions={{ valueAsNumber: true }}
       >
-        <DialogTrigger asChild>
-          <Button variant="secondary" size="sm" aria-label={`Rotate ${keyName}`}>
-            <RefreshCw aria-hidden /> Rotate
-          </Button>
-        </DialogTrigger>
-        <DialogContent
-          title={`Rotate “${keyName}”`}
-          description="A new key replaces this one, with the same owner, name, role and expiry. Its token is shown once."
-        >
-          <Form
-            form={form}
-            onSubmit={async (values) => {
-              const created = await rotate.mutateAsync({ networkId, keyId, grace_period_seconds: values.grace_period_seconds });
-              setOpen(false);
-              form.reset();
-              onRotated({ token: created.token, start: created.start, keyName });
-            }}
-          >
-            <FormField
-              form={form}
-              name="grace_period_seconds"
-              label="Grace period"
-              description="While it lasts, both tokens work, so programs using the old one can switch without downtime. Then the old one is refused."
-              registerOptions={{ valueAsNumber: true }}
-            >
-              {(field) => <Select options={GRACE_OPTIONS} {...field} />}
-            </FormField>
-            <FormError form={form} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                Rotate key
-              </Button>
-            </DialogFooter>
-          </Form>
-        </DialogContent>
-      </Dialog>
-    </>
+        {(field) => <Select options={GRACE_OPTIONS} {...field} />}
+      </FormField>
+    </FormDialog>
   );
 }
 
 /** The replacement token, once. */
 export function RotatedKeyReveal({ rotated, onClose }: { rotated: RotatedKey | null; onClose: () => void }) {
   return (
-    <SecretReveal
+    <SecretDialog
       secret={rotated?.token ?? null}
       title="Key rotated"
       label="New API key"
       description={rotated ? `The replacement for “${rotated.keyName}”, listed by its start ${rotated.start}.` : undefined}
+      note="Switch whatever used the old token to this one before the grace period ends."
       onClose={onClose}
-    >
-      <p className="mt-3 text-sm text-slate-600">Switch whatever used the old token to this one before the grace period ends.</p>
-    </SecretReveal>
+    />
   );
 }

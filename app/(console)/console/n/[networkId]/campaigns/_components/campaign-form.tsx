@@ -6,9 +6,8 @@ import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/cam
 import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
 import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
 import { INITIAL_CAMPAIGN_STATUSES } from '@/server/services/campaigns/transitions';
-import { Button } from '@/app/(console)/_components/ui/button';
-import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -120,44 +119,37 @@ export function CreateCampaignDialog({
     onOpenChange(false);
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
-      <DialogContent title="New campaign" description="A campaign is an advertiser’s script, read by podcast hosts’ voices." className="max-w-2xl">
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            const created = await create.mutateAsync({ ...values, networkId });
-            toast.success(`Campaign “${created.name}” created.`);
-            close();
-            onCreated?.(created);
-          }}
-        >
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField form={form} name="advertiser_id" label="Advertiser">
-              {(field) => (
-                <Select
-                  placeholder={advertisers.isPending ? 'Loading advertisers…' : advertisers.data?.items.length ? 'Choose an advertiser' : 'No advertisers yet'}
-                  options={namedOptions(advertisers.data?.items)}
-                  {...field}
-                />
-              )}
-            </FormField>
-            <FormField form={form} name="status" label="Start as" description="Only draft and active campaigns can be offered.">
-              {(field) => <Select options={optionsOf(INITIAL_CAMPAIGN_STATUSES)} {...field} />}
-            </FormField>
-          </div>
-          <CampaignFields form={form} />
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Create campaign
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="New campaign"
+      description="A campaign is an advertiser’s script, read by podcast hosts’ voices."
+      className="max-w-2xl"
+      form={form}
+      submitLabel="Create campaign"
+      onSubmit={async (values) => {
+        const created = await create.mutateAsync({ ...values, networkId });
+        toast.success(`Campaign “${created.name}” created.`);
+        close();
+        onCreated?.(created);
+      }}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField form={form} name="advertiser_id" label="Advertiser">
+          {(field) => (
+            <Select
+              placeholder={advertisers.isPending ? 'Loading advertisers…' : advertisers.data?.items.length ? 'Choose an advertiser' : 'No advertisers yet'}
+              options={namedOptions(advertisers.data?.items)}
+              {...field}
+            />
+          )}
+        </FormField>
+        <FormField form={form} name="status" label="Start as" description="Only draft and active campaigns can be offered.">
+          {(field) => <Select options={optionsOf(INITIAL_CAMPAIGN_STATUSES)} {...field} />}
+        </FormField>
+      </div>
+      <CampaignFields form={form} />
+    </FormDialog>
   );
 }
 
@@ -177,50 +169,36 @@ export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign:
   };
   const form = useZodForm(updateSchema, { defaultValues: defaults });
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={(next) => {
         if (next) form.reset(defaults);
         onOpenChange(next);
       }}
+      title={`Edit ${campaign.name}`}
+      description="If someone else changes this campaign meanwhile, saving tells you instead of overwriting their change."
+      className="max-w-2xl"
+      form={form}
+      submitLabel="Save changes"
+      onSubmit={async (values) => {
+        const raw = form.getValues();
+        const blank = (value: unknown) => value === undefined || value === '' || (typeof value === 'number' && Number.isNaN(value));
+        await update.mutateAsync({
+          ...values,
+          // An emptied optional field clears it.
+          starts_at: values.starts_at ?? (blank(raw.starts_at) && campaign.starts_at ? null : undefined),
+          ends_at: values.ends_at ?? (blank(raw.ends_at) && campaign.ends_at ? null : undefined),
+          budget_cents: values.budget_cents ?? (blank(raw.budget_cents) && campaign.budget_cents !== null ? null : undefined),
+          currency: values.currency ?? (blank(raw.currency) && campaign.currency ? null : undefined),
+          networkId,
+          campaignId: campaign.id,
+          version: campaign.version,
+        });
+        toast.success('Campaign saved.');
+        onOpenChange(false);
+      }}
     >
-      <DialogContent
-        title={`Edit ${campaign.name}`}
-        description="If someone else changes this campaign meanwhile, saving tells you instead of overwriting their change."
-        className="max-w-2xl"
-      >
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            const raw = form.getValues();
-            const blank = (value: unknown) => value === undefined || value === '' || (typeof value === 'number' && Number.isNaN(value));
-            await update.mutateAsync({
-              ...values,
-              // An emptied optional field clears it.
-              starts_at: values.starts_at ?? (blank(raw.starts_at) && campaign.starts_at ? null : undefined),
-              ends_at: values.ends_at ?? (blank(raw.ends_at) && campaign.ends_at ? null : undefined),
-              budget_cents: values.budget_cents ?? (blank(raw.budget_cents) && campaign.budget_cents !== null ? null : undefined),
-              currency: values.currency ?? (blank(raw.currency) && campaign.currency ? null : undefined),
-              networkId,
-              campaignId: campaign.id,
-              version: campaign.version,
-            });
-            toast.success('Campaign saved.');
-            onOpenChange(false);
-          }}
-        >
-          <CampaignFields form={form as unknown as CreateForm} />
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Save changes
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      <CampaignFields form={form as unknown as CreateForm} />
+    </FormDialog>
   );
 }

@@ -4,12 +4,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { createInvitationInput } from '@/server/routers/invitations/create-invitation.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
@@ -32,61 +32,44 @@ export function InviteDialog({ networkId }: { networkId: string }) {
   const form = useZodForm(inviteForm, { defaultValues: { email: '', role: 'read_only', expires_in_days: 7 } });
   return (
     <>
-      <Dialog
+      <FormDialog
         open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) form.reset();
-        }}
-      >
-        <DialogTrigger asChild>
+        onOpenChange={setOpen}
+        resetOnDismiss
+        trigger={
           <Button>
             <UserPlus aria-hidden /> Invite member
           </Button>
-        </DialogTrigger>
-        <DialogContent title="Invite a member" description="You get a link to send to the person. When they open it, they join with this role and receive their first API key.">
-          <Form
-            form={form}
-            onSubmit={async (values) => {
-              const created = await create.mutateAsync({ ...values, networkId });
-              setOpen(false);
-              form.reset();
-              setInvited({ link: invitationLink(created.token), email: created.email, role: created.role, expiresAt: created.expires_at });
-            }}
-          >
-            <FormField form={form} name="email" label="Email">
-              {(field) => <Input type="email" autoComplete="off" placeholder="name@example.com" {...field} />}
-            </FormField>
-            <FormField form={form} name="role" label="Role" description={ROLE_HELP}>
-              {(field) => <Select options={ROLE_OPTIONS} {...field} />}
-            </FormField>
-            <FormField form={form} name="expires_in_days" label="Valid for (days)" description="1 to 30 days." registerOptions={{ valueAsNumber: true }}>
-              {(field) => <Input type="number" min={1} max={30} inputMode="numeric" {...field} />}
-            </FormField>
-            <FormError form={form} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                Create invitation
-              </Button>
-            </DialogFooter>
-          </Form>
-        </DialogContent>
-      </Dialog>
-      <SecretReveal
+        }
+        title="Invite a member"
+        description="You get a link to send to the person. When they open it, they join with this role and receive their first API key."
+        form={form}
+        submitLabel="Create invitation"
+        onSubmit={async (values) => {
+          const created = await create.mutateAsync({ ...values, networkId });
+          setOpen(false);
+          form.reset();
+          setInvited({ link: invitationLink(created.token), email: created.email, role: created.role, expiresAt: created.expires_at });
+        }}
+      >
+        <FormField form={form} name="email" label="Email">
+          {(field) => <Input type="email" autoComplete="off" placeholder="name@example.com" {...field} />}
+        </FormField>
+        <FormField form={form} name="role" label="Role" description={ROLE_HELP}>
+          {(field) => <Select options={ROLE_OPTIONS} {...field} />}
+        </FormField>
+        <FormField form={form} name="expires_in_days" label="Valid for (days)" description="1 to 30 days." registerOptions={{ valueAsNumber: true }}>
+          {(field) => <Input type="number" min={1} max={30} inputMode="numeric" {...field} />}
+        </FormField>
+      </FormDialog>
+      <SecretDialog
         secret={invited?.link ?? null}
         title="Invitation created"
         label="Invitation link"
         description={invited ? `For ${invited.email}. The link works once, until ${formatDateTime(invited.expiresAt)}.` : undefined}
+        note="Send this link to the invitee yourself (the service does not email it). Whoever opens it joins the network, so use a channel only they can read."
         onClose={() => setInvited(null)}
-      >
-        <p className="mt-3 text-sm text-slate-600">
-          Send this link to the invitee yourself (the service does not email it). Whoever opens it joins the network, so use a channel only
-          they can read.
-        </p>
-      </SecretReveal>
+      />
     </>
   );
 }

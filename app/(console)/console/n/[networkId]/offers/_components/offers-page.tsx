@@ -8,13 +8,13 @@ import { z } from 'zod';
 import { offerStatusSchema, type offerSchema } from '@/server/routers/offers/offer.types';
 import { createOfferInput } from '@/server/routers/offers/create-offer.types';
 import { rejectOfferInput } from '@/server/routers/offers/reject-offer.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { actionsColumn, dateTimeColumn, ListFilter, ListPage, moneyColumn, referenceColumn } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -177,31 +177,24 @@ function RejectOfferDialog({ offer, what, onClose }: { offer: Offer; what: strin
   const reject = useMutation(trpc.offers.reject.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }));
   const form = useZodForm(rejectSchema, { defaultValues: { reason: '' } });
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title="Reject this offer?" description={`The offer of ${what} is closed for good; the reason is kept with it and sent in the offer.rejected event.`}>
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            await reject.mutateAsync({ ...values, networkId, offerId: offer.id });
-            toast.success('Offer rejected.');
-            onClose();
-          }}
-        >
-          <FormField form={form} name="reason" label="Reason" description="Optional, up to 500 characters.">
-            {(field) => <Textarea rows={3} {...field} />}
-          </FormField>
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" loading={form.formState.isSubmitting}>
-              Reject offer
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Reject this offer?"
+      description={`The offer of ${what} is closed for good; the reason is kept with it and sent in the offer.rejected event.`}
+      form={form}
+      submitLabel="Reject offer"
+      submitVariant="danger"
+      onSubmit={async (values) => {
+        await reject.mutateAsync({ ...values, networkId, offerId: offer.id });
+        toast.success('Offer rejected.');
+        onClose();
+      }}
+    >
+      <FormField form={form} name="reason" label="Reason" description="Optional, up to 500 characters.">
+        {(field) => <Textarea rows={3} {...field} />}
+      </FormField>
+    </FormDialog>
   );
 }
 
@@ -231,66 +224,58 @@ function CreateOfferDialog({
     onOpenChange(false);
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
-      <DialogContent title="New offer" description="Offer a campaign to a podcast. Only draft or active campaigns and opted-in podcasts can be chosen.">
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            await create.mutateAsync({ ...values, networkId });
-            toast.success('Offer made: accept or reject it from the list.');
-            close();
-          }}
-        >
-          <FormField
-            form={form}
-            name="campaign_id"
-            label="Campaign"
-            description={!campaigns.isPending && offerable.length === 0 ? 'No draft or active campaigns: create or activate one first.' : undefined}
-          >
-            {(field) => (
-              <Select
-                placeholder={campaigns.isPending ? 'Loading campaigns…' : 'Choose a campaign'}
-                options={offerable.map((c) => ({ value: c.id, label: `${c.name} (${c.status})` }))}
-                {...field}
-              />
-            )}
-          </FormField>
-          <FormField
-            form={form}
-            name="podcast_id"
-            label="Podcast"
-            description={!podcasts.isPending && optedIn.length === 0 ? 'No opted-in podcasts: opt one in on the Podcasts page first.' : 'Only opted-in podcasts can receive offers.'}
-          >
-            {(field) => (
-              <Select
-                placeholder={podcasts.isPending ? 'Loading podcasts…' : 'Choose a podcast'}
-                options={optedIn.map((p) => ({ value: p.id, label: `${p.name} — ${p.host_name}` }))}
-                {...field}
-              />
-            )}
-          </FormField>
-          <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-            <FormField form={form} name="price_cents" label="Price" registerOptions={{ valueAsNumber: true }} description="Optional. In whole units, e.g. 250.">
-              {(field) => <Input type="number" min={0} step="0.01" inputMode="decimal" {...field} />}
-            </FormField>
-            <FormField form={form} name="currency" label="Currency" description="ISO code.">
-              {(field) => <Input maxLength={3} className="uppercase" {...field} />}
-            </FormField>
-          </div>
-          <FormField form={form} name="expires_at" label="Expires" description="Optional. After this time (your local time) the offer can no longer be accepted.">
-            {(field) => <Input type="datetime-local" {...field} />}
-          </FormField>
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Make offer
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="New offer"
+      description="Offer a campaign to a podcast. Only draft or active campaigns and opted-in podcasts can be chosen."
+      form={form}
+      submitLabel="Make offer"
+      onSubmit={async (values) => {
+        await create.mutateAsync({ ...values, networkId });
+        toast.success('Offer made: accept or reject it from the list.');
+        close();
+      }}
+    >
+      <FormField
+        form={form}
+        name="campaign_id"
+        label="Campaign"
+        description={!campaigns.isPending && offerable.length === 0 ? 'No draft or active campaigns: create or activate one first.' : undefined}
+      >
+        {(field) => (
+          <Select
+            placeholder={campaigns.isPending ? 'Loading campaigns…' : 'Choose a campaign'}
+            options={offerable.map((c) => ({ value: c.id, label: `${c.name} (${c.status})` }))}
+            {...field}
+          />
+        )}
+      </FormField>
+      <FormField
+        form={form}
+        name="podcast_id"
+        label="Podcast"
+        description={!podcasts.isPending && optedIn.length === 0 ? 'No opted-in podcasts: opt one in on the Podcasts page first.' : 'Only opted-in podcasts can receive offers.'}
+      >
+        {(field) => (
+          <Select
+            placeholder={podcasts.isPending ? 'Loading podcasts…' : 'Choose a podcast'}
+            options={optedIn.map((p) => ({ value: p.id, label: `${p.name} — ${p.host_name}` }))}
+            {...field}
+          />
+        )}
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+        <FormField form={form} name="price_cents" label="Price" registerOptions={{ valueAsNumber: true }} description="Optional. In whole units, e.g. 250.">
+          {(field) => <Input type="number" min={0} step="0.01" inputMode="decimal" {...field} />}
+        </FormField>
+        <FormField form={form} name="currency" label="Currency" description="ISO code.">
+          {(field) => <Input maxLength={3} className="uppercase" {...field} />}
+        </FormField>
+      </div>
+      <FormField form={form} name="expires_at" label="Expires" description="Optional. After this time (your local time) the offer can no longer be accepted.">
+        {(field) => <Input type="datetime-local" {...field} />}
+      </FormField>
+    </FormDialog>
   );
 }

@@ -5,13 +5,13 @@ import { CheckCircle2, Mic } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { createPodcastInput } from '@/server/routers/podcasts/create-podcast.types';
 import { voiceSchema, type Podcast } from '@/server/routers/podcasts/podcast.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { actionsColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -161,39 +161,31 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     onOpenChange(false);
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
-      <DialogContent title="New podcast" description="A new podcast is not opted in: opt it in from the list when the show agrees to carry ads.">
-        <Form
-          form={form}
-          onSubmit={async (values) => {
-            const created = await create.mutateAsync({ ...values, networkId });
-            toast.success(`Podcast “${created.name}” added.`);
-            close();
-          }}
-        >
-          <FormField form={form} name="name" label="Podcast name">
-            {(field) => <Input {...field} />}
-          </FormField>
-          <FormField form={form} name="host_name" label="Host name" description="The host whose voice reads the ads.">
-            {(field) => <Input {...field} />}
-          </FormField>
-          <FormField form={form} name="voice" label="Voice preset" description="Creatives for this podcast are read in this voice. Hear it from a campaign’s page.">
-            {(field) => <Select options={VOICES} {...field} />}
-          </FormField>
-          <FormField form={form} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">
-            {(field) => <Input type="url" placeholder="https://example.com/feed.xml" {...field} />}
-          </FormField>
-          <FormError form={form} />
-          <DialogFooter>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Add podcast
-            </Button>
-          </DialogFooter>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="New podcast"
+      description="A new podcast is not opted in: opt it in from the list when the show agrees to carry ads."
+      form={form}
+      submitLabel="Add podcast"
+      onSubmit={async (values) => {
+        const created = await create.mutateAsync({ ...values, networkId });
+        toast.success(`Podcast “${created.name}” added.`);
+        close();
+      }}
+    >
+      <FormField form={form} name="name" label="Podcast name">
+        {(field) => <Input {...field} />}
+      </FormField>
+      <FormField form={form} name="host_name" label="Host name" description="The host whose voice reads the ads.">
+        {(field) => <Input {...field} />}
+      </FormField>
+      <FormField form={form} name="voice" label="Voice preset" description="Creatives for this podcast are read in this voice. Hear it from a campaign’s page.">
+        {(field) => <Select options={VOICES} {...field} />}
+      </FormField>
+      <FormField form={form} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">
+        {(field) => <Input type="url" placeholder="https://example.com/feed.xml" {...field} />}
+      </FormField>
+    </FormDialog>
   );
 }

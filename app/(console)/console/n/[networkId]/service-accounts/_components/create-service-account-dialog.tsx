@@ -5,12 +5,12 @@ import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { createServiceAccountInput } from '@/server/routers/service-accounts/create-service-account.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { localDateTimeToIso, ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 
@@ -35,67 +35,53 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
   const form = useZodForm(createForm, { defaultValues: { name: '', role: 'read_only', key_name: '', expires_at: '' } });
   return (
     <>
-      <Dialog
+      <FormDialog
         open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) form.reset();
-        }}
-      >
-        <DialogTrigger asChild>
+        onOpenChange={setOpen}
+        resetOnDismiss
+        trigger={
           <Button>
             <Plus aria-hidden /> Create service account
           </Button>
-        </DialogTrigger>
-        <DialogContent title="Create a service account" description="A non-human identity for a program or integration. It is created with its first API key, shown once.">
-          <Form
-            form={form}
-            onSubmit={async (values) => {
-              const account = await create.mutateAsync({
-                networkId,
-                name: values.name,
-                role: values.role,
-                ...(values.key_name ? { key_name: values.key_name } : {}),
-                ...(values.expires_at ? { expires_at: localDateTimeToIso(values.expires_at) } : {}),
-              });
-              setOpen(false);
-              form.reset();
-              setCreated({ token: account.api_key.token, name: account.name, keyName: account.api_key.key_name });
-            }}
-          >
-            <FormField form={form} name="name" label="Name" description="What uses it, e.g. “Billing export”.">
-              {(field) => <Input autoComplete="off" {...field} />}
-            </FormField>
-            <FormField form={form} name="role" label="Role" description={`The most its keys may hold. ${ROLE_HELP}`}>
-              {(field) => <Select options={ROLE_OPTIONS} {...field} />}
-            </FormField>
-            <FormField form={form} name="key_name" label="First key name (optional)" description="Default “default”.">
-              {(field) => <Input autoComplete="off" placeholder="default" {...field} />}
-            </FormField>
-            <FormField form={form} name="expires_at" label="First key expires (optional)" description="Leave empty for a key that does not expire. In your local time.">
-              {(field) => <Input type="datetime-local" {...field} />}
-            </FormField>
-            <FormError form={form} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                Create
-              </Button>
-            </DialogFooter>
-          </Form>
-        </DialogContent>
-      </Dialog>
-      <SecretReveal
+        }
+        title="Create a service account"
+        description="A non-human identity for a program or integration. It is created with its first API key, shown once."
+        form={form}
+        submitLabel="Create"
+        onSubmit={async (values) => {
+          const account = await create.mutateAsync({
+            networkId,
+            name: values.name,
+            role: values.role,
+            ...(values.key_name ? { key_name: values.key_name } : {}),
+            ...(values.expires_at ? { expires_at: localDateTimeToIso(values.expires_at) } : {}),
+          });
+          setOpen(false);
+          form.reset();
+          setCreated({ token: account.api_key.token, name: account.name, keyName: account.api_key.key_name });
+        }}
+      >
+        <FormField form={form} name="name" label="Name" description="What uses it, e.g. “Billing export”.">
+          {(field) => <Input autoComplete="off" {...field} />}
+        </FormField>
+        <FormField form={form} name="role" label="Role" description={`The most its keys may hold. ${ROLE_HELP}`}>
+          {(field) => <Select options={ROLE_OPTIONS} {...field} />}
+        </FormField>
+        <FormField form={form} name="key_name" label="First key name (optional)" description="Default “default”.">
+          {(field) => <Input autoComplete="off" placeholder="default" {...field} />}
+        </FormField>
+        <FormField form={form} name="expires_at" label="First key expires (optional)" description="Leave empty for a key that does not expire. In your local time.">
+          {(field) => <Input type="datetime-local" {...field} />}
+        </FormField>
+      </FormDialog>
+      <SecretDialog
         secret={created?.token ?? null}
         title="Service account created"
         label="API key"
         description={created ? `The first key (“${created.keyName}”) of ${created.name}.` : undefined}
+        note="Put it in the program’s secret store. You can mint more keys for this account at any time."
         onClose={() => setCreated(null)}
-      >
-        <p className="mt-3 text-sm text-slate-600">Put it in the program’s secret store. You can mint more keys for this account at any time.</p>
-      </SecretReveal>
+      />
     </>
   );
 }

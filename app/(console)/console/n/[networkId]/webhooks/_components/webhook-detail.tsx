@@ -6,14 +6,15 @@ import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useParams } from 'next/navigation';
 import { useState } from 'react';
 import { updateWebhookInput } from '@/server/routers/webhooks/update-webhook.types';
+import { DialogForm } from '@/app/(console)/_components/form-dialog';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { Dialog, DialogContent } from '@/app/(console)/_components/ui/dialog';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
 import { ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -227,7 +228,7 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
         }}
       />
       <EditWebhookDialog webhook={w} networkId={networkId} open={editing} onOpenChange={setEditing} />
-      <SecretReveal
+      <SecretDialog
         secret={secret}
         title="New signing secret"
         label="Signing secret"
@@ -284,8 +285,10 @@ function EditWebhookForm({ webhook, networkId, onDone }: { webhook: Webhook; net
   }
 
   return (
-    <Form
+    <DialogForm
       form={form}
+      submitLabel="Save changes"
+      onCancel={onDone}
       onSubmit={async (values) => {
         setConflict(false);
         try {
@@ -324,15 +327,6 @@ function EditWebhookForm({ webhook, networkId, onDone }: { webhook: Webhook; net
           </Button>
         </div>
       )}
-      <FormError form={form} />
-      <DialogFooter>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={form.formState.isSubmitting}>
-          Save changes
-        </Button>
-      </DialogFooter>
-    </Form>
+    </DialogForm>
   );
 }

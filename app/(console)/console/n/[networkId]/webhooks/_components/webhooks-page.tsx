@@ -6,13 +6,13 @@ import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { createWebhookInput } from '@/server/routers/webhooks/create-webhook.types';
+import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
-import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
-import { SecretReveal } from '@/app/(console)/_components/ui/secret-reveal';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
 import { byCursor } from '@/app/(console)/_lib/paged-list';
@@ -69,7 +69,7 @@ export function WebhooksPage() {
           setCreated(hook);
         }}
       />
-      <SecretReveal
+      <SecretDialog
         secret={created?.secret ?? null}
         title="Webhook created"
         label="Signing secret"
@@ -194,45 +194,27 @@ function CreateWebhookDialog({
   const eventsError = form.formState.errors.events?.message;
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
+      onOpenChange={onOpenChange}
+      resetOnDismiss
+      title="Add webhook"
+      description="Deliveries are JSON POSTs signed with a secret you will see once, after you create the webhook."
+      form={form}
+      submitLabel="Create webhook"
+      onSubmit={async (values) => {
+        const hook = await create.mutateAsync({ ...values, networkId });
+        form.reset();
+        onCreated({ id: hook.id, secret: hook.secret });
       }}
     >
-      {open && (
-        <DialogContent
-          title="Add webhook"
-          description="Deliveries are JSON POSTs signed with a secret you will see once, after you create the webhook."
-        >
-          <Form
-            form={form}
-            onSubmit={async (values) => {
-              const hook = await create.mutateAsync({ ...values, networkId });
-              form.reset();
-              onCreated({ id: hook.id, secret: hook.secret });
-            }}
-          >
-            <FormField form={form} name="url" label="Endpoint URL" description="An http or https URL your server answers with 2xx. Private and loopback addresses are refused.">
-              {(field) => <Input type="url" placeholder="https://example.com/webhooks/ads" autoComplete="off" {...field} />}
-            </FormField>
-            <EventTypesField control={form.control} name="events" error={eventsError} />
-            <FormField form={form} name="description" label="Description (optional)" description="A note for your team, e.g. what consumes these events.">
-              {(field) => <Textarea rows={2} {...field} />}
-            </FormField>
-            <FormError form={form} />
-            <DialogFooter>
-              <Button variant="secondary" onClick={() => onOpenChange(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
-                Create webhook
-              </Button>
-            </DialogFooter>
-          </Form>
-        </DialogContent>
-      )}
-    </Dialog>
+      <FormField form={form} name="url" label="Endpoint URL" description="An http or https URL your server answers with 2xx. Private and loopback addresses are refused.">
+        {(field) => <Input type="url" placeholder="https://example.com/webhooks/ads" autoComplete="off" {...field} />}
+      </FormField>
+      <EventTypesField control={form.control} name="events" error={eventsError} />
+      <FormField form={form} name="description" label="Description (optional)" description="A note for your team, e.g. what consumes these events.">
+        {(field) => <Textarea rows={2} {...field} />}
+      </FormField>
+    </FormDialog>
   );
 }

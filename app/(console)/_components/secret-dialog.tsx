@@ -2,33 +2,35 @@
 
 import { Check, Copy, TriangleAlert } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Button } from './button';
-import { Dialog, DialogContent, DialogFooter } from './dialog';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
 
 /**
- * Shows a new credential (API key token, webhook secret, invitation token)
- * exactly once, with a copy button. Keep the secret only in component state
- * and drop it on close (`onClose` → set it to null); never log it.
+ * A new credential shown exactly once — an API key just minted, rotated or made with a service
+ * account, an invitation link, a webhook's signing secret — in a read-only field with a copy
+ * button, under "it cannot be shown again", and closed with "I have copied it". Keep the secret
+ * only in component state and drop it on close (`onClose` → set it to null); never log it.
  *
- *   <SecretReveal secret={created?.token ?? null} title="API key created" label="API key" onClose={() => setCreated(null)} />
+ *   <SecretDialog secret={minted?.token ?? null} title="API key minted" label="API key"
+ *     note="Give it to its owner over a safe channel." onClose={() => setMinted(null)} />
  */
-export function SecretReveal({
+export function SecretDialog({
   secret,
   title,
   label = 'Secret',
   description,
+  note,
   onClose,
-  children,
 }: {
   /** null keeps the dialog closed. */
   secret: string | null;
   title: ReactNode;
-  /** What the secret is, e.g. "API key" or "Signing secret". */
+  /** What the secret is, e.g. "API key" or "Signing secret": the field's label. */
   label?: string;
   description?: ReactNode;
+  /** What to do with it, a sentence under the field (e.g. "Put it in the program’s secret store."). */
+  note?: ReactNode;
   onClose: () => void;
-  /** Extra content under the secret (e.g. "Sign in with this key" button). */
-  children?: ReactNode;
 }) {
   const [copied, setCopied] = useState(false);
   const inputId = useId();
@@ -78,7 +80,7 @@ export function SecretReveal({
               <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
             </Button>
           </div>
-          {children}
+          {note && <p className="mt-3 text-sm text-slate-600">{note}</p>}
           <DialogFooter>
             <Button onClick={onClose}>I have copied it</Button>
           </DialogFooter>
