@@ -9,7 +9,8 @@ import { connect, transactionAsDatabase } from './client';
  * What a finished request leaves for V8's young collections to keep. Under load the service runs
  * a young collection every second or so; anything of a finished request that one keeps is
  * promoted to the old generation, and the collections that copy it pause for milliseconds —
- * the p99 of issue 16 (docs/PERFORMANCE.md). Each hole found so far kept whole requests:
+ * the p99 of issue 16 (docs/PERFORMANCE.md, "/v1 at the speed of a bare server"). Each hole found
+ * so far kept whole requests:
  *
  * - `transactionAsDatabase` returned a new object whose prototype was the transaction. V8 gave
  *   that object a map — maps live in the old generation — pointing at the young transaction.

@@ -4,7 +4,8 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 /**
  * Drizzle without the schema: we build queries from the tables themselves and never use its
  * relational `db.query.*` API — which, given the schema, builds a query builder per table for
- * every handle, so for every transaction (~2 % of a keyed POST's CPU; docs/PERFORMANCE.md).
+ * every handle, so for every transaction (~2 % of a keyed POST's CPU; docs/PERFORMANCE.md,
+ * "/v1 at the speed of a bare server").
  */
 export type Database = PostgresJsDatabase;
 /** A transaction handle; services take one so that a change and its side effects commit together. */
@@ -75,7 +76,7 @@ type TransactionCallback = (inner: postgres.TransactionSql) => unknown;
  * function literal in `args[last] = …`: V8 allocates a function literal assigned to a property in
  * the old generation (until the code is optimized), and from there the closure kept each finished
  * transaction's callback, and the request it ran for, alive through every young collection
- * (docs/PERFORMANCE.md).
+ * (docs/PERFORMANCE.md, "/v1 at the speed of a bare server").
  */
 function givenPrepared(fn: TransactionCallback): TransactionCallback {
   return (inner) => fn(preparedByDefault(inner));
@@ -84,7 +85,8 @@ function givenPrepared(fn: TransactionCallback): TransactionCallback {
 /**
  * Drizzle sends its queries through postgres.js's `unsafe()` with `prepare: false` (unless a
  * query is built with `.prepare(name)`), so Postgres parses and plans each one again, every time:
- * on the write path that was a third of the database's CPU per request (docs/PERFORMANCE.md).
+ * on the write path that was a third of the database's CPU per request (docs/PERFORMANCE.md,
+ * "/v1 at the speed of a bare server").
  * Through this wrapper they are prepared statements, cached per connection by their text — as
  * postgres.js's own tagged templates always are. Drizzle's text is fixed per query shape (values
  * are parameters); shapes that vary (an `in (…)` list's length) add a statement each, dropped
@@ -207,7 +209,8 @@ export function postgresClientOf(db: Queryable): postgres.Sql {
  * object whose prototype is the transaction: an object made a prototype gets a
  * map, and maps live in V8's old space until a full collection, so every young
  * collection kept each finished transaction — and the request that awaited it —
- * alive through that map and promoted it (~14 KB per keyed POST; docs/PERFORMANCE.md).
+ * alive through that map and promoted it (~14 KB per keyed POST; docs/PERFORMANCE.md,
+ * "/v1 at the speed of a bare server").
  */
 export function transactionAsDatabase(tx: Tx): Database {
   // Configurable, so that a second call on the same transaction redefines it rather than throwing.

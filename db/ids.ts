@@ -34,8 +34,8 @@ let poolOffset = 0;
 /**
  * `n` bytes from the CSPRNG, handed out of a 4 KiB block drawn at once: a `randomBytes` call
  * costs a few µs however few bytes it returns, and every id and every sealed answer takes one
- * (docs/PERFORMANCE.md, issue 16). No byte is handed out twice; a block is never refilled in
- * place, so what a caller holds stays as it was given.
+ * (docs/PERFORMANCE.md, "/v1 at the speed of a bare server"). No byte is handed out twice; a
+ * block is never refilled in place, so what a caller holds stays as it was given.
  */
 export function pooledRandomBytes(n: number): Buffer {
   if (n > POOL_BYTES) return randomBytes(n);

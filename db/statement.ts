@@ -44,7 +44,7 @@ export const column = (c: { name: string }) => sql.identifier(c.name);
  * `query` gets the table's column list, each named by its property, for a `select` or a
  * `returning`. Rendered once, like `statement()`; per row only the columns' own decoders run —
  * none of Drizzle's per-call building and mapping, which was 15 % of a keyed POST's CPU
- * (docs/PERFORMANCE.md, issue 16).
+ * (docs/PERFORMANCE.md, "/v1 at the speed of a bare server").
  */
 export function tableStatement<TTable extends PgTable, Values extends Record<string, unknown> = Record<string, never>>(
   table: TTable,

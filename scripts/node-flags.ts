@@ -10,8 +10,8 @@
  * generation down to 1 MB. The next burst of requests then pays for growing it back: young
  * collections every few dozen milliseconds instead of every second, each copying the requests in
  * flight, for ~8 s (a campaign POST's CPU per request +50 % in that time; docs/PERFORMANCE.md,
- * issue 16). A server keeps its heap between bursts instead: its resident size stays at what its
- * load needed.
+ * "/v1 at the speed of a bare server"). A server keeps its heap between bursts instead: its
+ * resident size stays at what its load needed.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
 

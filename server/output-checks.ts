@@ -10,8 +10,8 @@ import { config } from './config';
  *
  * - `parse` (NODE_ENV=production): as tRPC does — the answer must parse, and what goes out is
  *   the parse, so a field a presenter adds by mistake is dropped, never sent (docs/SECURITY.md,
- *   API3). It costs a /v1 list page ~4 % of its CPU (docs/PERFORMANCE.md, issue 16); kept, as
- *   the second line behind the presenters.
+ *   API3). It costs a /v1 list page ~4 % of its CPU (docs/PERFORMANCE.md, "/v1 at the speed of a
+ *   bare server"); kept, as the second line behind the presenters.
  * - `strict` (every other process: the vitest suites, `npm run dev`): the answer must parse AND
  *   parsing must not change it. An undeclared field, a trimmed or defaulted value fail the request
  *   with a 500 naming the procedure and the place, so the test that called it fails instead of

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { procSyscalls } from '@/scripts/bench/proc';
 
 // `npm run bench` divides these counts by the requests served to show that the service and the
-// bare server make the same round trips (docs/PERFORMANCE.md, issue 16): they must count calls.
+// bare server make the same round trips (docs/PERFORMANCE.md, "/v1 at the speed of a bare server"):
+// they must count calls.
 describe('procSyscalls (scripts/bench/proc.ts)', () => {
   it("counts this process's read and write system calls", () => {
     const sink = openSync('/dev/null', 'w');

@@ -82,7 +82,8 @@
  *   BENCH_BASELINE_PREPARE=0            baseline without prepared statements (as Drizzle queries run)
  *   BENCH_POOL_MAX=10                   database pool size of both servers
  *   BENCH_SYNCHRONOUS_COMMIT=off        commits of both servers do not wait for the WAL's fsync (keyed
- *                                       POSTs' tails without the disk's: docs/PERFORMANCE.md, seventh look)
+ *                                       POSTs' tails without the disk's: docs/PERFORMANCE.md, "Notes:
+ *                                       where the service's time goes")
  *
  * Layout of scripts/bench/ (this file only composes the steps above, in order):
  *   settings.ts      every BENCH_* variable above, read once

@@ -10,7 +10,7 @@ import { LIST_NETWORKS_STATEMENTS } from '@/server/services/networks/list-networ
 /**
  * Every statement on the bare server's (baseline.ts) requests' path, taken from the service as Postgres receives
  * it (db/statement.ts), so the two can never drift apart: a hand-kept copy of the key lookup did,
- * and ran Postgres ~2.7× longer per lookup than the service's (docs/PERFORMANCE.md, "Eighth look").
+ * and ran Postgres ~2.7× longer per lookup than the service's.
  * `npm run bench` hands them to the baseline as JSON in BENCH_STATEMENTS, so that process loads
  * none of the service's modules (Drizzle, the schema: ~90 MiB more RSS); run alone, it imports this.
  */

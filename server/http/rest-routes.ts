@@ -18,7 +18,7 @@ import { ZodArray } from 'zod/v4';
  * meta trpc-to-openapi reads to generate the document, with its own path patterns and input
  * rules — so that a request costs a regular-expression match and a procedure call: no Fetch
  * `Request`, `AbortController` or caller proxy per request (trpc-to-openapi's node adapter
- * builds all three; profiled in docs/PERFORMANCE.md).
+ * builds all three; profiled in docs/PERFORMANCE.md, "/v1 at the speed of a bare server").
  *
  * What it keeps of the adapter, on purpose: routes are tried in the router's order (the first
  * match wins, as there); path parameters are decoded by the same pattern; the input is the body

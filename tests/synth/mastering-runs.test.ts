@@ -10,9 +10,10 @@ import { pcmWav, speechLike } from '@/tests/support/signals';
 
 /**
  * Every ffmpeg run is a process start, and Debian's ffmpeg spends ~0.15 s of each loading its
- * libraries (docs/PERFORMANCE.md, eleventh look): a creative that took twelve runs waited ~2 s for
- * them. So mastering measures what it can in one run. These tests count the runs through a wrapper
- * that logs each one and then runs the real ffmpeg (this file's process only: FFMPEG_PATH).
+ * libraries (docs/PERFORMANCE.md, "Creative overhead: ffmpeg starts"): a creative that took
+ * twelve runs waited ~2 s for them. So mastering measures what it can in one run. These tests
+ * count the runs through a wrapper that logs each one and then runs the real ffmpeg (this file's
+ * process only: FFMPEG_PATH).
  */
 const dir = mkdtempSync(path.join(tmpdir(), 'mastering-runs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
