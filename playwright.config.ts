@@ -15,6 +15,7 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(BASE62.length)]).join('');
 
 process.env.E2E_PORT ??= '3210';
+process.env.E2E_VOICE_PORT ??= String(Number(process.env.E2E_PORT) + 1); // the fake voice vendor's (e2e/serve.ts)
 process.env.E2E_DATABASE ??= newDatabaseName();
 process.env.E2E_TOKEN ??= `sk_test_${randomBase62(40)}`;
 
@@ -76,6 +77,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       E2E_DATABASE: process.env.E2E_DATABASE,
+      E2E_VOICE_PORT: process.env.E2E_VOICE_PORT,
       PORT: String(port),
       BOOTSTRAP_SUPERUSER_TOKEN: process.env.E2E_TOKEN,
       LOG_LEVEL: 'warn',

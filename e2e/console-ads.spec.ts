@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { createNetwork, e2eToken, expectNoSeriousA11yViolations, releaseVoice, screenshot, signInToConsole } from './console-helpers';
 
 /**
  * The advertising flow through the console, against the real server and its
@@ -146,6 +146,7 @@ test.describe('console: the advertising flow', () => {
     await page.goto(campaignUrl);
     await page.getByRole('radio', { name: /Night Owls/ }).check();
     await page.getByRole('button', { name: 'Preview' }).click();
+    await releaseVoice(request); // the vendor's answer now, not after its 8 s
     const preview = page.getByLabel('Voice preview');
     await expect(preview).toBeVisible({ timeout: 60_000 });
     await expect
@@ -216,9 +217,12 @@ test.describe('console: the advertising flow', () => {
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const status = page.locator('[data-testid^="creative-status-"]');
     await expect(status).toHaveCount(1);
+    // The vendor holds its answer (up to 8 s, e2e/serve.ts) until the page has shown the creative
+    // generating; released, the page shows it ready without a reload.
+    await expect(status).toHaveText('generating');
+    await releaseVoice(request);
     await expect(status).toHaveText('ready', { timeout: 90_000 });
     const seen = await page.evaluate(() => (window as unknown as { __creativeStatuses: string[] }).__creativeStatuses);
-    // The vendor takes 8 s (e2e/serve.ts): the page shows generating first, then ready, without a reload.
     expect([...new Set(seen)]).toEqual(['generating', 'ready']);
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 

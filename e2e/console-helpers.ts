@@ -61,3 +61,17 @@ export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestIn
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
+
+/**
+ * Answers the syntheses the fake voice vendor is holding (e2e/serve.ts) now, instead of after its
+ * delay: call it once the page has shown what the wait was for. Waits for at least one to be held
+ * (the service may not have called the vendor yet), at most `timeoutMs`.
+ */
+export async function releaseVoice(request: APIRequestContext, timeoutMs = 10_000): Promise<void> {
+  const release = `http://127.0.0.1:${process.env.E2E_VOICE_PORT}/__release`;
+  const deadline = Date.now() + timeoutMs;
+  while (Number(await (await request.post(release)).text()) === 0) {
+    if (Date.now() > deadline) throw new Error('the voice vendor held no synthesis to release');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

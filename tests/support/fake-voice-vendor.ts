@@ -37,17 +37,26 @@ async function vendorMp3(text: string): Promise<Buffer> {
 /**
  * A real HTTP server imitating the voice vendor (ElevenLabs-style
  * POST /v1/text-to-speech/{voice_id}): the outside world, faked as a server.
- * `delayMs`: how long each synthesis takes, as a real vendor takes a second or two.
- * `format`: MP3 speech as long as the text (default, as the vendor answers) or a short WAV tone.
+ * `delayMs`: how long each synthesis takes at most, as a real vendor takes a second or two; a
+ * `POST /__release` (the test's, not the service's) answers every synthesis waiting now at once,
+ * and says how many with its body, so a test that has seen what it waits for goes on without
+ * sleeping out the rest. `format`: MP3 speech as long as the text (default, as the vendor answers)
+ * or a short WAV tone. `port`: a fixed one (0: any free one).
  */
-export async function startFakeVoiceVendor(options: { delayMs?: number; format?: 'mp3' | 'wav' } = {}) {
+export async function startFakeVoiceVendor(options: { delayMs?: number; format?: 'mp3' | 'wav'; port?: number } = {}) {
   let mode: VendorMode = 'ok';
   const requests: Array<{ path: string; body: string }> = [];
   const hanging = new Set<IncomingMessage>();
+  const waiting = new Set<() => void>();
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/__release') {
+        const released = [...waiting];
+        for (const answerNow of released) answerNow();
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end(String(released.length));
+      }
       requests.push({ path: req.url ?? '', body });
       if (mode === 'hang') {
         hanging.add(req);
@@ -69,11 +78,17 @@ export async function startFakeVoiceVendor(options: { delayMs?: number; format?:
           (bytes) => res.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes),
           () => res.writeHead(500).end(),
         );
-      if (options.delayMs) setTimeout(() => void answer(), options.delayMs);
-      else void answer();
+      if (!options.delayMs) return void answer();
+      const answerNow = () => {
+        clearTimeout(timer);
+        waiting.delete(answerNow);
+        void answer();
+      };
+      const timer = setTimeout(answerNow, options.delayMs);
+      waiting.add(answerNow);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
