@@ -23,6 +23,16 @@ test.describe('console shell', () => {
     expect(await page.evaluate(() => Object.keys(sessionStorage))).not.toContain('ans.console.apiKey');
   });
 
+  test('before the script runs, the sign-in form cannot send the key in a URL', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/console/sign-in');
+    await expect(page.getByLabel('API key')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+    await expect(page.locator('form')).toHaveAttribute('method', 'post');
+    await context.close();
+  });
+
   test('sign in, switch networks, navigate every section, create a network, sign out', async ({ page, request }, testInfo) => {
     const suffix = randomUUID().slice(0, 8);
     const first = await createNetwork(request, `Shell A ${suffix}`);

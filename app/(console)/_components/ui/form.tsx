@@ -87,7 +87,9 @@ export function Form<TIn extends FieldValues, TOut>({
     }
   });
   return (
-    <form noValidate onSubmit={submit} className={cn('space-y-4', className)} {...props}>
+    // method="post": a form submitted before the page's script runs never puts its fields (a key,
+    // a proof) into the URL.
+    <form noValidate method="post" onSubmit={submit} className={cn('space-y-4', className)} {...props}>
       {children}
     </form>
   );

@@ -27,8 +27,14 @@ export function SignInForm() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The form is in the prerendered HTML: until this script runs, a submit would be the browser's
+  // own (a GET, the key in the URL). So the button waits for it, and the form says POST regardless.
+  const [hydrated, setHydrated] = useState(false);
 
-  useEffect(() => setNotice(takeSignInNotice()), []);
+  useEffect(() => {
+    setHydrated(true);
+    setNotice(takeSignInNotice());
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -76,7 +82,7 @@ export function SignInForm() {
               {notice}
             </p>
           )}
-          <form noValidate onSubmit={submit} className="mt-5 space-y-4">
+          <form noValidate method="post" onSubmit={submit} className="mt-5 space-y-4">
             <FieldShell id="api-key" label="API key" error={error ?? undefined} description="Starts with sk_test_ or sk_live_.">
               <Input
                 id="api-key"
@@ -92,7 +98,7 @@ export function SignInForm() {
                 autoFocus
               />
             </FieldShell>
-            <Button type="submit" className="w-full" loading={busy}>
+            <Button type="submit" className="w-full" loading={busy} disabled={!hydrated}>
               <KeyRound aria-hidden /> Sign in
             </Button>
           </form>
