@@ -61,6 +61,8 @@
  *   BENCH_NOISY_PREVIEWS=150 BENCH_NOISY_BATCHES=10 BENCH_NOISY_BATCH_CALLS=2000 BENCH_NOISY_KEYS=20
  *   BENCH_NOISY_HOOKS=40 BENCH_NOISY_HOOK_EVENTS=5  what network A does in each phase
  *   BENCH_NOISY_ATTACKER_NICE=19  the attacker's CPU priority (19: a client on another machine; 0: this machine's own)
+ *   BENCH_NOISY_ATTACKS=previews,hanging  run only these of A's attacks (default: all four)
+ *   BENCH_NOISY_TRACE=/tmp/b.jsonl  write each of B's /v1/me samples (phase, round, alone or attacked, when, ms)
  *   BENCH_NOISY_SYNTH=local,http  the voice providers it runs with, one service each (http: the fake vendor)
  *   BENCH_NOISY=0         skip the noisy neighbour benchmark
  *   BENCH_OFFERS_SMALL=10000 BENCH_OFFERS_LARGE=1000000   offer list sizes (target: large/small p50 ≤ 1.2)

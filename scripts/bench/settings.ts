@@ -107,6 +107,14 @@ function noisySynth(value: string): Array<'local' | 'http'> {
   return list as Array<'local' | 'http'>;
 }
 
+const NOISY_ATTACKS = ['previews', 'batches', 'minted-keys', 'hanging'] as const;
+function noisyAttacks(value: string): Array<(typeof NOISY_ATTACKS)[number]> {
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const unknown = list.filter((v) => !(NOISY_ATTACKS as readonly string[]).includes(v));
+  if (!list.length || unknown.length) throw new Error(`BENCH_NOISY_ATTACKS: some of ${NOISY_ATTACKS.join(', ')}, comma separated; got ${JSON.stringify(value)}`);
+  return list as Array<(typeof NOISY_ATTACKS)[number]>;
+}
+
 export const noisy = {
   enabled: process.env.BENCH_NOISY !== '0',
   seconds: numberEnv('BENCH_NOISY_SECONDS', quick ? 4 : 10),
@@ -124,6 +132,10 @@ export const noisy = {
   // The voice providers to run it with, each on a service of its own: `local` (the default engine,
   // in the web process's CPU) and `http` (a vendor: the fake one, BENCH_VENDOR_DELAY_MS per call).
   synth: noisySynth(process.env.BENCH_NOISY_SYNTH ?? 'local,http'),
+  // Which of A's attacks to run (all by default), and a file to write each of B's `/v1/me` samples
+  // to (JSON lines: phase, round, side, ms since the side began, latency), to see when slow ones come.
+  attacks: noisyAttacks(process.env.BENCH_NOISY_ATTACKS ?? NOISY_ATTACKS.join(',')),
+  trace: process.env.BENCH_NOISY_TRACE || undefined,
 };
 export type NoisySettings = typeof noisy;
 

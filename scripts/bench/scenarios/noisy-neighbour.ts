@@ -34,7 +34,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,7 +74,6 @@ export const NOISY_SERVICE_ENV = {
 };
 
 export type AttackName = 'previews' | 'batches' | 'minted-keys' | 'hanging';
-const ATTACKS: AttackName[] = ['previews', 'batches', 'minted-keys', 'hanging'];
 
 export interface MeLatency {
   n: number;
@@ -235,9 +234,10 @@ async function serviceAccountKey(su: Api, networkId: string, name: string, role:
 
 // ---------------------------------------------------------------- measuring B
 
-/** B's `/v1/me` latencies (ms, sorted) and failures over one stretch of time. */
+/** B's `/v1/me` latencies (ms) and failures over one stretch of time, and when each was sent (ms after its start). */
 interface MeSamples {
   latencies: number[];
+  sentAt: number[];
   failed: number;
 }
 
@@ -250,6 +250,7 @@ function meLatency(samples: MeSamples[]): MeLatency {
 
 async function measureMe(b: Api, rate: number, seconds: number): Promise<MeSamples> {
   const latencies: number[] = [];
+  const sentAt: number[] = [];
   let failed = 0;
   const pending: Promise<void>[] = [];
   const t0 = performance.now();
@@ -260,13 +261,26 @@ async function measureMe(b: Api, rate: number, seconds: number): Promise<MeSampl
     const started = performance.now();
     pending.push(
       call(`${b.baseUrl}/v1/me`, b.token).then(
-        ({ status }) => void (status === 200 ? latencies.push(performance.now() - started) : failed++),
+        ({ status }) => {
+          if (status !== 200) return void failed++;
+          latencies.push(performance.now() - started);
+          sentAt.push(started - t0);
+        },
         () => void failed++,
       ),
     );
   }
   await Promise.all(pending);
-  return { latencies, failed };
+  return { latencies, sentAt, failed };
+}
+
+/** BENCH_NOISY_TRACE: B's `/v1/me` samples of one phase, one JSON line each. */
+function trace(file: string | undefined, what: { synth: string; phase: string }, sides: Array<{ side: 'alone' | 'attacked'; rounds: BMeasurement[] }>): void {
+  if (!file) return;
+  const lines = sides.flatMap(({ side, rounds }) =>
+    rounds.flatMap((r, round) => r.me.latencies.map((ms, i) => JSON.stringify({ ...what, round, side, at: Math.round(r.me.sentAt[i]!), ms: Number(ms.toFixed(2)) }))),
+  );
+  appendFileSync(file, lines.join('\n') + '\n');
 }
 
 async function measurePreviews(b: Api, net: AdNetwork, until: number) {
@@ -389,7 +403,7 @@ export async function runNoisyNeighbour(su: Api, s: NoisySettings, synth: 'local
     phases.push({ phase: 'alone', ...pooled([await measureB(b, bNet, receiver, s)]) });
     opts.log(noisyPhaseLine(phases.at(-1)!, synth));
 
-    for (const kind of ATTACKS) {
+    for (const kind of s.attacks) {
       let attacker: PhaseResult['attacker'];
       // On a shared machine B's p99 drifts by 2× and more between quiet spells: each attack is judged
       // against B alone just before it (B's whole load, as during the attack), in interleaved rounds
@@ -429,6 +443,10 @@ export async function runNoisyNeighbour(su: Api, s: NoisySettings, synth: 'local
           for (const [status, n] of Object.entries(done.statuses)) attacker.statuses[status] = (attacker.statuses[status] ?? 0) + n;
         }
       }
+      trace(s.trace, { synth, phase: kind }, [
+        { side: 'alone', rounds: aloneRounds },
+        { side: 'attacked', rounds: attackedRounds },
+      ]);
       phases.push({ phase: kind, ...pooled(attackedRounds), meBefore: pooled(aloneRounds).me, attacker });
       opts.log(noisyPhaseLine(phases.at(-1)!, synth));
     }
