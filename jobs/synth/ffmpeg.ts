@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
+import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
 import { config } from '@/server/config';
 import type { SynthEnv } from './types';
@@ -81,7 +82,7 @@ export class FfmpegFailure extends Error {
 /** Runs ffmpeg with `args`; resolves with its stderr (where it reports), rejects with `FfmpegFailure`. */
 export function runFfmpeg(binary: string, args: readonly string[], options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       binary,
       ['-hide_banner', '-nostdin', '-nostats', ...args],
       { signal: options.signal, timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
@@ -93,8 +94,25 @@ export function runFfmpeg(binary: string, args: readonly string[], options: { si
         reject(new FfmpegFailure(`ffmpeg failed (${error.message.split('\n')[0]}): ${tail}`, stderr, aborted));
       },
     );
+    lowerPriority(child.pid);
   });
 }
+
+/**
+ * Mastering is background work: ffmpeg runs 10 nice levels (FFMPEG_NICE) below the service, so that the
+ * requests the same cores serve are not kept waiting while it encodes (docs/PERFORMANCE.md,
+ * "Noisy neighbours"). Best effort: where the system refuses, it runs as it is.
+ */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, Math.min(19, getPriority(pid) + FFMPEG_NICE));
+  } catch {
+    // not permitted here: ffmpeg keeps the service's priority
+  }
+}
+
+const FFMPEG_NICE = 10;
 
 let located: Promise<FfmpegBinary> | undefined;
 
