@@ -78,8 +78,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   // not percent-decode the database name, other clients do.
   if (!/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/.test(database)) {
     throw new Error(
-      `embedded postgres: database name ${JSON.stringify(database)} must be 1-63 letters, digits, _ or -, ` +
-        `not starting with a digit or -`,
+      `embedded postgres: database name ${JSON.stringify(database)} must be 1-63 letters, digits, _ or -, ` + `not starting with a digit or -`,
     );
   }
 
@@ -223,9 +222,10 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
       }),
     ]);
   } catch (err) {
-    const exit = child.exitCode !== null || child.signalCode !== null
-      ? `exit code ${child.exitCode ?? 'none'}, signal ${child.signalCode ?? 'none'}`
-      : undefined;
+    const exit =
+      child.exitCode !== null || child.signalCode !== null
+        ? `exit code ${child.exitCode ?? 'none'}, signal ${child.signalCode ?? 'none'}`
+        : undefined;
     if (!exit) await killAndWait(child, 'SIGQUIT', 10_000);
     throw startFailure(err, exit, port, clusterDir, recent);
   } finally {
@@ -460,9 +460,7 @@ async function runningServer(clusterDir: string): Promise<{ pid: number; ppid?: 
   const lines = content.split('\n');
   const pid = Number.parseInt(lines[0] ?? '', 10);
   const info = Number.isInteger(pid) && pid > 0 ? procInfo(pid) : { alive: false };
-  const isOurServer =
-    info.alive && info.cmd !== undefined && path.basename(info.argv0 ?? '').startsWith('postgres') &&
-    info.cmd.includes(clusterDir);
+  const isOurServer = info.alive && info.cmd !== undefined && path.basename(info.argv0 ?? '').startsWith('postgres') && info.cmd.includes(clusterDir);
   if (!isOurServer) return undefined;
   const port = Number.parseInt(lines[3] ?? '', 10);
   return { pid, ppid: info.ppid, port: Number.isInteger(port) ? port : undefined };
@@ -491,7 +489,11 @@ export async function connectToRunningEmbeddedPostgres(opts: { dataDir: string; 
   } catch (err) {
     throw new Error(`embedded postgres: could not use the server (PID ${server.pid}) running on ${dataDir}: ${redact(errorText(err), [password])}`);
   }
-  return { url: `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${database}`, pid: server.pid, stop: async () => {} };
+  return {
+    url: `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${database}`,
+    pid: server.pid,
+    stop: async () => {},
+  };
 }
 
 /**
@@ -583,9 +585,10 @@ function startFailure(err: unknown, exit: string | undefined, port: number, clus
   }
   const interesting = recent.filter((l) => /FATAL|PANIC|ERROR|DETAIL|HINT/.test(l));
   const tail = (interesting.length ? interesting : recent).slice(-15).join('\n');
-  const why = err instanceof Error && err.message === 'timeout'
-    ? `did not become ready within ${START_TIMEOUT_MS / 1000}s`
-    : `exited during startup${exit ? ` (${exit})` : ''}`;
+  const why =
+    err instanceof Error && err.message === 'timeout'
+      ? `did not become ready within ${START_TIMEOUT_MS / 1000}s`
+      : `exited during startup${exit ? ` (${exit})` : ''}`;
   return new Error(`embedded postgres: the server ${why}.${tail ? `\nLast log lines:\n${tail}` : ''}`);
 }
 

@@ -30,7 +30,9 @@ describe('newId, bit for bit', () => {
       const first = newId('campaign').slice('cmp_'.length);
       const second = newId('campaign').slice('cmp_'.length);
       expect(first.slice(0, 10)).toBe(reference(1_900_000_000_000n, 0n).slice(0, 10));
-      const random = BigInt(`0b${[...first.slice(10)].map((c) => '0123456789abcdefghjkmnpqrstvwxyz'.indexOf(c).toString(2).padStart(5, '0')).join('')}`);
+      const random = BigInt(
+        `0b${[...first.slice(10)].map((c) => '0123456789abcdefghjkmnpqrstvwxyz'.indexOf(c).toString(2).padStart(5, '0')).join('')}`,
+      );
       expect(first).toBe(reference(1_900_000_000_000n, random));
       expect(second).toBe(reference(1_900_000_000_000n, (random + 1n) % 2n ** 80n));
     } finally {

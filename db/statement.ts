@@ -16,7 +16,8 @@ const dialect = new PgDialect();
 export function statement<Row extends object, Values extends Record<string, unknown> = Record<string, never>>(query: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(query);
   const parameters = params.map((param, i) => {
-    if (!is(param, Placeholder)) throw new Error(`statement(): $${i + 1} is a value; a hot-path statement takes its values as sql.placeholder('name')`);
+    if (!is(param, Placeholder))
+      throw new Error(`statement(): $${i + 1} is a value; a hot-path statement takes its values as sql.placeholder('name')`);
     return param.name;
   });
   const run = (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values) =>
@@ -51,7 +52,14 @@ export function tableStatement<TTable extends PgTable, Values extends Record<str
   query: (columns: SQL) => SQL,
 ) {
   const columns = Object.entries(getTableColumns(table)) as Array<[string, Column]>;
-  const run = statement<Record<string, unknown>, Values>(query(sql.join(columns.map(([key, c]) => sql`${c} as ${sql.identifier(key)}`), sql`, `)));
+  const run = statement<Record<string, unknown>, Values>(
+    query(
+      sql.join(
+        columns.map(([key, c]) => sql`${c} as ${sql.identifier(key)}`),
+        sql`, `,
+      ),
+    ),
+  );
   const decoded = async (client: postgres.Sql | postgres.TransactionSql, values: Values = {} as Values): Promise<Array<TTable['$inferSelect']>> => {
     const rows = await run(client, values);
     for (const row of rows) {

@@ -116,7 +116,16 @@ test.describe('API reference at /docs', () => {
 
   test('has the guides and an Errors section listing every error type', async ({ page }) => {
     await page.goto('/docs');
-    for (const name of ['Authentication', 'Pagination', 'Idempotency', 'Optimistic locking', 'Rate limits', 'Errors', 'Webhook events', 'Operations']) {
+    for (const name of [
+      'Authentication',
+      'Pagination',
+      'Idempotency',
+      'Optimistic locking',
+      'Rate limits',
+      'Errors',
+      'Webhook events',
+      'Operations',
+    ]) {
       await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
     }
     const table = page.getByRole('table', { name: 'Error types' });
@@ -132,7 +141,9 @@ test.describe('API reference at /docs', () => {
   test('the Webhook events section shows every type GET /v1/event-types serves, with its fields, schema and example', async ({ page, request }) => {
     const catalog = await request.get('/v1/event-types', { headers: { Authorization: `Bearer ${process.env.E2E_TOKEN}` } });
     expect(catalog.status()).toBe(200);
-    const items: { type: string; description: string; data_schema: { properties: Record<string, unknown> }; example: unknown }[] = (await catalog.json()).items;
+    const items: { type: string; description: string; data_schema: { properties: Record<string, unknown> }; example: unknown }[] = (
+      await catalog.json()
+    ).items;
     expect(items.length).toBeGreaterThan(0);
 
     await page.goto('/docs');
@@ -210,7 +221,10 @@ test.describe('/docs with every operation rendered', () => {
 
     await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
     const rendered = await page.evaluate(() =>
-      [...document.querySelectorAll('.api-reference [id*="/tag/"]')].map((e) => e.id.split('/')).filter((id) => id.length === 4 && !id[3]!.includes('.')).map((id) => `${id[2]}/${id[3]}`),
+      [...document.querySelectorAll('.api-reference [id*="/tag/"]')]
+        .map((e) => e.id.split('/'))
+        .filter((id) => id.length === 4 && !id[3]!.includes('.'))
+        .map((id) => `${id[2]}/${id[3]}`),
     );
     expect([...new Set(rendered)].sort()).toEqual(expected.sort());
     const reference = page.locator('.api-reference');

@@ -65,7 +65,14 @@ test.describe('console: the advertising flow', () => {
     dialog = page.getByRole('dialog', { name: 'Edit Acme Mattresses' });
     const advertisers = (await (await request.get(`${v1}/advertisers`, { headers: auth })).json()) as { items: { id: string; version: number }[] };
     const advertiser = advertisers.items[0]!;
-    expect((await request.patch(`${v1}/advertisers/${advertiser.id}`, { headers: auth, data: { contact_email: 'media@acme.example', version: advertiser.version } })).status()).toBe(200);
+    expect(
+      (
+        await request.patch(`${v1}/advertisers/${advertiser.id}`, {
+          headers: auth,
+          data: { contact_email: 'media@acme.example', version: advertiser.version },
+        })
+      ).status(),
+    ).toBe(200);
     await dialog.getByLabel('Name').fill('Acme Mattresses Inc.');
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await expect(dialog.getByRole('alert')).toContainText('someone else changed this while you were editing');
@@ -170,25 +177,33 @@ test.describe('console: the advertising flow', () => {
       const buttonBox = await page.getByRole('button', { name: 'New offer' }).first().boundingBox();
       expect(toastBox && buttonBox, 'the toast and the New offer button are both on screen').toBeTruthy();
       const overlaps =
-        toastBox!.x < buttonBox!.x + buttonBox!.width && buttonBox!.x < toastBox!.x + toastBox!.width &&
-        toastBox!.y < buttonBox!.y + buttonBox!.height && buttonBox!.y < toastBox!.y + toastBox!.height;
+        toastBox!.x < buttonBox!.x + buttonBox!.width &&
+        buttonBox!.x < toastBox!.x + toastBox!.width &&
+        toastBox!.y < buttonBox!.y + buttonBox!.height &&
+        buttonBox!.y < toastBox!.y + toastBox!.height;
       expect(overlaps, 'a toast covers the New offer button').toBe(false);
       await expect(page.getByRole('row').filter({ hasText: `$${price}.00` })).toContainText('open');
     }
     const offerRow = (price: string) => page.getByRole('row').filter({ hasText: `$${price}.00` });
 
     // Accepted through the API meanwhile: the console's accept explains the 409.
-    const offers = (await (await request.get(`${v1}/offers?status=open`, { headers: auth })).json()) as { items: { id: string; price_cents: number }[] };
+    const offers = (await (await request.get(`${v1}/offers?status=open`, { headers: auth })).json()) as {
+      items: { id: string; price_cents: number }[];
+    };
     const elsewhere = offers.items.find((o) => o.price_cents === 7500)!;
     expect((await request.post(`${v1}/offers/${elsewhere.id}/reject`, { headers: auth, data: { reason: 'Decided by phone' } })).status()).toBe(200);
-    await offerRow('75').getByRole('button', { name: /^Accept offer/ }).click();
+    await offerRow('75')
+      .getByRole('button', { name: /^Accept offer/ })
+      .click();
     let alert = page.getByRole('alertdialog', { name: 'Accept this offer?' });
     await alert.getByRole('button', { name: 'Accept offer' }).click();
     // The 409 is explained in a sentence that stays, and the refreshed list no longer offers the offer for acceptance.
     await expect(page.getByText('Could not accept the offer: The offer is no longer open (it is rejected).')).toBeVisible();
     await expect(offerRow('75').getByRole('button', { name: /^Accept offer/ })).toHaveCount(0);
 
-    await offerRow('250').getByRole('button', { name: /^Accept offer/ }).click();
+    await offerRow('250')
+      .getByRole('button', { name: /^Accept offer/ })
+      .click();
     alert = page.getByRole('alertdialog', { name: 'Accept this offer?' });
     await expect(alert).toContainText('Spring sale will be read on Night Owls for $250.00');
     await alert.getByRole('button', { name: 'Accept offer' }).click();
@@ -196,7 +211,9 @@ test.describe('console: the advertising flow', () => {
     await expect(offerRow('250')).toContainText('accepted');
     await expect(offerRow('250').getByRole('link', { name: /View creative/ })).toBeVisible();
 
-    await offerRow('100').getByRole('button', { name: /^Reject offer/ }).click();
+    await offerRow('100')
+      .getByRole('button', { name: /^Reject offer/ })
+      .click();
     dialog = page.getByRole('dialog', { name: 'Reject this offer?' });
     await dialog.getByLabel('Reason').fill('Too close to another sponsor');
     await dialog.getByRole('button', { name: 'Reject offer' }).click();
@@ -212,7 +229,9 @@ test.describe('console: the advertising flow', () => {
     await screenshot(page, testInfo, 'console-offers-1280');
 
     // --- Creatives: generating → ready without a reload, and the audio plays -------------------
-    await offerRow('250').getByRole('link', { name: /View creative/ }).click();
+    await offerRow('250')
+      .getByRole('link', { name: /View creative/ })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Creatives' })).toBeVisible();
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const status = page.locator('[data-testid^="creative-status-"]');
@@ -246,7 +265,9 @@ test.describe('console: the advertising flow', () => {
     await page.goto(campaignUrl);
     await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
     const campaign = (await (await request.get(`${v1}/campaigns/${campaignId}`, { headers: auth })).json()) as { version: number };
-    expect((await request.patch(`${v1}/campaigns/${campaignId}`, { headers: auth, data: { status: 'archived', version: campaign.version } })).status()).toBe(200);
+    expect(
+      (await request.patch(`${v1}/campaigns/${campaignId}`, { headers: auth, data: { status: 'archived', version: campaign.version } })).status(),
+    ).toBe(200);
     await page.getByRole('button', { name: 'Pause' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Could not change' })).toHaveText(
       'Could not change the status: A campaign cannot go from archived to paused. An archived campaign cannot change status.',
@@ -268,7 +289,9 @@ test.describe('console: the advertising flow', () => {
     await expect(alert.getByRole('alert')).toContainText('This advertiser has 1 campaign(s) in draft, active or paused state.');
     await alert.getByRole('button', { name: 'Cancel' }).click();
     const draft = (await second.json()) as { id: string; version: number };
-    expect((await request.patch(`${v1}/campaigns/${draft.id}`, { headers: auth, data: { status: 'archived', version: draft.version } })).status()).toBe(200);
+    expect(
+      (await request.patch(`${v1}/campaigns/${draft.id}`, { headers: auth, data: { status: 'archived', version: draft.version } })).status(),
+    ).toBe(200);
     await page.getByRole('button', { name: 'Delete Acme Mattresses Inc.' }).click();
     await alert.getByRole('button', { name: 'Delete advertiser' }).click();
     await expect(alert).toBeHidden();

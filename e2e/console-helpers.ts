@@ -38,9 +38,15 @@ export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestIn
   await page.emulateMedia({ reducedMotion: 'reduce' });
   try {
     await expect
-      .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime)).length), {
-        message: `animations on ${name} never settled`,
-      })
+      .poll(
+        () =>
+          page.evaluate(
+            () => document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime)).length,
+          ),
+        {
+          message: `animations on ${name} never settled`,
+        },
+      )
       .toBe(0);
     // A client navigation (a filter written to the URL) replaces the page's metadata: for a moment
     // there is no <title>. Wait for it, as for the animations; a page that never gets one still fails.

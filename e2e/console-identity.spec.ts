@@ -316,7 +316,9 @@ test.describe('console identity', () => {
     await dana.getByRole('radio', { name: 'Paste another key' }).check();
     await dana.getByLabel('Your API key').fill(serviceKey);
     await dana.getByRole('button', { name: 'Accept with this key' }).click();
-    await expect(dana.getByLabel('Your API key')).toHaveAccessibleDescription(/^That key belongs to a service account, and invitations are for people\./);
+    await expect(dana.getByLabel('Your API key')).toHaveAccessibleDescription(
+      /^That key belongs to a service account, and invitations are for people\./,
+    );
     await expectNoSeriousA11yViolations(dana, testInfo, 'accept-prove-service-account-390');
     await screenshot(dana, testInfo, 'console-accept-prove-refused-390');
 

@@ -17,7 +17,8 @@ const auth = () => ({ Authorization: `Bearer ${e2eToken()}` });
 /** "24 Nov 2026, 23:12 UTC" — the console's one date format (the zone the browser is in, stated). */
 const DATE_FORMAT = /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (UTC|GMT([+-]\d{1,2}(:\d{2})?)?|[A-Z]{3,5})$/;
 const LONG_PODCAST = 'The Remarkably Long-Running Morning Commute Show';
-const SCRIPT = 'Sleep better tonight with Acme mattresses, made to order in Ohio and delivered to your door in three days, with a hundred nights to try it at home.';
+const SCRIPT =
+  'Sleep better tonight with Acme mattresses, made to order in Ohio and delivered to your door in three days, with a hundred nights to try it at home.';
 
 async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
   const response = await request.post(`/v1${path}`, { headers: auth(), data });
@@ -65,14 +66,20 @@ async function atBothWidths(page: Page, testInfo: TestInfo, name: string, check:
   }
 }
 
-test('the console at 1280 and 390 px: stacked tables, the network in the header, names and links, one date format', async ({ page, request }, testInfo) => {
+test('the console at 1280 and 390 px: stacked tables, the network in the header, names and links, one date format', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(180_000);
   const receiver = await startReceiver();
   try {
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Layout ${suffix}`);
     const n = network.id;
-    const webhook = await post<{ id: string }>(request, `/networks/${n}/webhooks`, { url: receiver.url, events: ['optin.completed', 'offer.accepted', 'creative.ready'] });
+    const webhook = await post<{ id: string }>(request, `/networks/${n}/webhooks`, {
+      url: receiver.url,
+      events: ['optin.completed', 'offer.accepted', 'creative.ready'],
+    });
     const advertiser = await post<{ id: string }>(request, `/networks/${n}/advertisers`, { name: 'Acme Mattresses Inc.' });
     const campaign = await post<{ id: string }>(request, `/networks/${n}/campaigns`, {
       name: 'Spring sale',
@@ -86,7 +93,12 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
     });
     const podcast = await post<{ id: string }>(request, `/networks/${n}/podcasts`, { name: LONG_PODCAST, host_name: 'Sam Host', voice: 'warm' });
     await post(request, `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
-    const offer = await post<{ id: string }>(request, `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id, price_cents: 12_000, currency: 'USD' });
+    const offer = await post<{ id: string }>(request, `/networks/${n}/offers`, {
+      campaign_id: campaign.id,
+      podcast_id: podcast.id,
+      price_cents: 12_000,
+      currency: 'USD',
+    });
     await post(request, `/networks/${n}/offers/${offer.id}/accept`, {});
 
     await signInToConsole(page);
@@ -98,11 +110,12 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
 
     // --- Overview: events name the campaign and podcast and link to them; the chart draws ------
     const events = page.getByRole('list', { name: 'Recent events' });
-    await expect(events.getByRole('link', { name: `Offer of “Spring sale” to “${LONG_PODCAST}” accepted — its creative is generating` })).toHaveAttribute(
-      'href',
-      `/console/n/${n}/offers?campaign=${campaign.id}`,
-    );
-    await expect(events.getByRole('link', { name: `Creative of “Spring sale” on “${LONG_PODCAST}” is ready to play` })).toBeVisible({ timeout: 45_000 });
+    await expect(
+      events.getByRole('link', { name: `Offer of “Spring sale” to “${LONG_PODCAST}” accepted — its creative is generating` }),
+    ).toHaveAttribute('href', `/console/n/${n}/offers?campaign=${campaign.id}`);
+    await expect(events.getByRole('link', { name: `Creative of “Spring sale” on “${LONG_PODCAST}” is ready to play` })).toBeVisible({
+      timeout: 45_000,
+    });
     await expect(events).not.toContainText('off_');
     const chart = page.getByTestId('delivery-chart');
     await expect(chart).toContainText('typical latency', { timeout: 30_000 });
@@ -112,7 +125,9 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
       // One bucket of data still draws: a point per latency line.
       expect(await chart.locator('.recharts-line-dots circle, .recharts-line-dot').count()).toBeGreaterThanOrEqual(2);
       // No axis label wraps onto a second line.
-      const lines = await chart.locator('.recharts-cartesian-axis-tick-value').evaluateAll((ticks) => ticks.map((t) => t.querySelectorAll('tspan').length));
+      const lines = await chart
+        .locator('.recharts-cartesian-axis-tick-value')
+        .evaluateAll((ticks) => ticks.map((t) => t.querySelectorAll('tspan').length));
       expect(lines.length).toBeGreaterThan(0);
       expect(lines.every((count) => count === 1)).toBe(true);
       await expectNoSidewaysScroll(page, width);
@@ -206,7 +221,10 @@ test('"My keys" lists the signed-in owner’s own keys, and the sidebar names th
     name: `Billing export ${suffix}`,
     role: 'administrator',
   });
-  const second = await post<{ id: string; start: string }>(request, `/networks/${network.id}/service-accounts/${account.id}/keys`, { key_name: 'nightly', role: 'read_only' });
+  const second = await post<{ id: string; start: string }>(request, `/networks/${network.id}/service-accounts/${account.id}/keys`, {
+    key_name: 'nightly',
+    role: 'read_only',
+  });
 
   await signInToConsole(page, account.api_key.token);
   await page.goto(`/console/n/${network.id}/my-keys`);

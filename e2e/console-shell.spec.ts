@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
-const SECTIONS = ['Overview', 'Members', 'API keys', 'Service accounts', 'Webhooks', 'Advertisers', 'Campaigns', 'Podcasts', 'Offers', 'Creatives', 'My keys'];
+const SECTIONS = [
+  'Overview',
+  'Members',
+  'API keys',
+  'Service accounts',
+  'Webhooks',
+  'Advertisers',
+  'Campaigns',
+  'Podcasts',
+  'Offers',
+  'Creatives',
+  'My keys',
+];
 
 test.describe('console shell', () => {
   test('signed out, /console goes to sign-in; a bad key is refused with a clear message', async ({ page }, testInfo) => {
@@ -182,7 +194,7 @@ test.describe('console shell', () => {
     await expect(page).toHaveURL(new RegExp(`/console/n/${network.id}/members$`));
   });
 
-  test('widened from 390 to 1280 px, the page never falls into the navigation\'s column', async ({ page, request }) => {
+  test("widened from 390 to 1280 px, the page never falls into the navigation's column", async ({ page, request }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const network = await createNetwork(request, `Shell widen ${randomUUID().slice(0, 8)}`);
     await signInToConsole(page);
@@ -192,9 +204,16 @@ test.describe('console shell', () => {
     // bar for the side bar: what the handler measures is the first frame at 1280 px, laid out by CSS
     // alone. The side bar's grid column once took the page (256 px wide) until the next render.
     await page.evaluate(() => {
-      window.addEventListener('resize', () => document.getElementById('main')!.setAttribute('data-width-on-resize', String(document.getElementById('main')!.getBoundingClientRect().width)), {
-        once: true,
-      });
+      window.addEventListener(
+        'resize',
+        () =>
+          document
+            .getElementById('main')!
+            .setAttribute('data-width-on-resize', String(document.getElementById('main')!.getBoundingClientRect().width)),
+        {
+          once: true,
+        },
+      );
     });
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(page.getByRole('complementary')).toBeVisible();

@@ -36,7 +36,10 @@ test('webhooks: Retry now sends a delivery waiting for its next attempt at once'
 
     await signInToConsole(page);
     await page.goto(`/console/n/${network.id}/webhooks/${hookId}`);
-    const row = page.getByRole('table', { name: 'Deliveries' }).getByRole('row').filter({ hasText: `${requests[0]!.slice(0, 8)}…` });
+    const row = page
+      .getByRole('table', { name: 'Deliveries' })
+      .getByRole('row')
+      .filter({ hasText: `${requests[0]!.slice(0, 8)}…` });
     await expect(row).toContainText('pending', { timeout: 20_000 });
     await row.click();
     const panel = page.getByRole('dialog', { name: 'Delivery' });

@@ -27,13 +27,19 @@ async function startRecordingEndpoint() {
   };
 }
 
-test('webhooks: auto-disable shows its reason; "Send test event" reaches a disabled endpoint; the list shows health', async ({ page, request }, testInfo) => {
+test('webhooks: auto-disable shows its reason; "Send test event" reaches a disabled endpoint; the list shows health', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   const endpoint = await startRecordingEndpoint();
   const sql = postgres(databaseUrl(process.env.E2E_DATABASE!), { max: 1, onnotice: () => {} });
   try {
     const network = await createNetwork(request, `Test events ${randomUUID().slice(0, 8)}`);
-    const created = await request.post(`/v1/networks/${network.id}/webhooks`, { headers: auth(), data: { url: endpoint.url, events: ['offer.accepted'] } });
+    const created = await request.post(`/v1/networks/${network.id}/webhooks`, {
+      headers: auth(),
+      data: { url: endpoint.url, events: ['offer.accepted'] },
+    });
     expect(created.status()).toBe(201);
     const hook = (await created.json()) as { id: string };
 
@@ -42,7 +48,10 @@ test('webhooks: auto-disable shows its reason; "Send test event" reaches a disab
               values (${randomUUID()}, ${hook.id}, ${network.id}, 'offer.accepted', true, '{}', 'failed', 8, now() - interval '6 days')`;
     await sql`select graphile_worker.add_job('auto-disable-webhooks', '{}'::json)`;
     await expect
-      .poll(async () => ((await (await request.get(`/v1/networks/${network.id}/webhooks/${hook.id}`, { headers: auth() })).json()) as { status: string }).status)
+      .poll(
+        async () =>
+          ((await (await request.get(`/v1/networks/${network.id}/webhooks/${hook.id}`, { headers: auth() })).json()) as { status: string }).status,
+      )
       .toBe('disabled');
 
     await signInToConsole(page);
@@ -64,7 +73,10 @@ test('webhooks: auto-disable shows its reason; "Send test event" reaches a disab
     expect(received!.headers['x-service-event']).toBe('creative.ready');
     const envelope = JSON.parse(received!.body) as { id: string; test: boolean };
     expect(envelope.test).toBe(true);
-    const row = page.getByRole('table', { name: 'Deliveries' }).getByRole('row').filter({ hasText: `${envelope.id.slice(0, 8)}…` });
+    const row = page
+      .getByRole('table', { name: 'Deliveries' })
+      .getByRole('row')
+      .filter({ hasText: `${envelope.id.slice(0, 8)}…` });
     await expect(row).toContainText('creative.ready');
     await expect(row).toContainText('test');
     await expect(row).toContainText('succeeded');

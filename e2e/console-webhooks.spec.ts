@@ -55,7 +55,10 @@ async function optInPodcast(request: APIRequestContext, networkId: string, name:
 }
 
 function deliveryRow(page: Page, deliveryId: string) {
-  return page.getByRole('table', { name: 'Deliveries' }).getByRole('row').filter({ hasText: `${deliveryId.slice(0, 8)}…` });
+  return page
+    .getByRole('table', { name: 'Deliveries' })
+    .getByRole('row')
+    .filter({ hasText: `${deliveryId.slice(0, 8)}…` });
 }
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -159,7 +162,9 @@ test('webhooks: create with a secret shown once, real signed deliveries, failure
     // 3. Another failure, then "Recover failed since…" re-sends it.
     receiver.state.fail = true;
     await optInPodcast(request, network.id, 'Day Trippers');
-    await expect.poll(() => new Set(receiver.state.requests.filter((r) => r.status === 500).map((r) => r.deliveryId)).size, { timeout: 20_000 }).toBe(2);
+    await expect
+      .poll(() => new Set(receiver.state.requests.filter((r) => r.status === 500).map((r) => r.deliveryId)).size, { timeout: 20_000 })
+      .toBe(2);
     const third = receiver.state.requests.filter((r) => r.status === 500).at(-1)!;
     await expect(deliveryRow(page, third.deliveryId)).toContainText('failed', { timeout: 20_000 });
     // Filters: only failed deliveries.

@@ -50,7 +50,13 @@ function poolsOf(options: WorkerOptions): Pool[] {
   const synthesisConcurrency = options.synthesisConcurrency ?? 20;
   // A synthesis job takes seconds and queries little (its own work uses the service's pool): a
   // few connections serve its fetches and completions, one more is its LISTEN.
-  const synthesis = { name: 'synthesis' as const, crontab: '', concurrency: synthesisConcurrency, batched: false, maxPoolSize: Math.min(synthesisConcurrency, 4) + 1 };
+  const synthesis = {
+    name: 'synthesis' as const,
+    crontab: '',
+    concurrency: synthesisConcurrency,
+    batched: false,
+    maxPoolSize: Math.min(synthesisConcurrency, 4) + 1,
+  };
   if (options.taskList) {
     const own = [{ ...main, taskList: options.taskList }];
     return options.synthesisTaskList ? [...own, { ...synthesis, taskList: options.synthesisTaskList }] : own;
@@ -244,8 +250,12 @@ function startStaleJobSweeper(connectionString: string) {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     running = Promise.all([
-      releaseStaleDeliveryJobs({ db, staleSeconds }).then((released) => released > 0 && logger.warn({ released }, 'released delivery jobs left locked by a stopped worker')),
-      releaseStaleSynthesisJobs({ db }).then((released) => released > 0 && logger.warn({ released }, 'released synthesis jobs left locked by a stopped worker')),
+      releaseStaleDeliveryJobs({ db, staleSeconds }).then(
+        (released) => released > 0 && logger.warn({ released }, 'released delivery jobs left locked by a stopped worker'),
+      ),
+      releaseStaleSynthesisJobs({ db }).then(
+        (released) => released > 0 && logger.warn({ released }, 'released synthesis jobs left locked by a stopped worker'),
+      ),
     ]).catch((error: unknown) => logger.warn({ err: error }, 'could not release stale jobs'));
   };
   sweep();

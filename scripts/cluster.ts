@@ -86,7 +86,8 @@ async function main(): Promise<void> {
     PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     NODE_ENV: process.env.NODE_ENV ?? 'production',
   };
-  const script = (name: string, nodeFlags: readonly string[] = []) => [process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'scripts', name)]] as const;
+  const script = (name: string, nodeFlags: readonly string[] = []) =>
+    [process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'scripts', name)]] as const;
 
   const webs: Member[] = [];
   for (let i = 1; i <= WEB_PROCESSES; i++) {
@@ -115,7 +116,10 @@ async function main(): Promise<void> {
     const [node, args] = script('worker.ts');
     workers.push({
       name: `worker${i}`,
-      start: () => startChild(`worker${i}`, node, [...args], { env: { ...shared, DATABASE_URL: pgbouncer.sessionUrl, DATABASE_POOL_MAX: String(workerPoolMax) } }),
+      start: () =>
+        startChild(`worker${i}`, node, [...args], {
+          env: { ...shared, DATABASE_URL: pgbouncer.sessionUrl, DATABASE_POOL_MAX: String(workerPoolMax) },
+        }),
     });
   }
 
@@ -209,7 +213,8 @@ async function warnIfPostgresTooSmall(databaseUrl: string, needed: number): Prom
   try {
     const [row] = await sql<{ max_connections: string }[]>`show max_connections`;
     const max = Number(row!.max_connections);
-    if (needed > max - 3) log(`warning: the pools may open ${needed} connections and Postgres allows ${max}; lower WORKER_PROCESSES or WORKER_CONCURRENCY`);
+    if (needed > max - 3)
+      log(`warning: the pools may open ${needed} connections and Postgres allows ${max}; lower WORKER_PROCESSES or WORKER_CONCURRENCY`);
   } finally {
     await sql.end({ timeout: 5 });
   }

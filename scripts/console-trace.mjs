@@ -15,7 +15,9 @@ await page.goto(`${base}/console/sign-in`);
 await page.evaluate((t) => sessionStorage.setItem('ans.console.apiKey', t), token);
 const cdp = await page.createCDPSession();
 await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-await page.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'] });
+await page.tracing.start({
+  categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'],
+});
 await page.goto(`${base}/console/n/${networkId}`, { waitUntil: 'networkidle0' });
 await new Promise((resolve) => setTimeout(resolve, 1500));
 const { traceEvents } = JSON.parse(Buffer.from(await page.tracing.stop()).toString('utf8'));
@@ -25,10 +27,28 @@ const starts = traceEvents.filter((e) => e.name === 'navigationStart' && e.args?
 const t0 = (starts.at(-1) ?? traceEvents.find((e) => e.name === 'navigationStart')).ts;
 // The renderer's main thread: where the scripts ran.
 const scriptTime = new Map();
-for (const e of traceEvents) if (e.name === 'FunctionCall' || e.name === 'EvaluateScript') scriptTime.set(`${e.pid}:${e.tid}`, (scriptTime.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+for (const e of traceEvents)
+  if (e.name === 'FunctionCall' || e.name === 'EvaluateScript')
+    scriptTime.set(`${e.pid}:${e.tid}`, (scriptTime.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
 const mainThread = [...scriptTime].sort((a, b) => b[1] - a[1])[0][0];
 const onMain = (e) => `${e.pid}:${e.tid}` === mainThread;
-const SHOWN = new Set(['EvaluateScript', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'ParseHTML', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'MajorGC', 'MinorGC', 'RunMicrotasks', 'Paint', 'PrePaint', 'Commit', 'v8.compile']);
+const SHOWN = new Set([
+  'EvaluateScript',
+  'FunctionCall',
+  'TimerFire',
+  'FireAnimationFrame',
+  'ParseHTML',
+  'EventDispatch',
+  'UpdateLayoutTree',
+  'Layout',
+  'MajorGC',
+  'MinorGC',
+  'RunMicrotasks',
+  'Paint',
+  'PrePaint',
+  'Commit',
+  'v8.compile',
+]);
 let blocking = 0;
 for (const task of traceEvents.filter((e) => onMain(e) && e.name === 'RunTask' && e.dur > 10_000 && e.ts >= t0).sort((a, b) => a.ts - b.ts)) {
   const within = (e) => onMain(e) && e.ts >= task.ts && e.ts < task.ts + task.dur;
@@ -40,6 +60,8 @@ for (const task of traceEvents.filter((e) => onMain(e) && e.name === 'RunTask' &
   for (const m of traceEvents.filter((e) => within(e) && e.name?.startsWith('r:'))) rendered[m.name.slice(2)] = (rendered[m.name.slice(2)] ?? 0) + 1;
   const ms = task.dur / 1000;
   blocking += Math.max(0, ms - 50);
-  console.log(`${((task.ts - t0) / 1000).toFixed(0).padStart(5)} ${ms.toFixed(0).padStart(4)} ms  ${inner.join(' | ')}  ${Object.keys(rendered).join(',')}`);
+  console.log(
+    `${((task.ts - t0) / 1000).toFixed(0).padStart(5)} ${ms.toFixed(0).padStart(4)} ms  ${inner.join(' | ')}  ${Object.keys(rendered).join(',')}`,
+  );
 }
 console.log(`time over 50 ms in tasks after navigation: ${blocking.toFixed(0)} ms`);

@@ -58,7 +58,12 @@ function render(results: Result[], seconds: number, pg: string): string {
     '',
     '| test | claim | measured |',
     '|---|---|---|',
-    ...results.map((r) => `| \`${r.id}\` | ${r.claim} | ${Object.entries(r.figures).map(([k, v]) => `${k}: **${v}**`).join('; ')} |`),
+    ...results.map(
+      (r) =>
+        `| \`${r.id}\` | ${r.claim} | ${Object.entries(r.figures)
+          .map(([k, v]) => `${k}: **${v}**`)
+          .join('; ')} |`,
+    ),
     '',
     REPORT_MARKER,
   ];
@@ -78,10 +83,14 @@ async function main(): Promise<void> {
 
 async function runAndReport(adminUrl: string): Promise<void> {
   const started = Date.now();
-  const run = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), ['run', '--config', 'vitest.reliability.config.ts', ...process.argv.slice(2)], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const run = spawnSync(
+    path.join(root, 'node_modules', '.bin', 'vitest'),
+    ['run', '--config', 'vitest.reliability.config.ts', ...process.argv.slice(2)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   const results = readResults();
   for (const r of results) process.stdout.write(`${r.id}: ${r.claim} — ${JSON.stringify(r.figures)}\n`);
   if (run.status !== 0) {

@@ -1,6 +1,6 @@
 /**
  * `npm test`: the whole suite, in the order that fails fastest —
- * typecheck, lint, console build, unit + integration (vitest, real Postgres,
+ * typecheck, lint (ESLint, then Prettier's check), console build, unit + integration (vitest, real Postgres,
  * the service started as `npm start` starts it), OpenAPI lint, browser (Playwright).
  *
  * It needs nothing installed by hand: the Postgres server is chosen (or an
@@ -19,7 +19,7 @@ const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
 const steps: Array<[string, () => Promise<number>]> = [
   ['typecheck', () => run(bin('tsc'), ['--noEmit', '-p', '.'])],
-  ['lint', () => run(bin('eslint'), ['.'])],
+  ['lint', async () => (await run(bin('eslint'), ['.'])) || run(bin('prettier'), ['--check', '**/*.{ts,tsx,mjs}'])],
   [
     'console build',
     async () => {

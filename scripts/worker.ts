@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   // Its pools start one after the other, and the first may already run jobs: a signal from then on
   // must stop what has started (once, however often it arrives — npm passes it on, and Ctrl-C
   // signals the whole group), not kill the process with jobs locked.
-  const starting = startWorker({ connectionString: url, concurrency: config.WORKER_CONCURRENCY, synthesisConcurrency: config.WORKER_SYNTHESIS_CONCURRENCY });
+  const starting = startWorker({
+    connectionString: url,
+    concurrency: config.WORKER_CONCURRENCY,
+    synthesisConcurrency: config.WORKER_SYNTHESIS_CONCURRENCY,
+  });
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -54,6 +54,8 @@ describe('configuration', () => {
     expect(loadConfig(env({ SYNTH_PROVIDER: ' HTTP ', SYNTH_BASE_URL: 'http://127.0.0.1:9' })).synthesisHttp?.baseUrl).toBe('http://127.0.0.1:9');
     expect(() => loadConfig(env({ SYNTH_PROVIDER: 'nope' }))).toThrow(/SYNTH_PROVIDER: must be "local" or "http"/);
     expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http' }))).toThrow(/Invalid environment:\n  SYNTH_PROVIDER=http requires SYNTH_BASE_URL/);
-    expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: 'http://127.0.0.1:9', SYNTH_TIMEOUT_MS: 'soon' }))).toThrow(/SYNTH_TIMEOUT_MS/);
+    expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: 'http://127.0.0.1:9', SYNTH_TIMEOUT_MS: 'soon' }))).toThrow(
+      /SYNTH_TIMEOUT_MS/,
+    );
   });
 });

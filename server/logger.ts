@@ -7,15 +7,15 @@ import pino from 'pino';
  */
 export const logger = pino(
   {
-  // LOG_LEVEL is set by the entry points once the configuration is parsed (server/config.ts): a bad
-  // value stops the start with the configuration's message, not pino's.
-  level: 'info',
-  base: { service: 'ad-network-service' },
-  redact: {
-    paths: ['token', 'secret', 'authorization', '*.token', '*.secret', '*.authorization', 'headers.authorization'],
-    censor: '[redacted]',
-  },
-  timestamp: pino.stdTimeFunctions.isoTime,
+    // LOG_LEVEL is set by the entry points once the configuration is parsed (server/config.ts): a bad
+    // value stops the start with the configuration's message, not pino's.
+    level: 'info',
+    base: { service: 'ad-network-service' },
+    redact: {
+      paths: ['token', 'secret', 'authorization', '*.token', '*.secret', '*.authorization', 'headers.authorization'],
+      censor: '[redacted]',
+    },
+    timestamp: pino.stdTimeFunctions.isoTime,
   },
   // Buffered writes: a log line must not cost a synchronous write per request.
   pino.destination({ dest: 1, sync: false, minLength: 4096 }),

@@ -66,18 +66,22 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   authenticated: {
     unauthorized: KEY_REFUSED,
     forbidden: 'A write: the key’s access narrowed while it ran (it is rolled back).',
-    'rate-limited': 'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
+    'rate-limited':
+      'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
   },
   network: {
     unauthorized: KEY_REFUSED,
-    forbidden: 'The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back).',
+    forbidden:
+      'The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back).',
     'not-found': 'The network does not exist (told only to super_user keys; others get 403).',
-    'rate-limited': 'The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often.',
+    'rate-limited':
+      'The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often.',
   },
   'super-user': {
     unauthorized: KEY_REFUSED,
     forbidden: 'This operation needs a super_user key.',
-    'rate-limited': 'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
+    'rate-limited':
+      'The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often.',
   },
   invitation: {
     unauthorized: 'The credential is missing or malformed.',
@@ -154,7 +158,9 @@ export function openApiDocument(): OpenAPIObject {
   doc.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
   doc.servers = [{ url: `${config().publicUrl}/v1` }];
   // The tags in the order of the router, named for people ("api keys" reads "Api keys").
-  const tagNames = new Set(Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, Json>).flatMap((op) => (op?.tags as string[]) ?? [])));
+  const tagNames = new Set(
+    Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, Json>).flatMap((op) => (op?.tags as string[]) ?? [])),
+  );
   doc.tags = [...tagNames].map((name) => ({ name, 'x-displayName': name[0]!.toUpperCase() + name.slice(1) }));
 
   const metaOf = new Map(
@@ -183,7 +189,8 @@ export function openApiDocument(): OpenAPIObject {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h.',
+          description:
+            'A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h.',
           schema: { type: 'string', maxLength: 255 },
         });
       }

@@ -39,12 +39,17 @@ describe('checkOutputs', () => {
   });
 
   it("every procedure of the app router with an output schema has this check instead of tRPC's parse", () => {
-    const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown; middlewares: Array<{ name: string; _type?: string }> } }>);
+    const procedures = Object.entries(
+      appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown; middlewares: Array<{ name: string; _type?: string }> } }>,
+    );
     const withOutput = procedures.filter(([, p]) => p._def.output);
     expect(withOutput.length).toBeGreaterThan(60);
     for (const [path, p] of withOutput) {
       const outputs = p._def.middlewares.filter((m) => m._type === 'output');
-      expect(outputs.map((m) => m.name), path).toEqual(['check']);
+      expect(
+        outputs.map((m) => m.name),
+        path,
+      ).toEqual(['check']);
     }
   });
 });

@@ -66,7 +66,11 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
   const limits = configureLimits(db, c);
   let worker: WorkerHandle | undefined;
   if (options.worker ?? c.WORKER === 'on') {
-    worker = await startWorker({ connectionString: databaseUrl, concurrency: c.WORKER_CONCURRENCY, synthesisConcurrency: c.WORKER_SYNTHESIS_CONCURRENCY });
+    worker = await startWorker({
+      connectionString: databaseUrl,
+      concurrency: c.WORKER_CONCURRENCY,
+      synthesisConcurrency: c.WORKER_SYNTHESIS_CONCURRENCY,
+    });
   }
 
   const server = createAppServer(options.pages);

@@ -346,7 +346,11 @@ export const invitationProcedure = base
       ctx.log.keyId = principal.keyId;
       return next({ ctx: { principal, db: decidedAtCommit(ctx, principal, type, meta) } });
     }
-    const invitation = await admit(ctx, () => openInvitation(token), () => undefined);
+    const invitation = await admit(
+      ctx,
+      () => openInvitation(token),
+      () => undefined,
+    );
     return next({ ctx: { invitation } });
   })
   .use(idempotent);

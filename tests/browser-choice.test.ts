@@ -30,7 +30,9 @@ describe('the browser of the e2e run', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
-    expect(run.stderr.split('\n').filter((line) => line.includes('/nonexistent/chromium'))).toEqual(['E2E_CHROMIUM=/nonexistent/chromium does not exist.']);
+    expect(run.stderr.split('\n').filter((line) => line.includes('/nonexistent/chromium'))).toEqual([
+      'E2E_CHROMIUM=/nonexistent/chromium does not exist.',
+    ]);
     expect(run.stdout).not.toContain('▶');
   });
 });

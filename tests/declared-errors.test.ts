@@ -60,7 +60,14 @@ function procedureFiles(): string[] {
 describe('the error responses each operation declares (RouteMeta.errors)', () => {
   it('are exactly the kinds its handler and services can throw, so the document neither misses nor invents one', async () => {
     const files = procedureFiles();
-    const program = ts.createProgram(files, { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, paths: { '@/*': ['./*'] }, baseUrl: ROOT, strict: true, noEmit: true });
+    const program = ts.createProgram(files, {
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      paths: { '@/*': ['./*'] },
+      baseUrl: ROOT,
+      strict: true,
+      noEmit: true,
+    });
     const checker = program.getTypeChecker();
     const mismatches: string[] = [];
     let procedures = 0;
@@ -75,7 +82,9 @@ describe('the error responses each operation declares (RouteMeta.errors)', () =>
           procedures++;
           // Bad input is declared for every operation; a service's own 400 adds nothing to it.
           const thrown = [...thrownKinds(checker, declaration.initializer!)].filter((k) => k !== 'bad-request').sort();
-          const declared = Object.keys(meta.errors ?? {}).filter((k) => k !== 'bad-request').sort();
+          const declared = Object.keys(meta.errors ?? {})
+            .filter((k) => k !== 'bad-request')
+            .sort();
           if (thrown.join() !== declared.join()) mismatches.push(`${name}: throws [${thrown.join(', ')}], declares [${declared.join(', ')}]`);
         }
       }

@@ -6,7 +6,10 @@ describe('the field tables of /docs#webhook-events', () => {
   it('name every property of each published data schema, in order', () => {
     for (const type of EVENT_TYPE_NAMES) {
       const schema = eventDataJsonSchema(type) as { properties: Record<string, unknown> };
-      expect(dataFields(schema).map((f) => f.name), type).toEqual(Object.keys(schema.properties));
+      expect(
+        dataFields(schema).map((f) => f.name),
+        type,
+      ).toEqual(Object.keys(schema.properties));
     }
   });
 
@@ -17,7 +20,9 @@ describe('the field tables of /docs#webhook-events', () => {
       required: true,
       description: 'Why, when the podcast gave a reason.',
     });
-    expect(dataFields(eventDataJsonSchema('invitation.accepted')).find((f) => f.name === 'role')?.type).toBe('string, one of read_only, administrator');
+    expect(dataFields(eventDataJsonSchema('invitation.accepted')).find((f) => f.name === 'role')?.type).toBe(
+      'string, one of read_only, administrator',
+    );
     expect(dataFields(eventDataJsonSchema('creative.ready')).find((f) => f.name === 'duration_ms')?.type).toBe('integer');
     expect(dataFields({ type: 'object', properties: { note: { type: 'string' } }, required: [] })).toEqual([
       { name: 'note', type: 'string', required: false, description: '' },

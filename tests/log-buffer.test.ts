@@ -24,7 +24,12 @@ describe('the buffered log destination', () => {
         fc.asyncProperty(
           fc.array(
             fc.oneof(
-              { weight: 9, arbitrary: fc.record({ line: fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\n'), minLength: 1, maxLength: 2000, size: 'max' }) }) },
+              {
+                weight: 9,
+                arbitrary: fc.record({
+                  line: fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\n'), minLength: 1, maxLength: 2000, size: 'max' }),
+                }),
+              },
               { weight: 1, arbitrary: fc.record({ flush: fc.constant(true) }) },
             ),
             { maxLength: 60 },

@@ -52,7 +52,9 @@ async function npmStart(env: Record<string, string>) {
 const errorLines = (output: string) => output.split('\n').filter((line) => /"level":(5|6)0\b/.test(line));
 
 const postgresOfDataDir = () =>
-  spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout.split('\n').filter((args) => args.includes(`-D ${path.join(dataDir, 'pg')}`));
+  spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((args) => args.includes(`-D ${path.join(dataDir, 'pg')}`));
 
 describe('npm start stops cleanly whichever process gets the signal', () => {
   const cases = [
@@ -62,32 +64,36 @@ describe('npm start stops cleanly whichever process gets the signal', () => {
   ] as const;
 
   for (const { name, signal, group } of cases) {
-    it(name, async () => {
-      const port = await freePort();
-      const service = await npmStart({ PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) });
-      const baseUrl = `http://127.0.0.1:${port}`;
-      try {
-        // Runs on the Node the project pins, not the machine's.
-        expect(service.output()).toContain(`Node v${pinnedNode}`);
-        expect((await fetch(`${baseUrl}/v1/openapi.json`)).status).toBe(200);
+    it(
+      name,
+      async () => {
+        const port = await freePort();
+        const service = await npmStart({ PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) });
+        const baseUrl = `http://127.0.0.1:${port}`;
+        try {
+          // Runs on the Node the project pins, not the machine's.
+          expect(service.output()).toContain(`Node v${pinnedNode}`);
+          expect((await fetch(`${baseUrl}/v1/openapi.json`)).status).toBe(200);
 
-        process.kill(group ? -service.npm.pid! : service.npm.pid!, signal);
-        expect(await service.exited).toBe(0);
-      } finally {
-        await service.cleanUp();
-      }
-      // The log (buffered until the end) says it too.
-      expect(service.output()).toMatch(new RegExp(`"node":"v${pinnedNode.replaceAll('.', '\\.')}"`));
-      // …with the service's Node flags (scripts/node-flags.ts), as package.json's start script passes them.
-      expect(service.output()).toContain(`"nodeFlags":${JSON.stringify(SERVICE_NODE_FLAGS)}`);
-      expect(service.output()).not.toContain('started without');
-      expect(service.output()).toContain(`Ad network service stopped (${signal})`);
-      expect(errorLines(service.output())).toEqual([]);
-      // Postgres was shut down by the service (a clean shutdown removes its pid file), nothing orphaned.
-      expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
-      expect(postgresOfDataDir()).toEqual([]);
-      await expect(fetch(`${baseUrl}/v1/openapi.json`)).rejects.toThrow();
-    }, 200_000);
+          process.kill(group ? -service.npm.pid! : service.npm.pid!, signal);
+          expect(await service.exited).toBe(0);
+        } finally {
+          await service.cleanUp();
+        }
+        // The log (buffered until the end) says it too.
+        expect(service.output()).toMatch(new RegExp(`"node":"v${pinnedNode.replaceAll('.', '\\.')}"`));
+        // …with the service's Node flags (scripts/node-flags.ts), as package.json's start script passes them.
+        expect(service.output()).toContain(`"nodeFlags":${JSON.stringify(SERVICE_NODE_FLAGS)}`);
+        expect(service.output()).not.toContain('started without');
+        expect(service.output()).toContain(`Ad network service stopped (${signal})`);
+        expect(errorLines(service.output())).toEqual([]);
+        // Postgres was shut down by the service (a clean shutdown removes its pid file), nothing orphaned.
+        expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+        expect(postgresOfDataDir()).toEqual([]);
+        await expect(fetch(`${baseUrl}/v1/openapi.json`)).rejects.toThrow();
+      },
+      200_000,
+    );
   }
 });
 
@@ -103,7 +109,10 @@ describe('npm run cli beside a running npm start', () => {
       });
       expect(cli.status, cli.stderr).toBe(0);
       expect(cli.stdout).toMatch(/^sk_test_[0-9A-Za-z]{40}\n$/);
-      const me = await api<{ key_name: string; super_user: boolean }>('GET', '/me', { token: cli.stdout.trim(), baseUrl: `http://127.0.0.1:${port}` });
+      const me = await api<{ key_name: string; super_user: boolean }>('GET', '/me', {
+        token: cli.stdout.trim(),
+        baseUrl: `http://127.0.0.1:${port}`,
+      });
       expect(me.body).toMatchObject({ key_name: 'beside', super_user: true });
       process.kill(service.npm.pid!, 'SIGTERM');
       expect(await service.exited).toBe(0);

@@ -12,15 +12,23 @@ describe('GET /v1/openapi.json', () => {
     const res = await api<{ openapi: string; paths: Record<string, Record<string, Operation>> }>('GET', '/openapi.json', { token: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\.1/);
-    const documented = Object.entries(res.body.paths).flatMap(([path, item]) =>
-      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
-    );
+    const documented = Object.entries(res.body.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     const procedures = Object.values(appRouter._def.procedures).map((p) => {
       const openapi = (p as unknown as { _def: { meta?: { openapi?: { method: string; path: string } } } })._def.meta?.openapi;
       return `${openapi!.method} ${openapi!.path}`;
     });
     expect(documented.sort()).toEqual(procedures.sort());
-    expect(documented).toEqual(expect.arrayContaining(['GET /me', 'GET /networks', 'POST /networks', 'GET /networks/{networkId}', 'PATCH /networks/{networkId}', 'GET /networks/{networkId}/events', 'GET /event-types']));
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'GET /me',
+        'GET /networks',
+        'POST /networks',
+        'GET /networks/{networkId}',
+        'PATCH /networks/{networkId}',
+        'GET /networks/{networkId}/events',
+        'GET /event-types',
+      ]),
+    );
   });
 
   it('describes every error response as the problem envelope, and POSTs as idempotent', async () => {

@@ -39,7 +39,9 @@ describe('patches/', () => {
       expect(files.length).toBeGreaterThan(0);
       for (const { file, added } of files) {
         const installed = path.join(ROOT, file);
-        expect(existsSync(installed), `${file}, which ${name} patches, is not installed: the dependency changed; re-make or drop the patch`).toBe(true);
+        expect(existsSync(installed), `${file}, which ${name} patches, is not installed: the dependency changed; re-make or drop the patch`).toBe(
+          true,
+        );
         const text = readFileSync(installed, 'utf8');
         const missing = added.filter((line) => !text.includes(line));
         expect(missing, `${file} lacks lines ${name} adds: run npm install (postinstall applies it)`).toEqual([]);

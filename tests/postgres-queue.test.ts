@@ -26,9 +26,7 @@ const require = createRequire(import.meta.url);
 // require.resolve('postgres') -> <root>/cjs/src/index.js
 const pkgRoot = path.resolve(path.dirname(require.resolve('postgres')), '..', '..');
 
-const copies = ['src/queue.js', 'cjs/src/queue.js', 'cf/src/queue.js'].filter((rel) =>
-  existsSync(path.join(pkgRoot, rel)),
-);
+const copies = ['src/queue.js', 'cjs/src/queue.js', 'cf/src/queue.js'].filter((rel) => existsSync(path.join(pkgRoot, rel)));
 
 async function loadQueue(rel: string): Promise<QueueFactory> {
   const file = path.join(pkgRoot, rel);
@@ -91,9 +89,14 @@ describe.each(copies)('postgres Queue (%s)', (rel) => {
 
   it('remove() deletes a queued item and returns it, or null if absent', async () => {
     const Queue = await loadQueue(rel);
-    const a = { id: 'a' }, b = { id: 'b' }, c = { id: 'c' }, d = { id: 'd' };
+    const a = { id: 'a' },
+      b = { id: 'b' },
+      c = { id: 'c' },
+      d = { id: 'd' };
     const q = Queue<{ id: string }>();
-    q.push(a); q.push(b); q.push(c);
+    q.push(a);
+    q.push(b);
+    q.push(c);
     expect(q.remove(b)).toBe(b);
     expect(q.length).toBe(2);
     expect(q.remove(b)).toBeNull();
@@ -113,11 +116,13 @@ describe.each(copies)('postgres Queue (%s)', (rel) => {
     let next = 0;
     // Deterministic mixed workload, never fully draining after warm-up.
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let i = 0; i < 50_000; i++) {
       const r = rand();
       if (r < 0.5 || model.length < 2) {
-        q.push(next); model.push(next); next++;
+        q.push(next);
+        model.push(next);
+        next++;
       } else if (r < 0.95) {
         expect(q.shift()).toBe(model.shift());
       } else {

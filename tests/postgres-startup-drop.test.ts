@@ -100,7 +100,16 @@ afterEach(async () => {
 async function firstQueryOn(server: DroppingServer): Promise<string | undefined> {
   cleanup.push(() => server.close());
   process.on('unhandledRejection', onUnhandled);
-  const sql = postgres({ host: '127.0.0.1', port: server.port, user: 'u', database: 'd', max: 1, connect_timeout: 2, backoff: () => 0.05, onnotice: () => {} });
+  const sql = postgres({
+    host: '127.0.0.1',
+    port: server.port,
+    user: 'u',
+    database: 'd',
+    max: 1,
+    connect_timeout: 2,
+    backoff: () => 0.05,
+    onnotice: () => {},
+  });
   cleanup.push(() => sql.end({ timeout: 0 }));
   return Promise.race([
     sql`select 1`.then(

@@ -35,7 +35,11 @@ function startRun() {
     setInterval(() => {}, 1000);`;
   const env = { ...process.env };
   delete env.TEST_DATABASE_ADMIN_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const ready = new Promise<{ adminUrl: string; pid: number; dataDir: string; env: string }>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {

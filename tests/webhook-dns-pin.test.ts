@@ -93,7 +93,9 @@ describe('pinnedLookup', () => {
       lookup('anything.example', {}, (err, address, family) => (err ? reject(err) : resolve([address as string, family]))),
     );
     expect(one).toEqual(['192.0.2.10', 4]);
-    const all = await new Promise((resolve, reject) => lookup('anything.example', { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+    const all = await new Promise((resolve, reject) =>
+      lookup('anything.example', { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+    );
     expect(all).toEqual([
       { address: '192.0.2.10', family: 4 },
       { address: '2001:db8::10', family: 6 },
@@ -167,7 +169,10 @@ describe('a delivery connects to the vetted addresses only', () => {
       .returning();
     // Rows written directly (no fan-out, no job): the shared test server's worker must not take
     // this delivery, it would resolve localhost itself.
-    const [event] = await database().insert(events).values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} }).returning();
+    const [event] = await database()
+      .insert(events)
+      .values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} })
+      .returning();
     const deliveryId = randomUUID();
     const body = JSON.stringify({ id: deliveryId, type: 'offer.accepted', occurred_at: new Date().toISOString(), data: {} });
     await database()
@@ -176,7 +181,12 @@ describe('a delivery connects to the vetted addresses only', () => {
 
     const resolver = rebindingResolver([{ address: '127.0.0.2', family: 4 }], internal);
     const before = legit.hits.length;
-    const result = await attemptDelivery({ db: database(), networkId: network.id, deliveryId, checkUrl: (url) => assertDeliverableUrl(url, permissive, resolver) });
+    const result = await attemptDelivery({
+      db: database(),
+      networkId: network.id,
+      deliveryId,
+      checkUrl: (url) => assertDeliverableUrl(url, permissive, resolver),
+    });
     expect(result).toBe('succeeded');
     expect(resolver.calls).toBe(1);
     expect(internalService.hits).toHaveLength(0);
@@ -186,6 +196,12 @@ describe('a delivery connects to the vetted addresses only', () => {
     expect(hit.headers['x-service-signature']).toBe(sign(secret, hit.raw));
     const attempts = await database().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId));
     expect(attempts).toHaveLength(1);
-    expect(attempts[0]).toMatchObject({ attemptNumber: 1, statusCode: 200, responseBody: 'legit', responseHeaders: { 'content-type': 'text/plain' }, error: null });
+    expect(attempts[0]).toMatchObject({
+      attemptNumber: 1,
+      statusCode: 200,
+      responseBody: 'legit',
+      responseHeaders: { 'content-type': 'text/plain' },
+      error: null,
+    });
   });
 });

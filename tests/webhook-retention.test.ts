@@ -23,15 +23,27 @@ async function hookWith(deliveries: Array<{ status: Status; daysAgo: number }>) 
     .returning();
   const ids: string[] = [];
   for (const d of deliveries) {
-    const [event] = await database().insert(events).values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} }).returning();
+    const [event] = await database()
+      .insert(events)
+      .values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} })
+      .returning();
     const id = randomUUID();
     ids.push(id);
     const createdAt = sql`now() - make_interval(days => ${d.daysAgo})`;
-    await database()
-      .insert(webhookDeliveries)
-      .values({ id, webhookId: hook!.id, networkId: network.id, eventId: event!.id, eventType: 'offer.accepted', body: '{"x":1}', status: d.status, createdAt });
+    await database().insert(webhookDeliveries).values({
+      id,
+      webhookId: hook!.id,
+      networkId: network.id,
+      eventId: event!.id,
+      eventType: 'offer.accepted',
+      body: '{"x":1}',
+      status: d.status,
+      createdAt,
+    });
     for (const attemptNumber of [1, 2]) {
-      await database().insert(webhookAttempts).values({ deliveryId: id, networkId: network.id, attemptNumber, startedAt: createdAt, statusCode: 500 });
+      await database()
+        .insert(webhookAttempts)
+        .values({ deliveryId: id, networkId: network.id, attemptNumber, startedAt: createdAt, statusCode: 500 });
     }
   }
   return { networkId: network.id, ids };
@@ -52,8 +64,16 @@ async function surviving(networkId: string, ids: string[]) {
 describe('webhook delivery retention', () => {
   it('deletes finished deliveries older than the window with their attempts, in small batches; keeps newer and pending ones', async () => {
     const old = Array.from({ length: 7 }, (_, i) => ({ status: (i % 2 ? 'failed' : 'succeeded') as Status, daysAgo: 31 + i }));
-    const { networkId, ids } = await hookWith([...old, { status: 'succeeded', daysAgo: 29 }, { status: 'failed', daysAgo: 1 }, { status: 'pending', daysAgo: 40 }]);
-    const other = await hookWith([{ status: 'failed', daysAgo: 35 }, { status: 'succeeded', daysAgo: 2 }]);
+    const { networkId, ids } = await hookWith([
+      ...old,
+      { status: 'succeeded', daysAgo: 29 },
+      { status: 'failed', daysAgo: 1 },
+      { status: 'pending', daysAgo: 40 },
+    ]);
+    const other = await hookWith([
+      { status: 'failed', daysAgo: 35 },
+      { status: 'succeeded', daysAgo: 2 },
+    ]);
 
     // Batches of 3: the 7 old ones of the first subscription take three statements.
     const deleted = await pruneWebhookDeliveries({ db: database(), cutoff: retentionCutoff(), batchSize: 3 });

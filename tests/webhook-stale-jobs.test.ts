@@ -33,10 +33,18 @@ describe('delivery jobs of a killed worker', () => {
     const ids = locks.map((l) => l.deliveryId);
     const rows = await database().execute<{ delivery: string; locked_by: string | null }>(sql`
       select payload->>'deliveryId' as delivery, locked_by from graphile_worker._private_jobs
-      where payload->>'deliveryId' in ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`}`);
+      where payload->>'deliveryId' in ${sql`(${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`}`);
     const lockedBy = Object.fromEntries(rows.map((r) => [r.delivery, r.locked_by]));
     expect(locks.map((l) => lockedBy[l.deliveryId])).toEqual([null, pools.alive, pools.busy, pools.busy]);
-    await database().execute(sql`delete from graphile_worker._private_jobs where payload->>'deliveryId' in ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`}`);
+    await database().execute(
+      sql`delete from graphile_worker._private_jobs where payload->>'deliveryId' in ${sql`(${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`}`,
+    );
   });
 
   it('free the lane (named queue) a killed worker held with its job, so the endpoint’s other deliveries flow again', async () => {
@@ -44,7 +52,9 @@ describe('delivery jobs of a killed worker', () => {
     const lane = `webhook:whk_stale_${deliveryId.slice(0, 8)}:0`;
     const fresh = `webhook:whk_fresh_${deliveryId.slice(0, 8)}:0`;
     for (const queueName of [lane, fresh]) {
-      await database().transaction((tx) => addJob(tx, 'deliver-webhook', { deliveryId: randomUUID() }, { queueName, runAt: new Date(Date.now() + 86_400_000) }));
+      await database().transaction((tx) =>
+        addJob(tx, 'deliver-webhook', { deliveryId: randomUUID() }, { queueName, runAt: new Date(Date.now() + 86_400_000) }),
+      );
     }
     // A worker running a job of a lane holds both the job and the lane; a killed one leaves both locked.
     const queues = sql`(select id from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh}))`;
@@ -60,7 +70,9 @@ describe('delivery jobs of a killed worker', () => {
     const rows = await database().execute<{ queue_name: string; locked_by: string | null }>(sql`
       select queue_name, locked_by from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh})`);
     expect(Object.fromEntries(rows.map((r) => [r.queue_name, r.locked_by]))).toEqual({ [lane]: null, [fresh]: 'pool-alive' });
-    await database().execute(sql`delete from graphile_worker._private_jobs where job_queue_id in (select id from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh}))`);
+    await database().execute(
+      sql`delete from graphile_worker._private_jobs where job_queue_id in (select id from graphile_worker._private_job_queues where queue_name in (${lane}, ${fresh}))`,
+    );
   });
 });
 
@@ -70,7 +82,9 @@ describe('synthesis jobs of a killed worker', () => {
     const lanes = { stale: `synthesis:net_stale_${tag}:0`, fresh: `synthesis:net_fresh_${tag}:0` };
     // Far in the future, and for a task the shared server's worker would skip anyway: a creative that does not exist.
     for (const queueName of Object.values(lanes)) {
-      await database().transaction((tx) => addJob(tx, 'synthesize-creative', { creativeId: `cre_${tag}` }, { queueName, runAt: new Date(Date.now() + 86_400_000) }));
+      await database().transaction((tx) =>
+        addJob(tx, 'synthesize-creative', { creativeId: `cre_${tag}` }, { queueName, runAt: new Date(Date.now() + 86_400_000) }),
+      );
     }
     const queues = sql`(select id from graphile_worker._private_job_queues where queue_name in (${lanes.stale}, ${lanes.fresh}))`;
     await database().execute(sql`

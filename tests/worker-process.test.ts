@@ -17,7 +17,8 @@ describe('npm run worker', () => {
       const [job] = await handle.db.execute<{ id: string }>(sql`select id::text from graphile_worker._private_jobs`);
       // Count our job only: the worker's own crontab may add others.
       const pending = async () =>
-        (await handle.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker._private_jobs where id = ${job!.id}::bigint`))[0]!.n;
+        (await handle.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker._private_jobs where id = ${job!.id}::bigint`))[0]!
+          .n;
       expect(await pending()).toBe(1);
 
       const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {

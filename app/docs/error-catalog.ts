@@ -37,10 +37,7 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
   },
   unauthorized: {
     summary: 'The request carries no valid API key.',
-    causes: [
-      'No `Authorization` header, or it is not `Bearer <key>`.',
-      'The key does not exist, was revoked, or has expired.',
-    ],
+    causes: ['No `Authorization` header, or it is not `Bearer <key>`.', 'The key does not exist, was revoked, or has expired.'],
     remedy: 'Send `Authorization: Bearer sk_test_…` (or `sk_live_…`) with a current key. Create a new key if this one was revoked or expired.',
     retry: 'after-fix',
   },
@@ -77,7 +74,8 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
       'The `Accept` header of a creative’s audio request names no format the creative has (`audio/mpeg` and `audio/wav` are offered; `audio/*` and `*/*` accept either).',
       '`?format=` names a format this creative has no rendition in (audio stored before MP3 renditions existed is WAV or MP3 only).',
     ],
-    remedy: 'Accept one of the types `detail` lists (or send no `Accept` header for MP3), or pick one with `?format=mp3` or `?format=wav`. The creative’s `formats` field lists what it has.',
+    remedy:
+      'Accept one of the types `detail` lists (or send no `Accept` header for MP3), or pick one with `?format=mp3` or `?format=wav`. The creative’s `formats` field lists what it has.',
     retry: 'after-fix',
   },
   conflict: {
@@ -122,9 +120,7 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
   },
   'idempotency-key-reused': {
     summary: 'The `Idempotency-Key` was already used for a different request.',
-    causes: [
-      'Within 24 hours, the same API key sent this `Idempotency-Key` with another method, path or body.',
-    ],
+    causes: ['Within 24 hours, the same API key sent this `Idempotency-Key` with another method, path or body.'],
     remedy: 'Use a new key (for example a fresh UUID) for every distinct operation; reuse a key only to retry the very same request.',
     retry: 'after-fix',
   },

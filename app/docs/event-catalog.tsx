@@ -8,9 +8,9 @@ export function WebhookEvents() {
   return (
     <>
       <p>
-        A webhook subscription receives, for each event of a type it subscribes to, a <code>POST</code> whose JSON body is an
-        envelope: <code>id</code> (the delivery id), <code>type</code>, <code>occurred_at</code> and <code>data</code>, whose
-        fields depend on the type, as listed here. The same catalog, with each JSON Schema, is served by{' '}
+        A webhook subscription receives, for each event of a type it subscribes to, a <code>POST</code> whose JSON body is an envelope:{' '}
+        <code>id</code> (the delivery id), <code>type</code>, <code>occurred_at</code> and <code>data</code>, whose fields depend on the type, as
+        listed here. The same catalog, with each JSON Schema, is served by{' '}
         <a href="#tag/events/events-types">
           <code>GET /v1/event-types</code>
         </a>

@@ -29,8 +29,7 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
       {children}
       <footer className="site-footer">
         <p>
-          The machine-readable description of this API is its OpenAPI 3.1 document,{' '}
-          <a href="/v1/openapi.json">/v1/openapi.json</a>.
+          The machine-readable description of this API is its OpenAPI 3.1 document, <a href="/v1/openapi.json">/v1/openapi.json</a>.
         </p>
       </footer>
     </div>

@@ -8,7 +8,8 @@ import { Code, InlineText } from './inline-text';
 
 export const metadata: Metadata = {
   title: 'API reference — Ad Network Service',
-  description: 'Operations, authentication, pagination, idempotency, optimistic locking, rate limits, error types and webhook event types of the /v1 API.',
+  description:
+    'Operations, authentication, pagination, idempotency, optimistic locking, rate limits, error types and webhook event types of the /v1 API.',
 };
 
 const SECTIONS = [
@@ -71,8 +72,8 @@ export default function DocsPage() {
 
         <Section id="introduction" title="Introduction">
           <p>
-            The API lives under <code>/v1</code>. Requests and responses are JSON (<code>Content-Type: application/json</code>);
-            errors are <code>application/problem+json</code>. The machine-readable description is the OpenAPI 3.1 document at{' '}
+            The API lives under <code>/v1</code>. Requests and responses are JSON (<code>Content-Type: application/json</code>); errors are{' '}
+            <code>application/problem+json</code>. The machine-readable description is the OpenAPI 3.1 document at{' '}
             <a href={OPENAPI_URL}>
               <code>{OPENAPI_URL}</code>
             </a>
@@ -80,21 +81,21 @@ export default function DocsPage() {
           </p>
           <ul>
             <li>
-              Ids are prefixed strings that sort by creation time: <code>net_…</code>, <code>cmp_…</code>, <code>off_…</code>,{' '}
-              <code>key_…</code>, <code>whk_…</code>.
+              Ids are prefixed strings that sort by creation time: <code>net_…</code>, <code>cmp_…</code>, <code>off_…</code>, <code>key_…</code>,{' '}
+              <code>whk_…</code>.
             </li>
             <li>
-              Timestamps are ISO 8601 in UTC (<code>2026-11-21T10:00:00.000Z</code>). Money is an integer amount in minor units
-              with an ISO currency code (<code>price_cents</code>, <code>currency</code>).
+              Timestamps are ISO 8601 in UTC (<code>2026-11-21T10:00:00.000Z</code>). Money is an integer amount in minor units with an ISO currency
+              code (<code>price_cents</code>, <code>currency</code>).
             </li>
             <li>
-              Creating a resource answers <code>201</code> with the resource. Unknown request fields are refused with{' '}
-              <code>400</code> rather than ignored. Bodies larger than 1 MiB are refused with <code>413</code>.
+              Creating a resource answers <code>201</code> with the resource. Unknown request fields are refused with <code>400</code> rather than
+              ignored. Bodies larger than 1 MiB are refused with <code>413</code>.
             </li>
           </ul>
           <p>
-            In the examples on this page, <code>$BASE_URL</code> is the address of this service (for example{' '}
-            <code>http://localhost:3000</code>) and <code>$API_KEY</code> is your API key.
+            In the examples on this page, <code>$BASE_URL</code> is the address of this service (for example <code>http://localhost:3000</code>) and{' '}
+            <code>$API_KEY</code> is your API key.
           </p>
         </Section>
 
@@ -105,19 +106,18 @@ export default function DocsPage() {
           <CodeBlock label="authentication example" code={`curl "$BASE_URL/v1/me" -H "Authorization: Bearer $API_KEY"`} />
           <ul>
             <li>
-              Keys start with <code>sk_test_</code> in test mode and <code>sk_live_</code> in live mode, followed by at least 32
-              random letters and digits. A key is shown once, when it is created; the service keeps only a hash. Keep keys on
-              your servers, never in a browser or an app.
+              Keys start with <code>sk_test_</code> in test mode and <code>sk_live_</code> in live mode, followed by at least 32 random letters and
+              digits. A key is shown once, when it is created; the service keeps only a hash. Keep keys on your servers, never in a browser or an app.
             </li>
             <li>
-              A key has a role per network: <code>read_only</code> or <code>administrator</code>. A <code>super_user</code> key
-              may do everything, including creating networks. A person’s key never exceeds that person’s current membership.
+              A key has a role per network: <code>read_only</code> or <code>administrator</code>. A <code>super_user</code> key may do everything,
+              including creating networks. A person’s key never exceeds that person’s current membership.
               <code> GET /v1/me</code> shows what the calling key may do.
             </li>
             <li>
-              A missing, unknown, revoked or expired key answers <a href="/docs/errors/unauthorized">401</a>. A valid key
-              without the needed role answers <a href="/docs/errors/forbidden">403</a>. A resource in a network the key cannot
-              see answers <a href="/docs/errors/not-found">404</a> when addressed by its own id.
+              A missing, unknown, revoked or expired key answers <a href="/docs/errors/unauthorized">401</a>. A valid key without the needed role
+              answers <a href="/docs/errors/forbidden">403</a>. A resource in a network the key cannot see answers{' '}
+              <a href="/docs/errors/not-found">404</a> when addressed by its own id.
             </li>
           </ul>
         </Section>
@@ -135,9 +135,7 @@ export default function DocsPage() {
               To get the next page, send the <code>next_cursor</code> you received as <code>cursor</code>, with the same filters.{' '}
               <code>next_cursor</code> is <code>null</code> on the last page.
             </li>
-            <li>
-              Cursors are opaque: do not build, parse or modify them. A changed cursor, or one from another list, answers 400.
-            </li>
+            <li>Cursors are opaque: do not build, parse or modify them. A changed cursor, or one from another list, answers 400.</li>
           </ul>
           <CodeBlock
             label="pagination example"
@@ -151,13 +149,11 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
 
         <Section id="idempotency" title="Idempotency">
           <p>
-            Networks fail and requests time out. To retry a <code>POST</code> without doing its work twice, send an{' '}
-            <code>Idempotency-Key</code> header: a unique value per operation, such as a UUID (1 to 255 visible ASCII characters).
+            Networks fail and requests time out. To retry a <code>POST</code> without doing its work twice, send an <code>Idempotency-Key</code>{' '}
+            header: a unique value per operation, such as a UUID (1 to 255 visible ASCII characters).
           </p>
           <ul>
-            <li>
-              The key is remembered for 24 hours, per API key, together with the method, path and body of the request.
-            </li>
+            <li>The key is remembered for 24 hours, per API key, together with the method, path and body of the request.</li>
             <li>
               Retrying with the same key and the same request returns the first response (same status and body) with the header{' '}
               <code>Idempotent-Replayed: true</code>; nothing is done again.
@@ -166,8 +162,8 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
               Using the same key for a different request answers <a href="/docs/errors/idempotency-key-reused">422</a>.
             </li>
             <li>
-              Retrying while the first request is still being processed answers <a href="/docs/errors/conflict">409</a>; retry
-              a moment later with the same key.
+              Retrying while the first request is still being processed answers <a href="/docs/errors/conflict">409</a>; retry a moment later with the
+              same key.
             </li>
             <li>Server errors (5xx) are not remembered, so a retry with the same key runs the operation again.</li>
           </ul>
@@ -183,22 +179,19 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
 
         <Section id="optimistic-locking" title="Optimistic locking">
           <p>
-            Every resource that can change has an integer <code>version</code>, and responses that return it carry it as an{' '}
-            <code>ETag</code> header (<code>ETag: &quot;3&quot;</code>).
+            Every resource that can change has an integer <code>version</code>, and responses that return it carry it as an <code>ETag</code> header (
+            <code>ETag: &quot;3&quot;</code>).
           </p>
           <ul>
             <li>
-              <code>PATCH</code> and <code>DELETE</code> take the version you read, either as <code>If-Match: &quot;3&quot;</code>{' '}
-              or as <code>version</code> in the body.
+              <code>PATCH</code> and <code>DELETE</code> take the version you read, either as <code>If-Match: &quot;3&quot;</code> or as{' '}
+              <code>version</code> in the body.
             </li>
             <li>
-              If the resource has changed since, the write answers <a href="/docs/errors/conflict">409</a> and changes nothing:
-              read the resource again, re-apply your change and retry with the new version.
+              If the resource has changed since, the write answers <a href="/docs/errors/conflict">409</a> and changes nothing: read the resource
+              again, re-apply your change and retry with the new version.
             </li>
-            <li>
-              Without a version the write still cannot interleave with another one, but it may overwrite a change you have not
-              seen.
-            </li>
+            <li>Without a version the write still cannot interleave with another one, but it may overwrite a change you have not seen.</li>
           </ul>
           <CodeBlock
             label="optimistic locking example"
@@ -212,11 +205,10 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
 
         <Section id="rate-limits" title="Rate limits">
           <p>
-            Requests are limited with token buckets. Every request spends from its API key’s bucket and from its owner’s: all keys
-            of one person or service account share one budget, so more keys do not add to it. A request on a network (a path
-            under <code>/v1/networks/{'{networkId}'}</code>) also spends from that network’s budget, which every key acting on it
-            shares. Failed authentication is limited per client address. Responses carry the state of the tightest of these
-            buckets:
+            Requests are limited with token buckets. Every request spends from its API key’s bucket and from its owner’s: all keys of one person or
+            service account share one budget, so more keys do not add to it. A request on a network (a path under{' '}
+            <code>/v1/networks/{'{networkId}'}</code>) also spends from that network’s budget, which every key acting on it shares. Failed
+            authentication is limited per client address. Responses carry the state of the tightest of these buckets:
           </p>
           <ul>
             <li>
@@ -230,25 +222,23 @@ curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorizatio
             </li>
           </ul>
           <p>
-            Over the limit, the API answers <a href="/docs/errors/rate-limited">429</a> with <code>Retry-After</code> (seconds)
-            and a <code>detail</code> that says which budget was spent. Wait that long before retrying, and slow down when{' '}
-            <code>RateLimit-Remaining</code> gets low. The operator of the service configures the limits.
+            Over the limit, the API answers <a href="/docs/errors/rate-limited">429</a> with <code>Retry-After</code> (seconds) and a{' '}
+            <code>detail</code> that says which budget was spent. Wait that long before retrying, and slow down when <code>RateLimit-Remaining</code>{' '}
+            gets low. The operator of the service configures the limits.
           </p>
           <p>
-            Networks also have quotas: webhook subscriptions and pending invitations per network, and active API keys per person
-            or service account. Creating one more than a quota allows answers <a href="/docs/errors/quota-exceeded">409</a>; remove
-            one that is no longer used first.
+            Networks also have quotas: webhook subscriptions and pending invitations per network, and active API keys per person or service account.
+            Creating one more than a quota allows answers <a href="/docs/errors/quota-exceeded">409</a>; remove one that is no longer used first.
           </p>
         </Section>
 
         <Section id="errors" title="Errors">
           <p>
-            Every error answers with a non-2xx status and a problem document (RFC 9457) with exactly these fields:{' '}
-            <code>type</code> (a URL naming the error type, which opens its explanation), <code>title</code>,{' '}
-            <code>status</code> and <code>detail</code> (what went wrong this time, for people). Validation errors add{' '}
-            <code>errors</code>, one <code>{'{ "path", "message" }'}</code> per invalid field. Branch on <code>status</code>{' '}
-            or <code>type</code>, never on <code>detail</code>. Every response carries a <code>Request-Id</code> header; quote
-            it when you report a problem.
+            Every error answers with a non-2xx status and a problem document (RFC 9457) with exactly these fields: <code>type</code> (a URL naming the
+            error type, which opens its explanation), <code>title</code>, <code>status</code> and <code>detail</code> (what went wrong this time, for
+            people). Validation errors add <code>errors</code>, one <code>{'{ "path", "message" }'}</code> per invalid field. Branch on{' '}
+            <code>status</code> or <code>type</code>, never on <code>detail</code>. Every response carries a <code>Request-Id</code> header; quote it
+            when you report a problem.
           </p>
           <CodeBlock label="error response example" code={PROBLEM_EXAMPLE} copy={false} />
           <CodeBlock label="validation error example" code={VALIDATION_EXAMPLE} copy={false} />

@@ -117,7 +117,9 @@ export const offers = pgTable(
     index('offers_network_campaign_id_idx').on(t.networkId, t.campaignId, t.id),
     index('offers_network_podcast_id_idx').on(t.networkId, t.podcastId, t.id),
     // The expiry cron finds open offers past their time.
-    index('offers_open_expires_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    index('offers_open_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`status = 'open'`),
   ],
 );
 

@@ -77,10 +77,7 @@ export const apiKeyScopes = pgTable(
       .references(() => networks.id),
     role: roleEnum('role').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.keyId, t.networkId] }),
-    index('api_key_scopes_network_idx').on(t.networkId),
-  ],
+  (t) => [primaryKey({ columns: [t.keyId, t.networkId] }), index('api_key_scopes_network_idx').on(t.networkId)],
 );
 
 /**
@@ -109,7 +106,9 @@ export const invitations = pgTable(
     email: text('email').notNull(),
     role: roleEnum('role').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
-    status: text('status', { enum: ['pending', 'accepted', 'revoked'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'accepted', 'revoked'] })
+      .notNull()
+      .default('pending'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     createdByKeyId: text('created_by_key_id'),
     acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }),

@@ -20,7 +20,9 @@ export const memberships = pgTable(
       .notNull()
       .references(() => users.id),
     role: roleEnum('role').notNull(),
-    status: text('status', { enum: ['active', 'removed'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'removed'] })
+      .notNull()
+      .default('active'),
     ...versioned,
     ...lifecycle,
   },

@@ -20,7 +20,9 @@ export const webhooks = pgTable(
     /** Event types this subscription receives. */
     events: text('events').array().notNull(),
     description: text('description'),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
     disabledReason: text('disabled_reason'),
     /** The signing secret, sealed with APP_SECRET_KEY (never stored in plain text). */
     secretSealed: text('secret_sealed').notNull(),
@@ -72,7 +74,9 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     deliveryId: uuid('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id),

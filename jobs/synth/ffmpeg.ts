@@ -137,7 +137,7 @@ async function locate(env: SynthEnv): Promise<FfmpegBinary> {
   let filters: string;
   let encoders: string;
   try {
-    [banner, filters, encoders] = await Promise.all(
+    [banner, filters, encoders] = (await Promise.all(
       [['-version'], ['-filters'], ['-encoders']].map(
         (args) =>
           new Promise<string>((resolve, reject) =>
@@ -146,7 +146,7 @@ async function locate(env: SynthEnv): Promise<FfmpegBinary> {
             ),
           ),
       ),
-    ) as [string, string, string];
+    )) as [string, string, string];
   } catch (error) {
     throw new Error(`ffmpeg at ${found.path} (${found.source}) does not run: ${(error as Error).message.split('\n')[0]}. ${FFMPEG_MISSING_HELP}`);
   }

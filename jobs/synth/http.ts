@@ -86,7 +86,12 @@ export function httpConfigFromEnv(env: SynthEnv = process.env): HttpProviderConf
     } catch {
       throw new Error('SYNTH_VOICE_MAP must be a JSON object of preset name → voice id');
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string' && v.length > 0)) {
+    if (
+      !parsed ||
+      typeof parsed !== 'object' ||
+      Array.isArray(parsed) ||
+      !Object.values(parsed).every((v) => typeof v === 'string' && v.length > 0)
+    ) {
       throw new Error('SYNTH_VOICE_MAP must be a JSON object of preset name → voice id');
     }
     voiceMap = { ...voiceMap, ...(parsed as Record<string, string>) };

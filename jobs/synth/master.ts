@@ -40,7 +40,6 @@ const FIRST_RENDER_LIFT_DB = 0.25;
 const BLOCK_MS = 400;
 const SHORT_CLIP_LOOPS = 4;
 
-
 export interface Rendition {
   format: AudioFormat;
   mimeType: string;
@@ -138,9 +137,41 @@ async function render(ffmpeg: string, input: string, dir: string, gainDb: number
   await runFfmpeg(
     ffmpeg,
     [
-      '-y', '-i', input, '-filter_complex', chain,
-      '-map', '[wav]', '-c:a', 'pcm_s16le', '-ar', String(SAMPLE_RATE), '-ac', '1', '-map_metadata', '-1', '-fflags', '+bitexact', files.wav,
-      '-map', '[mp3]', '-c:a', 'libmp3lame', '-b:a', `${MP3_BITRATE_KBPS}k`, '-ar', String(SAMPLE_RATE), '-ac', '1', '-map_metadata', '-1', '-fflags', '+bitexact', '-id3v2_version', '0', files.mp3,
+      '-y',
+      '-i',
+      input,
+      '-filter_complex',
+      chain,
+      '-map',
+      '[wav]',
+      '-c:a',
+      'pcm_s16le',
+      '-ar',
+      String(SAMPLE_RATE),
+      '-ac',
+      '1',
+      '-map_metadata',
+      '-1',
+      '-fflags',
+      '+bitexact',
+      files.wav,
+      '-map',
+      '[mp3]',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      `${MP3_BITRATE_KBPS}k`,
+      '-ar',
+      String(SAMPLE_RATE),
+      '-ac',
+      '1',
+      '-map_metadata',
+      '-1',
+      '-fflags',
+      '+bitexact',
+      '-id3v2_version',
+      '0',
+      files.mp3,
     ],
     { signal },
   );
@@ -175,7 +206,11 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
         }
       };
 
-      const [before] = await step('measuring the input', () => measureLoudness(ffmpeg, [{ path: input, durationMs: wavDurationMs(audio) }], signal), 'invalid_audio');
+      const [before] = await step(
+        'measuring the input',
+        () => measureLoudness(ffmpeg, [{ path: input, durationMs: wavDurationMs(audio) }], signal),
+        'invalid_audio',
+      );
       if (before!.integratedLufs === undefined) fail('silent_audio', false, 'the input has no measurable loudness (silent)');
 
       let gainDb = TARGET_LUFS - before!.integratedLufs + FIRST_RENDER_LIFT_DB;
@@ -188,7 +223,14 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
         // The MP3 holds the same signal (and the encoder's few ms of padding): the WAV's length is its length.
         const durationMs = parseWav(wav).durationMs;
         const [wavLoudness, mp3Loudness] = (await step('measuring the renditions', () =>
-          measureLoudness(ffmpeg, [{ path: files.wav, durationMs }, { path: files.mp3, durationMs }], signal),
+          measureLoudness(
+            ffmpeg,
+            [
+              { path: files.wav, durationMs },
+              { path: files.mp3, durationMs },
+            ],
+            signal,
+          ),
         )) as [LoudnessMeasurement, LoudnessMeasurement];
         last = { wav, mp3: await readFile(files.mp3), durationMs, wavLoudness, mp3Loudness };
         const levels = [wavLoudness, mp3Loudness].map((m) => m.integratedLufs ?? -Infinity);
@@ -209,7 +251,11 @@ export async function masterAudio(audio: Buffer, options: { signal?: AbortSignal
       const within = (m: LoudnessMeasurement) =>
         m.integratedLufs !== undefined && m.truePeakDbtp !== undefined && Math.abs(m.integratedLufs - TARGET_LUFS) <= 1 && m.truePeakDbtp <= -1;
       if (!within(wavLoudness) || !within(mp3Loudness)) {
-        fail('engine_error', true, `could not reach ${TARGET_LUFS} LUFS / -1 dBTP: wav ${JSON.stringify(wavLoudness)}, mp3 ${JSON.stringify(mp3Loudness)}`);
+        fail(
+          'engine_error',
+          true,
+          `could not reach ${TARGET_LUFS} LUFS / -1 dBTP: wav ${JSON.stringify(wavLoudness)}, mp3 ${JSON.stringify(mp3Loudness)}`,
+        );
       }
       const rendition = (format: AudioFormat, bytes: Buffer, m: LoudnessMeasurement): Rendition => ({
         format,

@@ -22,6 +22,9 @@ export async function deliverWebhook(payload: z.output<typeof deliverWebhookPayl
 
 /** For a job queued before payloads named the network. */
 async function networkOfDelivery(deliveryId: string): Promise<string | undefined> {
-  const [row] = await database().select({ networkId: webhookDeliveries.networkId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+  const [row] = await database()
+    .select({ networkId: webhookDeliveries.networkId })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, deliveryId));
   return row?.networkId;
 }

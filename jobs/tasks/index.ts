@@ -25,12 +25,14 @@ export const taskPayloadSchemas = {
 export type TaskName = keyof typeof taskPayloadSchemas;
 export type TaskPayloads = { [K in TaskName]: z.input<(typeof taskPayloadSchemas)[K]> };
 
-export const crontab = ['*/15 * * * * prune-idempotency-keys', '* * * * * expire-offers', '7 * * * * auto-disable-webhooks', '37 * * * * prune-webhook-deliveries'].join('\n');
+export const crontab = [
+  '*/15 * * * * prune-idempotency-keys',
+  '* * * * * expire-offers',
+  '7 * * * * auto-disable-webhooks',
+  '37 * * * * prune-webhook-deliveries',
+].join('\n');
 
-function task<T extends TaskName>(
-  name: T,
-  run: (payload: z.output<(typeof taskPayloadSchemas)[T]>, helpers: JobHelpers) => Promise<unknown>,
-): Task {
+function task<T extends TaskName>(name: T, run: (payload: z.output<(typeof taskPayloadSchemas)[T]>, helpers: JobHelpers) => Promise<unknown>): Task {
   return async (raw, helpers) => {
     await run(taskPayloadSchemas[name].parse(raw ?? {}) as z.output<(typeof taskPayloadSchemas)[T]>, helpers);
   };

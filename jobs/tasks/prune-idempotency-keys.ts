@@ -7,9 +7,6 @@ export const pruneIdempotencyKeysPayload = z.object({}).passthrough();
 
 /** Cron task: forget Idempotency-Keys past their 24 h window. */
 export async function pruneIdempotencyKeys(): Promise<number> {
-  const removed = await database()
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.expiresAt, new Date()))
-    .returning({ key: idempotencyKeys.key });
+  const removed = await database().delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, new Date())).returning({ key: idempotencyKeys.key });
   return removed.length;
 }

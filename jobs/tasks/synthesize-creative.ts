@@ -28,7 +28,14 @@ export async function synthesizeCreative(payload: z.output<typeof synthesizeCrea
   const admission = admitSynthesis({ networkId: creative.networkId, creativeId: creative.id });
   if (!admission.admitted) {
     const attemptsLeft = helpers.job.max_attempts - helpers.job.attempts + 1;
-    await requeueSynthesis({ db, networkId: creative.networkId, creativeId: creative.id, queueName: admission.queueName, runAt: admission.runAt, attemptsLeft });
+    await requeueSynthesis({
+      db,
+      networkId: creative.networkId,
+      creativeId: creative.id,
+      queueName: admission.queueName,
+      runAt: admission.runAt,
+      attemptsLeft,
+    });
     return;
   }
   try {

@@ -311,7 +311,13 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
   }
   const status = input.status ?? 'draft';
   const script = input.script ?? '';
-  if (typeof input.name !== 'string' || !input.name || typeof input.advertiser_id !== 'string' || typeof script !== 'string' || (status !== 'draft' && status !== 'active')) {
+  if (
+    typeof input.name !== 'string' ||
+    !input.name ||
+    typeof input.advertiser_id !== 'string' ||
+    typeof script !== 'string' ||
+    (status !== 'draft' && status !== 'active')
+  ) {
     problem(res, 400, 'Bad Request', 'Invalid campaign.');
     return;
   }
@@ -357,7 +363,13 @@ const server = createServer((req, res) => {
   const target = new URL(req.url ?? '/', 'http://baseline');
   const campaignsNetwork = req.method === 'POST' ? CAMPAIGNS_ROUTE.exec(target.pathname)?.[1] : undefined;
   const route =
-    req.method === 'GET' ? target.pathname : campaignsNetwork ? 'campaigns' : req.method === 'POST' && target.pathname === '/v1/networks' ? 'create-network' : '';
+    req.method === 'GET'
+      ? target.pathname
+      : campaignsNetwork
+        ? 'campaigns'
+        : req.method === 'POST' && target.pathname === '/v1/networks'
+          ? 'create-network'
+          : '';
   if (route !== '/v1/me' && route !== '/v1/networks' && route !== 'campaigns' && route !== 'create-network') {
     problem(res, 404, 'Not Found', 'No such route.');
     return;

@@ -112,7 +112,10 @@ async function startCluster(databaseUrl: string, postgresPid: number, webs: numb
   });
   let output = '';
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cluster not ready in ${settings.startTimeoutMs / 1000} s:\n${output.slice(-3000)}`)), settings.startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`cluster not ready in ${settings.startTimeoutMs / 1000} s:\n${output.slice(-3000)}`)),
+      settings.startTimeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(`Cluster ready on http://127.0.0.1:${port}`)) {
@@ -186,7 +189,13 @@ async function measureRequests(running: Running, data: Seed, webs: number): Prom
       const after = cpuOf(running);
       const ok = result['2xx'];
       if (result.non2xx > 0 || result.errors > 0) log(`${target.title}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      runs.push({ scenario: target.title, webs, rps: ok / result.duration, p99: sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN, us: perUnit(before, after, ok) });
+      runs.push({
+        scenario: target.title,
+        webs,
+        rps: ok / result.duration,
+        p99: sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN,
+        us: perUnit(before, after, ok),
+      });
     }
     const us = {} as Cpu;
     for (const part of PARTS) us[part] = median(runs.map((r) => r.us[part]));
@@ -197,7 +206,11 @@ async function measureRequests(running: Running, data: Seed, webs: number): Prom
   return rows;
 }
 
-async function measureDeliveries(running: Running, databaseUrl: string, superUser: string): Promise<{ deliveries: number; seconds: number; us: Cpu }> {
+async function measureDeliveries(
+  running: Running,
+  databaseUrl: string,
+  superUser: string,
+): Promise<{ deliveries: number; seconds: number; us: Cpu }> {
   const receiver = await startFanoutReceiver();
   const db = connect(databaseUrl, { max: 8 });
   try {

@@ -144,7 +144,11 @@ export interface CreativeRun {
 
 async function measureOne(a: Api, networkId: string, offer: PreparedOffer, vendor: FakeVendor, timeoutMs: number): Promise<CreativeSample> {
   const t0 = performance.now();
-  const accepted = await api<{ creative_id: string | null; decided_at: string | null }>(a, 'POST', `/networks/${networkId}/offers/${offer.offerId}/accept`);
+  const accepted = await api<{ creative_id: string | null; decided_at: string | null }>(
+    a,
+    'POST',
+    `/networks/${networkId}/offers/${offer.offerId}/accept`,
+  );
   if (!accepted.creative_id || !accepted.decided_at) throw new Error(`accept of ${offer.offerId} gave no creative_id/decided_at`);
   const deadline = t0 + timeoutMs;
   for (;;) {

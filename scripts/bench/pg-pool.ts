@@ -122,9 +122,7 @@ export async function runPoolBenchmark({
   }
 
   // A trailing sliver (< 20% of a window) is too noisy to be "the last window".
-  const full = windows.filter(
-    (w, i) => i === 0 || (w.end_s - w.start_s) * 1000 >= windowMs * 0.2,
-  );
+  const full = windows.filter((w, i) => i === 0 || (w.end_s - w.start_s) * 1000 >= windowMs * 0.2);
   const qps = full.map((w) => w.qps);
   const first = qps[0] ?? 0;
   const last = qps[qps.length - 1] ?? 0;

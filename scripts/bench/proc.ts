@@ -117,7 +117,9 @@ export function procCommand(pid: number): string {
 export function procChildren(pid: number): number[] {
   const out: number[] = [];
   try {
-    for (const task of execFileSync('ls', [`/proc/${pid}/task`], { encoding: 'utf8' }).split('\n').filter(Boolean)) {
+    for (const task of execFileSync('ls', [`/proc/${pid}/task`], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)) {
       const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
       if (list) out.push(...list.split(' ').map(Number));
     }

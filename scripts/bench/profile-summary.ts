@@ -67,7 +67,8 @@ function main(): void {
   /** A native function's nearest JavaScript caller, e.g. which write a `writeUtf8String` served. */
   const jsCaller = (id: number): string => {
     for (let p = parentOf.get(id); p; p = parentOf.get(p.id)) {
-      if (p.callFrame.url) return `${p.callFrame.functionName || '(anonymous)'} ${p.callFrame.url.replace(/^.*\/node_modules\//, '')}:${p.callFrame.lineNumber + 1}`;
+      if (p.callFrame.url)
+        return `${p.callFrame.functionName || '(anonymous)'} ${p.callFrame.url.replace(/^.*\/node_modules\//, '')}:${p.callFrame.lineNumber + 1}`;
     }
     return '(none)';
   };
@@ -85,7 +86,9 @@ function main(): void {
     busy += us;
     const pkg = packageOf(frame);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
-    const where = frame.url ? `${frame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(server|db|scripts)\//, '$1/')}:${frame.lineNumber + 1}` : '';
+    const where = frame.url
+      ? `${frame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(server|db|scripts)\//, '$1/')}:${frame.lineNumber + 1}`
+      : '';
     const key = `${frame.functionName || '(anonymous)'} ${where}`.trim();
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
     if (!frame.url && !frame.functionName.startsWith('(')) {
@@ -98,7 +101,9 @@ function main(): void {
     console.log(`\n| ${title} | self time |\n|---|---|`);
     for (const [name, us] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${name.replace(/\|/g, '\\|')} | ${pct(us)} |`);
   };
-  console.log(`${file}: ${(busy / 1e6).toFixed(1)} s busy, ${(idle / 1e6).toFixed(1)} s idle${lastSeconds === undefined ? '' : ` (last ${lastSeconds} s)`}`);
+  console.log(
+    `${file}: ${(busy / 1e6).toFixed(1)} s busy, ${(idle / 1e6).toFixed(1)} s idle${lastSeconds === undefined ? '' : ` (last ${lastSeconds} s)`}`,
+  );
   table('package', byPackage);
   table('function', byFunction);
   table('native function ← its JavaScript caller', nativeByCaller);

@@ -13,13 +13,20 @@ import { fmtInt, fmtMiB, fmtMs, fmtRows, verdict } from '@/scripts/bench/format'
 import { autocannonVersion } from '@/scripts/bench/load';
 import type { ProcMemory } from '@/scripts/bench/proc';
 import { LIST_RATIO_TARGET, OFFER_SIZES } from '@/scripts/bench/scenarios/offer-lists';
-import { P99_TARGET, THROUGHPUT_TARGET, throughputTarget, WRITE_THROUGHPUT_TARGET, type RunResult, type ServerName, type Summary } from '@/scripts/bench/scenarios/throughput';
+import {
+  P99_TARGET,
+  THROUGHPUT_TARGET,
+  throughputTarget,
+  WRITE_THROUGHPUT_TARGET,
+  type RunResult,
+  type ServerName,
+  type Summary,
+} from '@/scripts/bench/scenarios/throughput';
 import { benchCommand, POOL_MAX, RATE_LIMIT, root, settings } from '@/scripts/bench/settings';
 import { median } from '@/scripts/bench/stats';
 import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
 
-export const REPORT_MARKER =
-  '<!-- END OF GENERATED REPORT. Everything below this line is hand-written and kept as is by `npm run bench`. -->';
+export const REPORT_MARKER = '<!-- END OF GENERATED REPORT. Everything below this line is hand-written and kept as is by `npm run bench`. -->';
 
 /** A target outside the service/baseline table (offer lists, soak), for the verdict at the top. */
 export interface OtherVerdict {
@@ -136,7 +143,9 @@ export function renderReport(
     );
     for (const name of ['service', 'baseline'] as const) {
       const p = s.per[name];
-      push(`| ${name} | ${fmtInt(p.rpsMedian)} | ${fmtInt(p.rpsMin)}–${fmtInt(p.rpsMax)} | ${fmtMs(p.p50)} | ${fmtMs(p.p99)} | ${fmtInt(p.cpuUs)} | ${fmtInt(p.pgCpuUs)} |`);
+      push(
+        `| ${name} | ${fmtInt(p.rpsMedian)} | ${fmtInt(p.rpsMin)}–${fmtInt(p.rpsMax)} | ${fmtMs(p.p50)} | ${fmtMs(p.p99)} | ${fmtInt(p.cpuUs)} | ${fmtInt(p.pgCpuUs)} |`,
+      );
     }
     push(
       `| **service/baseline** | **${s.throughputRatio.toFixed(2)}×** (≥ ${throughputTarget(s.target)}: ${verdict(s.throughputMet)}) | | ${(s.per.service.p50 / s.per.baseline.p50).toFixed(2)}× | **${s.p99Ratio.toFixed(2)}×** (≤ ${P99_TARGET}: ${verdict(s.p99Met)}) | ${(s.per.service.cpuUs / s.per.baseline.cpuUs).toFixed(2)}× | ${(s.per.service.pgCpuUs / s.per.baseline.pgCpuUs).toFixed(2)}× |`,
@@ -175,9 +184,9 @@ export function renderReport(
   push(
     '## Why the service is built this way',
     '',
-    '- **/v1 is off Next\'s route-handler layer.** One custom `node:http` server (`server/http/server.ts`, started by `scripts/start.ts`) sends `/v1/*` to the procedures through a route table compiled at start from their `openapi` meta (`server/http/rest.ts`, `server/http/rest-routes.ts`) and `/api/trpc` to tRPC\'s node handler; only the console pages and `/docs` go to Next. On this machine a trivial JSON GET through a Next 16 route handler capped near 1,000–1,300 req/s (p50 24–28 ms), against 4,900–5,600 req/s for a node-http handler (wrk -c32, measured when the architecture was chosen). Everything the service does beyond the baseline (tRPC, zod, the OpenAPI adapter, the problem-envelope wrapper, the request log, the rate limiter, and how its queries reach Postgres) shows up in the CPU columns above; the notes below the marker say where it goes.',
+    "- **/v1 is off Next's route-handler layer.** One custom `node:http` server (`server/http/server.ts`, started by `scripts/start.ts`) sends `/v1/*` to the procedures through a route table compiled at start from their `openapi` meta (`server/http/rest.ts`, `server/http/rest-routes.ts`) and `/api/trpc` to tRPC's node handler; only the console pages and `/docs` go to Next. On this machine a trivial JSON GET through a Next 16 route handler capped near 1,000–1,300 req/s (p50 24–28 ms), against 4,900–5,600 req/s for a node-http handler (wrk -c32, measured when the architecture was chosen). Everything the service does beyond the baseline (tRPC, zod, the OpenAPI adapter, the problem-envelope wrapper, the request log, the rate limiter, and how its queries reach Postgres) shows up in the CPU columns above; the notes below the marker say where it goes.",
     '- **One indexed query per request for authentication**, never cached (revocation and removed memberships bite on the next request); `last_used_at` is written at most once a minute per key, off the request path. The rate limiter keeps token buckets in memory and syncs them to an UNLOGGED table every 250 ms in one statement, so no request waits on or writes to the database for it. Request logs are buffered pino writes (`sync: false`).',
-    '- **postgres.js Queue patch** (`patches/postgres+3.4.9.patch`, applied by `patch-package` on install): 3.4.9\'s `Queue` keeps its consumed front until the queue fully drains and `remove()` scans the whole array, so a pool that stays busy gets slower by the second. The patch drops the consumed front once it is ≥ 1024 entries and ≥ half the array (amortised O(1) per shift); the pool benchmark above guards it.',
+    "- **postgres.js Queue patch** (`patches/postgres+3.4.9.patch`, applied by `patch-package` on install): 3.4.9's `Queue` keeps its consumed front until the queue fully drains and `remove()` scans the whole array, so a pool that stays busy gets slower by the second. The patch drops the consumed front once it is ≥ 1024 entries and ≥ half the array (amortised O(1) per shift); the pool benchmark above guards it.",
     '',
     '## Reproduce',
     '',

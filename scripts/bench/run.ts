@@ -117,7 +117,14 @@ import { describeEnvironment, renderReport, writeReport, type MemoryReport } fro
 import { listLogLine, listVerdicts, renderListSection, runOfferLists, summarizeLists } from '@/scripts/bench/scenarios/offer-lists';
 import { renderPoolSection, runPool } from '@/scripts/bench/scenarios/pool';
 import { renderSoakSection, runSoak, soakLogLine, soakVerdictRow } from '@/scripts/bench/scenarios/soak';
-import { checkSameAnswers, checkSameCampaign, checkSameNetwork, runThroughput, summarize, summaryLogLine } from '@/scripts/bench/scenarios/throughput';
+import {
+  checkSameAnswers,
+  checkSameCampaign,
+  checkSameNetwork,
+  runThroughput,
+  summarize,
+  summaryLogLine,
+} from '@/scripts/bench/scenarios/throughput';
 import { databaseUrl, seed } from '@/scripts/bench/seed';
 import { Processes, serviceEnvironment } from '@/scripts/bench/services';
 import { investigation, noisy, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
@@ -203,13 +210,18 @@ async function main(): Promise<void> {
     const serviceEnv = serviceEnvironment(dbUrl, superToken, investigation.serviceEnv);
     /** A fresh start of the service on the same database, `extraEnv` added. */
     const startService = (name: string, what: string, extraEnv: Record<string, string> = {}, note?: string) =>
-      processes.start(name, 'scripts/start.ts', { ...serviceEnv, ...extraEnv }, {
-        what,
-        note,
-        readyToken: superToken,
-        timeoutMs: settings.startTimeoutMs,
-        nodeArgs: investigation.serviceNodeArgs,
-      });
+      processes.start(
+        name,
+        'scripts/start.ts',
+        { ...serviceEnv, ...extraEnv },
+        {
+          what,
+          note,
+          readyToken: superToken,
+          timeoutMs: settings.startTimeoutMs,
+          nodeArgs: investigation.serviceNodeArgs,
+        },
+      );
     const service = await startService('service', 'the service', {}, 'a first start may build the console');
     const seeded = await seed({ baseUrl: service.url, token: superToken }, dbUrl, settings.networks);
     const { token, networkIds, advertiserIds } = seeded;
@@ -271,7 +283,12 @@ async function main(): Promise<void> {
         const synthEnv = { SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'bench', SYNTH_MAX_RETRIES: '0' };
         const note = `fake vendor ${vendor.url}, ${settings.vendorDelayMs} ms`;
         const child = await startService('service-creatives', 'the service with SYNTH_PROVIDER=http', synthEnv, note);
-        const summaries = await measureCreativeOverhead({ baseUrl: child.url, token: superToken }, vendor, settings.creatives, settings.creativeConcurrency);
+        const summaries = await measureCreativeOverhead(
+          { baseUrl: child.url, token: superToken },
+          vendor,
+          settings.creatives,
+          settings.creativeConcurrency,
+        );
         await processes.stop(child);
         return summaries;
       } finally {
@@ -282,8 +299,13 @@ async function main(): Promise<void> {
     // 7. Webhook fan-out.
     const fanout = settings.fanout
       ? await step('webhook fan-out benchmark', async () => {
-          const child = await startService('service-webhooks', 'the service with WEBHOOK_ALLOW_PRIVATE=1 for the webhook fan-out benchmark', { WEBHOOK_ALLOW_PRIVATE: '1' });
-          const result = await runWebhookFanout({ baseUrl: child.url, token: superToken }, dbUrl, child.pid, fanoutSettings(quick), { workerConcurrency, log });
+          const child = await startService('service-webhooks', 'the service with WEBHOOK_ALLOW_PRIVATE=1 for the webhook fan-out benchmark', {
+            WEBHOOK_ALLOW_PRIVATE: '1',
+          });
+          const result = await runWebhookFanout({ baseUrl: child.url, token: superToken }, dbUrl, child.pid, fanoutSettings(quick), {
+            workerConcurrency,
+            log,
+          });
           await processes.stop(child);
           return result;
         })
@@ -292,7 +314,9 @@ async function main(): Promise<void> {
     // 7a. Fair delivery: healthy endpoints at a steady rate while another hangs with deliveries queued.
     const fairness = settings.fairness
       ? await step('webhook fairness benchmark', async () => {
-          const child = await startService('service-fairness', 'the service with WEBHOOK_ALLOW_PRIVATE=1 for the webhook fairness benchmark', { WEBHOOK_ALLOW_PRIVATE: '1' });
+          const child = await startService('service-fairness', 'the service with WEBHOOK_ALLOW_PRIVATE=1 for the webhook fairness benchmark', {
+            WEBHOOK_ALLOW_PRIVATE: '1',
+          });
           const result = await runWebhookFairness({ baseUrl: child.url, token: superToken }, dbUrl, fairnessSettings(quick), { log });
           await processes.stop(child);
           return result;
@@ -316,7 +340,11 @@ async function main(): Promise<void> {
           const results: NoisyResult[] = [];
           for (const synth of noisy.synth) {
             const { service, close } = await withNoisyService(synth, settings.vendorDelayMs, (env, what) =>
-              startService(`service-noisy-${synth}`, `the service (${what}) with WEBHOOK_ALLOW_PRIVATE=1 and default rate limits for the noisy neighbour benchmark`, env),
+              startService(
+                `service-noisy-${synth}`,
+                `the service (${what}) with WEBHOOK_ALLOW_PRIVATE=1 and default rate limits for the noisy neighbour benchmark`,
+                env,
+              ),
             );
             try {
               results.push(await runNoisyNeighbour({ baseUrl: service.url, token: superToken }, noisy, synth, { log }));
@@ -340,7 +368,9 @@ async function main(): Promise<void> {
       for (const b of fanout.result.burst) log(burstLogLine(b));
       for (const st of fanout.result.steady) log(steadyLogLine(st));
       const v = fanoutVerdict(fanout.result);
-      log(`fan-out: burst median ${Math.round(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${v.p99.toFixed(1)} ms (${v.p99Met ? 'met' : 'MISSED'})`);
+      log(
+        `fan-out: burst median ${Math.round(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${v.p99.toFixed(1)} ms (${v.p99Met ? 'met' : 'MISSED'})`,
+      );
     }
     if (fairness.result) log(fairnessLogLine(fairness.result));
     for (const result of noisyNeighbour.result ?? []) log(noisyLogLine(result));

@@ -49,7 +49,6 @@ export function serviceEnvironment(dbUrl: string, token: string, extra: Record<s
   };
 }
 
-
 /** Listens on 127.0.0.1, on a free port; its URL, and a close that also drops kept-alive connections. */
 export function listenOnLoopback(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   return new Promise((resolve, reject) => {

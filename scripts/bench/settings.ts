@@ -102,16 +102,24 @@ export const lists = {
 
 /** The noisy neighbour scenario (scenarios/noisy-neighbour.ts): what network A does, and how B is measured. */
 function noisySynth(value: string): Array<'local' | 'http'> {
-  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
-  if (!list.length || list.some((v) => v !== 'local' && v !== 'http')) throw new Error(`BENCH_NOISY_SYNTH: "local", "http" or both, comma separated; got ${JSON.stringify(value)}`);
+  const list = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!list.length || list.some((v) => v !== 'local' && v !== 'http'))
+    throw new Error(`BENCH_NOISY_SYNTH: "local", "http" or both, comma separated; got ${JSON.stringify(value)}`);
   return list as Array<'local' | 'http'>;
 }
 
 const NOISY_ATTACKS = ['previews', 'batches', 'minted-keys', 'hanging'] as const;
 function noisyAttacks(value: string): Array<(typeof NOISY_ATTACKS)[number]> {
-  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   const unknown = list.filter((v) => !(NOISY_ATTACKS as readonly string[]).includes(v));
-  if (!list.length || unknown.length) throw new Error(`BENCH_NOISY_ATTACKS: some of ${NOISY_ATTACKS.join(', ')}, comma separated; got ${JSON.stringify(value)}`);
+  if (!list.length || unknown.length)
+    throw new Error(`BENCH_NOISY_ATTACKS: some of ${NOISY_ATTACKS.join(', ')}, comma separated; got ${JSON.stringify(value)}`);
   return list as Array<(typeof NOISY_ATTACKS)[number]>;
 }
 

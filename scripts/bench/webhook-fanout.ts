@@ -152,7 +152,10 @@ export async function subscribe(a: Api, receiver: FanoutReceiver, label: string,
   const network = await api<{ id: string }>(a, 'POST', '/networks', { name: `Bench fan-out ${label}` });
   for (let k = 0; k < count; k++) {
     const hookPath = `/hooks/${label}/${k}`;
-    const hook = await api<{ secret: string }>(a, 'POST', `/networks/${network.id}/webhooks`, { url: `${receiver.url}${hookPath}`, events: ['offer.accepted'] });
+    const hook = await api<{ secret: string }>(a, 'POST', `/networks/${network.id}/webhooks`, {
+      url: `${receiver.url}${hookPath}`,
+      events: ['offer.accepted'],
+    });
     receiver.secrets.set(hookPath, hook.secret);
   }
   return network.id;
@@ -167,7 +170,6 @@ async function benchBackends(db: DbHandle): Promise<number[]> {
 }
 
 const sumCpu = (pids: number[]) => pids.reduce((sum, pid) => sum + (procCpuMs(pid) || 0), 0);
-
 
 interface CpuSnapshot {
   at: number;
@@ -261,7 +263,14 @@ const median = (values: number[]) => medianOf(finiteSorted(values));
 
 export async function record(db: DbHandle, networkId: string, run: string, seq: number): Promise<void> {
   // The run and sequence number ride in the (schema-valid) ids of offer.accepted's data.
-  await db.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { ...EVENT_DATA_EXAMPLES['offer.accepted'], campaign_id: run, offer_id: String(seq) } }));
+  await db.db.transaction((tx) =>
+    recordEvent({
+      tx,
+      networkId,
+      type: 'offer.accepted',
+      data: { ...EVENT_DATA_EXAMPLES['offer.accepted'], campaign_id: run, offer_id: String(seq) },
+    }),
+  );
 }
 
 function receiptsOf(receiver: FanoutReceiver, run: string): Receipt[] {
@@ -279,7 +288,15 @@ export async function waitFor(receiver: FanoutReceiver, run: string, expected: n
   }
 }
 
-async function burst(db: DbHandle, receiver: FanoutReceiver, networkId: string, label: string, events: number, subscriptions: number, servicePid: number) {
+async function burst(
+  db: DbHandle,
+  receiver: FanoutReceiver,
+  networkId: string,
+  label: string,
+  events: number,
+  subscriptions: number,
+  servicePid: number,
+) {
   const expected = events * subscriptions;
   const backends = await benchBackends(db);
   const before = cpuSnapshot(servicePid, backends);
@@ -426,11 +443,23 @@ export function fanoutVerdict(r: FanoutResult): { throughput: number; p99: numbe
   const throughput = median(r.burst.map((b) => b.perSecond));
   const p99 = median(r.steady.map((s) => s.p99));
   const complete =
-    r.burst.every((b) => b.received === b.deliveries) && r.steady.every((s) => s.received === s.events) && r.unverified === 0 && r.dbCheck.succeeded === r.dbCheck.deliveries;
-  return { throughput, p99, throughputMet: complete && throughput >= FANOUT_THROUGHPUT_TARGET, p99Met: complete && p99 < FANOUT_P99_TARGET_MS, complete };
+    r.burst.every((b) => b.received === b.deliveries) &&
+    r.steady.every((s) => s.received === s.events) &&
+    r.unverified === 0 &&
+    r.dbCheck.succeeded === r.dbCheck.deliveries;
+  return {
+    throughput,
+    p99,
+    throughputMet: complete && throughput >= FANOUT_THROUGHPUT_TARGET,
+    p99Met: complete && p99 < FANOUT_P99_TARGET_MS,
+    complete,
+  };
 }
 
-export function renderWebhookSection(r: FanoutResult | undefined, info: { error?: string; command: string; date: string; machine: string }): string[] {
+export function renderWebhookSection(
+  r: FanoutResult | undefined,
+  info: { error?: string; command: string; date: string; machine: string },
+): string[] {
   const lines: string[] = [FANOUT_SECTION_TITLE, ''];
   if (!r || info.error) {
     lines.push(`Not measured: ${info.error ?? 'skipped'}.`, '');
@@ -546,7 +575,10 @@ async function standalone(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const settings = fanoutSettings(quick);
   const pgUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const report = process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT) ? undefined : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+  const report =
+    process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT)
+      ? undefined
+      : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
   const extraEnv = parseEnvList(process.env.BENCH_SERVICE_ENV, 'BENCH_SERVICE_ENV');
   const dbName = `bench_${randomBytes(6).toString('hex')}`;
   const dbUrl = databaseUrl(pgUrl, dbName);
@@ -577,7 +609,9 @@ async function standalone(): Promise<void> {
       log,
     });
     const v = fanoutVerdict(result);
-    log(`burst median ${fmtInt(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${fmt(v.p99)} ms (${v.p99Met ? 'met' : 'MISSED'}); duplicates ${result.duplicates}, unverified ${result.unverified}, db ${JSON.stringify(result.dbCheck)}`);
+    log(
+      `burst median ${fmtInt(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${fmt(v.p99)} ms (${v.p99Met ? 'met' : 'MISSED'}); duplicates ${result.duplicates}, unverified ${result.unverified}, db ${JSON.stringify(result.dbCheck)}`,
+    );
     if (report) {
       const cpus = os.cpus();
       const section = renderWebhookSection(result, {

@@ -31,7 +31,9 @@ try {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  console.log(`${perHook} deliveries per subscription (${50 * perHook} total): list of 50 with health p50 ${times[15]!.toFixed(1)} ms, p90 ${times[27]!.toFixed(1)} ms`);
+  console.log(
+    `${perHook} deliveries per subscription (${50 * perHook} total): list of 50 with health p50 ${times[15]!.toFixed(1)} ms, p90 ${times[27]!.toFixed(1)} ms`,
+  );
   await h.close();
 } finally {
   await db.drop();

@@ -25,12 +25,7 @@ export const runningChildren = new Set<Child>();
  * name (`[web1] …`), so one terminal shows the whole cluster. By default it runs in the cluster's
  * process group: Ctrl-C reaches it too, and each such part stops itself cleanly on SIGINT.
  */
-export function startChild(
-  name: string,
-  command: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; ownGroup?: boolean } = {},
-): Child {
+export function startChild(name: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; ownGroup?: boolean } = {}): Child {
   // `ownGroup`: a Ctrl-C (which signals the terminal's whole foreground group) does not reach it,
   // so the cluster stops it in its turn, after the processes that use it.
   const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownGroup ?? false });

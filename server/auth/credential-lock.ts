@@ -27,7 +27,11 @@ const holdShared = statement<{ held: string }, { owner: string }>(sql`select hol
 const holdExclusive = statement<{ held: string }, { owner: string }>(sql`select withdraw_credential(${sql.placeholder('owner')})::text as held`);
 
 /** The shared hold and the key's re-reads as Postgres receives them: the benchmark's bare server runs these too. */
-export const CREDENTIAL_STATEMENTS = { holdShared: holdShared.rendered, findKeyById: findKeyById.rendered, findKeyOnNetwork: findKeyOnNetwork.rendered };
+export const CREDENTIAL_STATEMENTS = {
+  holdShared: holdShared.rendered,
+  findKeyById: findKeyById.rendered,
+  findKeyOnNetwork: findKeyOnNetwork.rendered,
+};
 
 /**
  * How a write holds its caller's credential lock. `exclusive` for operations that may take access

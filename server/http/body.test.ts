@@ -76,7 +76,10 @@ describe('refuseUnsafeTarget and refuseUnsafeHeaders', () => {
       expect(refusedBy(() => refuseUnsafeTarget(url))?.detail, url).toMatch(/not percent-encoded UTF-8/);
     }
     for (const url of ['/me?x=caf%C3%A9', '/me?x=%F0%9F%8E%A7', '/me?x=100%', '/me?x=%zz%C3%A9', '/networks/net_1?limit=5']) {
-      expect(refusedBy(() => refuseUnsafeTarget(url)), url).toBeUndefined();
+      expect(
+        refusedBy(() => refuseUnsafeTarget(url)),
+        url,
+      ).toBeUndefined();
     }
   });
 

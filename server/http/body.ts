@@ -60,7 +60,10 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   const text = raw.toString('utf8');
   if (text.trim() === '') return {};
   if (contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
-    throw new AppError('unsupported-media-type', 'Send the request body as JSON with Content-Type: application/json (with curl: -H "Content-Type: application/json").');
+    throw new AppError(
+      'unsupported-media-type',
+      'Send the request body as JSON with Content-Type: application/json (with curl: -H "Content-Type: application/json").',
+    );
   }
   let body: unknown;
   try {

@@ -69,10 +69,13 @@ describe('compileTrustedProxies', () => {
     expect(trust('203.0.113.5', 0)).toBe(false);
   });
 
-  it.each(['loopbak', '10.0.0.0/33', '10.0.0.0/8/8', 'proxy.internal', '010.0.0.1', '127.1', '10.0.0.1, nope'])('refuses the setting %j, naming the bad entry', (setting) => {
-    const bad = setting.split(',').at(-1)!.trim();
-    expect(() => compileTrustedProxies(setting)).toThrow(`TRUSTED_PROXIES: "${bad}"`);
-  });
+  it.each(['loopbak', '10.0.0.0/33', '10.0.0.0/8/8', 'proxy.internal', '010.0.0.1', '127.1', '10.0.0.1, nope'])(
+    'refuses the setting %j, naming the bad entry',
+    (setting) => {
+      const bad = setting.split(',').at(-1)!.trim();
+      expect(() => compileTrustedProxies(setting)).toThrow(`TRUSTED_PROXIES: "${bad}"`);
+    },
+  );
 });
 
 describe('lockoutKeyOf', () => {
@@ -109,7 +112,10 @@ describe('clientAddressOf on a kept-alive connection', () => {
           fc.record({
             connection: fc.nat(peers.length - 1),
             setting: fc.nat(settings.length - 1),
-            forwardedFor: fc.option(fc.array(fc.constantFrom(...hops), { minLength: 1, maxLength: 3 }).map((h) => h.join(', ')), { nil: undefined }),
+            forwardedFor: fc.option(
+              fc.array(fc.constantFrom(...hops), { minLength: 1, maxLength: 3 }).map((h) => h.join(', ')),
+              { nil: undefined },
+            ),
           }),
           { maxLength: 30 },
         ),

@@ -93,7 +93,8 @@ export async function idempotently<R extends Outcome>(
       if (answered) return void (await assertReplayable(db, ctx.principal, answered.body)); // nothing written
       outcome = await run(db);
       if (!outcome.ok) throw ROLL_BACK;
-      if (ctx.http.raw) await forgetKey(db, owner, key); // binary answers (audio) are produced again
+      if (ctx.http.raw)
+        await forgetKey(db, owner, key); // binary answers (audio) are produced again
       else await storeAnswer(db, owner, key, ctx.http, outcome.data);
     });
   } catch (error) {
@@ -126,7 +127,10 @@ const param = {
  * One prepared statement (this runs on every POST that sends a key): the advisory lock, and
  * the row only when the lock was ours — so the insert never waits on another transaction.
  */
-const takeKeyStatement = statement<{ locked: boolean; inserted: boolean }, { owner: string; key: string; fingerprint: string; ttlSeconds: number }>(sql`
+const takeKeyStatement = statement<
+  { locked: boolean; inserted: boolean },
+  { owner: string; key: string; fingerprint: string; ttlSeconds: number }
+>(sql`
   with lock as (select pg_try_advisory_xact_lock(${sql.raw(String(IDEMPOTENCY_LOCK_CLASS))}::int, hashtext(${param.owner}::text || ' ' || ${param.key}::text)) as locked),
   claim as (
     insert into ${ik} (${column(ik.apiKeyId)}, ${column(ik.key)}, ${column(ik.fingerprint)}, ${column(ik.state)}, ${column(ik.expiresAt)})

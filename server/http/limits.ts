@@ -27,10 +27,7 @@ export function configureLimits(db: Database, c: Config): Limits {
   const perKey = new TokenBucketLimiter({ rate: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST }, store);
   const perOwner = new TokenBucketLimiter({ rate: c.RATE_LIMIT_OWNER_PER_SECOND, burst: c.RATE_LIMIT_OWNER_BURST }, store);
   const perNetwork = new TokenBucketLimiter({ rate: c.RATE_LIMIT_NETWORK_PER_SECOND, burst: c.RATE_LIMIT_NETWORK_BURST }, store);
-  const authFailures = new TokenBucketLimiter(
-    { rate: c.AUTH_FAILURE_LIMIT_PER_MINUTE / 60, burst: c.AUTH_FAILURE_LIMIT_PER_MINUTE },
-    store,
-  );
+  const authFailures = new TokenBucketLimiter({ rate: c.AUTH_FAILURE_LIMIT_PER_MINUTE / 60, burst: c.AUTH_FAILURE_LIMIT_PER_MINUTE }, store);
   const all = [perKey, perOwner, perNetwork, authFailures];
   limits = {
     perKey,

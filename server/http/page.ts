@@ -14,11 +14,7 @@ export const listParams = {
     .max(200, 'limit must be at most 200.')
     .default(50)
     .meta({ description: 'Page size, 1–200.' }),
-  cursor: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({ description: 'Opaque cursor from the previous page’s next_cursor. Omit for the first page.' }),
+  cursor: z.string().min(1).optional().meta({ description: 'Opaque cursor from the previous page’s next_cursor. Omit for the first page.' }),
 };
 
 export interface Page<T> {

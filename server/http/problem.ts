@@ -90,7 +90,10 @@ export function problemFromError(error: unknown): Problem {
       case 'PAYLOAD_TOO_LARGE':
         return problem('payload-too-large', 'The request body is larger than 1 MiB.');
       case 'UNSUPPORTED_MEDIA_TYPE':
-        return problem('unsupported-media-type', 'Send the request body as JSON with Content-Type: application/json (with curl: -H "Content-Type: application/json").');
+        return problem(
+          'unsupported-media-type',
+          'Send the request body as JSON with Content-Type: application/json (with curl: -H "Content-Type: application/json").',
+        );
       case 'NOT_FOUND':
         return problem('not-found', 'No such route.');
       case 'INTERNAL_SERVER_ERROR':

@@ -45,7 +45,10 @@ export interface RestMatch {
 function arrayFieldsOf(schema: ZodType): string[] {
   if (!instanceofZodTypeObject(schema)) return [];
   return Object.entries((schema as { shape: Record<string, unknown> }).shape)
-    .filter(([, field]) => field instanceof ZodArray || (instanceofZodTypeOptional(field as ZodType) && (field as { unwrap(): unknown }).unwrap() instanceof ZodArray))
+    .filter(
+      ([, field]) =>
+        field instanceof ZodArray || (instanceofZodTypeOptional(field as ZodType) && (field as { unwrap(): unknown }).unwrap() instanceof ZodArray),
+    )
     .map(([name]) => name);
 }
 
@@ -93,9 +96,20 @@ function rawInput(input: unknown): () => Promise<unknown> {
 }
 
 /** Calls the procedure as tRPC's caller does, without the caller: errors come back as a TRPCError. */
-export async function callRoute(route: RestRoute, ctx: unknown, input: unknown): Promise<{ ok: true; data: unknown } | { ok: false; error: TRPCError }> {
+export async function callRoute(
+  route: RestRoute,
+  ctx: unknown,
+  input: unknown,
+): Promise<{ ok: true; data: unknown } | { ok: false; error: TRPCError }> {
   try {
-    const data: unknown = await route.procedure({ path: route.path, type: route.type, ctx, getRawInput: rawInput(input), signal: undefined, batchIndex: 0 });
+    const data: unknown = await route.procedure({
+      path: route.path,
+      type: route.type,
+      ctx,
+      getRawInput: rawInput(input),
+      signal: undefined,
+      batchIndex: 0,
+    });
     return { ok: true, data };
   } catch (cause) {
     return { ok: false, error: getTRPCErrorFromUnknown(cause) };

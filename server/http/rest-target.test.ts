@@ -10,7 +10,10 @@ function byUrl(target: string) {
 
 describe('parseTarget', () => {
   it('reads plain targets as the URL parser does, without one', () => {
-    expect(parseTarget('/networks/net_1/campaigns?limit=5&cursor=a%2Bb')).toEqual({ pathname: '/networks/net_1/campaigns', query: 'limit=5&cursor=a%2Bb' });
+    expect(parseTarget('/networks/net_1/campaigns?limit=5&cursor=a%2Bb')).toEqual({
+      pathname: '/networks/net_1/campaigns',
+      query: 'limit=5&cursor=a%2Bb',
+    });
     expect(parseTarget('/me')).toEqual({ pathname: '/me', query: '' });
   });
 

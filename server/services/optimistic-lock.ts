@@ -54,7 +54,8 @@ export function updateVersioned<T extends VersionedTable>({
   version?: number;
 } & Tenancy<T>) {
   const bump = { version: sql`${table.version} + 1`, updatedAt: sql`now()` } as PgUpdateSetSource<T>;
-  const tenant = networkId === undefined || networkId === EVERY_NETWORK ? undefined : eq((table as unknown as { networkId: AnyPgColumn }).networkId, networkId);
+  const tenant =
+    networkId === undefined || networkId === EVERY_NETWORK ? undefined : eq((table as unknown as { networkId: AnyPgColumn }).networkId, networkId);
   return tx
     .update(table)
     .set({ ...set, ...bump })

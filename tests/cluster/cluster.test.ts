@@ -126,7 +126,12 @@ async function backendStatus(): Promise<Record<string, string>> {
   const [header, ...rows] = csv.trim().split('\n');
   const columns = header!.replace(/^# /, '').split(',');
   const status = columns.indexOf('status');
-  return Object.fromEntries(rows.map((r) => r.split(',')).filter((c) => c[0] === 'web' && c[1] !== 'BACKEND').map((c) => [c[1]!, c[status]!]));
+  return Object.fromEntries(
+    rows
+      .map((r) => r.split(','))
+      .filter((c) => c[0] === 'web' && c[1] !== 'BACKEND')
+      .map((c) => [c[1]!, c[status]!]),
+  );
 }
 
 /** How many request lines each web process logged for `route` with `keyId`. */
@@ -171,7 +176,9 @@ describe('npm run cluster, through HAProxy', () => {
     });
     const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { body: { name: 'Pod', host_name: 'Sam' } });
     expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
-    const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { body: { campaign_id: campaign.body.id, podcast_id: podcast.body.id } });
+    const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, {
+      body: { campaign_id: campaign.body.id, podcast_id: podcast.body.id },
+    });
     const accepted = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${offer.body.id}/accept`);
     expect(accepted.status).toBe(200);
     await until(async () => {
@@ -219,7 +226,9 @@ describe('npm run cluster, through HAProxy', () => {
 
   it('loses nothing when a web process and a worker are SIGKILLed under load; HAProxy stops sending to the dead one within its checks', async () => {
     const n = (await call<{ id: string }>('POST', '/networks', { body: { name: 'Cluster kill' } })).body.id;
-    const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, { body: { url: receiver.url, events: ['optin.completed'] } });
+    const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, {
+      body: { url: receiver.url, events: ['optin.completed'] },
+    });
     hookSecret = hook.body.secret;
     const errors: string[] = [];
     const podcasts: string[] = [];
@@ -255,7 +264,7 @@ describe('npm run cluster, through HAProxy', () => {
 
     // Every committed podcast exists once, and every opt-in's event arrives (at least once).
     const listed: string[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       // The load spent the operator key's rate limit: this read waits out its 429s like a client.
       const page: ApiResponse<{ items: Array<{ id: string; name: string }>; next_cursor: string | null }> = await untilAnswered(
         'GET',

@@ -133,12 +133,25 @@ describe('own keys: /v1/apikeys', () => {
       { networkId: a.id, role: 'administrator' },
       { networkId: b.id, role: 'administrator' },
     ]);
-    const onlyA = await api<Key>('POST', '/apikeys', { token: owner.token, body: { key_name: 'A only', scopes: [{ network_id: a.id, role: 'administrator' }] } });
-    const readsA = await api<Key>('POST', '/apikeys', { token: owner.token, body: { key_name: 'reads A', scopes: [{ network_id: a.id, role: 'read_only' }] } });
+    const onlyA = await api<Key>('POST', '/apikeys', {
+      token: owner.token,
+      body: { key_name: 'A only', scopes: [{ network_id: a.id, role: 'administrator' }] },
+    });
+    const readsA = await api<Key>('POST', '/apikeys', {
+      token: owner.token,
+      body: { key_name: 'reads A', scopes: [{ network_id: a.id, role: 'read_only' }] },
+    });
     const before = (await api<{ items: Key[] }>('GET', '/apikeys', { token: owner.token })).body.items.length;
     for (const [token, scopes, why] of [
       [onlyA.body.token!, [{ network_id: b.id, role: 'read_only' }], `no access to network ${b.id}`],
-      [onlyA.body.token!, [{ network_id: a.id, role: 'administrator' }, { network_id: b.id, role: 'administrator' }], `no access to network ${b.id}`],
+      [
+        onlyA.body.token!,
+        [
+          { network_id: a.id, role: 'administrator' },
+          { network_id: b.id, role: 'administrator' },
+        ],
+        `no access to network ${b.id}`,
+      ],
       [readsA.body.token!, [{ network_id: a.id, role: 'administrator' }], `you hold read_only on network ${a.id}`],
     ] as const) {
       const refused = await api<{ detail: string }>('POST', '/apikeys', { token, body: { key_name: 'wider', scopes } });
@@ -149,7 +162,9 @@ describe('own keys: /v1/apikeys', () => {
     expect((await api<{ items: Key[] }>('GET', '/apikeys', { token: owner.token })).body.items).toHaveLength(before);
 
     // The operator's key scoped to A (its owner reaches every network while it holds a super_user key).
-    const operatorOnA = await api<Key>('POST', '/apikeys', { body: { key_name: 'operator on A', scopes: [{ network_id: a.id, role: 'administrator' }] } });
+    const operatorOnA = await api<Key>('POST', '/apikeys', {
+      body: { key_name: 'operator on A', scopes: [{ network_id: a.id, role: 'administrator' }] },
+    });
     expect(operatorOnA.status).toBe(201);
     const escalated = await api<{ detail: string }>('POST', '/apikeys', {
       token: operatorOnA.body.token,
@@ -181,7 +196,13 @@ describe('own keys: /v1/apikeys', () => {
       { key_name: 'x', expires_at: 'tomorrow' },
       { key_name: 'x', expires_at: '2001-01-01T00:00:00Z' },
       { key_name: 'x', scopes: [{ network_id: network.id, role: 'owner' }] },
-      { key_name: 'x', scopes: [{ network_id: network.id, role: 'read_only' }, { network_id: network.id, role: 'read_only' }] },
+      {
+        key_name: 'x',
+        scopes: [
+          { network_id: network.id, role: 'read_only' },
+          { network_id: network.id, role: 'read_only' },
+        ],
+      },
       { key_name: 'x', super_user: 'false' },
       { key_name: 'x', colour: 'red' },
     ]) {

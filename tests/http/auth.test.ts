@@ -46,7 +46,10 @@ describe('authentication (401)', () => {
       expiresAt: new Date(Date.now() + 60_000),
     });
     expect((await api('GET', '/me', { token })).status).toBe(200);
-    await database().update(apiKeys).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(apiKeys.id, key.id));
+    await database()
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(apiKeys.id, key.id));
     const body = expectProblem(await api('GET', '/me', { token }), 401, 'unauthorized');
     expect(body.detail).toMatch(/expired/);
   });
@@ -116,9 +119,7 @@ describe('authorization (403) and visibility (404)', () => {
     expect(me.body.scopes).toEqual([{ network_id: network.id, role: 'administrator' }]);
 
     await database().update(memberships).set({ role: 'read_only' }).where(eq(memberships.userId, person.id));
-    expect((await api<{ scopes: unknown[] }>('GET', '/me', { token })).body.scopes).toEqual([
-      { network_id: network.id, role: 'read_only' },
-    ]);
+    expect((await api<{ scopes: unknown[] }>('GET', '/me', { token })).body.scopes).toEqual([{ network_id: network.id, role: 'read_only' }]);
     expectProblem(await api('PATCH', `/networks/${network.id}`, { token, body: { name: 'x' } }), 403, 'forbidden');
 
     await database().update(memberships).set({ status: 'removed' }).where(eq(memberships.userId, person.id));

@@ -117,9 +117,9 @@ describe('creating and reading campaigns', () => {
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.errors?.[0]?.path, JSON.stringify(extra)).toBe(field);
     }
-    expect((await api('POST', `/networks/${n.id}/campaigns`, { token: n.admin, body: { name: 'C', advertiser_id: n.advertiserId, x: 1 } })).status).toBe(
-      400,
-    );
+    expect(
+      (await api('POST', `/networks/${n.id}/campaigns`, { token: n.admin, body: { name: 'C', advertiser_id: n.advertiserId, x: 1 } })).status,
+    ).toBe(400);
     expect((await createCampaign(n, { script: 'x'.repeat(2000) })).script).toHaveLength(2000);
   });
 
@@ -140,7 +140,9 @@ describe('creating and reading campaigns', () => {
     const other = await network();
     const mine = await createCampaign(n);
     const foreign = await createCampaign(other);
-    expect((await api('POST', `/networks/${n.id}/campaigns`, { token: n.reader, body: { name: 'C', advertiser_id: n.advertiserId } })).status).toBe(403);
+    expect((await api('POST', `/networks/${n.id}/campaigns`, { token: n.reader, body: { name: 'C', advertiser_id: n.advertiserId } })).status).toBe(
+      403,
+    );
     expect((await api('PATCH', `/networks/${n.id}/campaigns/${mine.id}`, { token: n.reader, body: { name: 'X' } })).status).toBe(403);
     expect((await api('GET', `/networks/${n.id}/campaigns`, { token: other.admin })).status).toBe(403);
     const missing = await api<Problem>('GET', `/networks/${n.id}/campaigns/cmp_00000000000000000000000000`, { token: n.admin });

@@ -145,7 +145,14 @@ describe('audio stored before mastering existed', () => {
     const { campaign, podcast } = await adInventory(network.id);
     const [offer] = await database()
       .insert(offers)
-      .values({ id: newId('offer'), networkId: network.id, campaignId: campaign.id, podcastId: podcast.id, status: 'accepted', decidedAt: new Date() })
+      .values({
+        id: newId('offer'),
+        networkId: network.id,
+        campaignId: campaign.id,
+        podcastId: podcast.id,
+        status: 'accepted',
+        decidedAt: new Date(),
+      })
       .returning();
     const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.alloc(3000, 1)]);
     const [creative] = await database()
@@ -171,7 +178,14 @@ describe('audio stored before mastering existed', () => {
     const res = await api<CreativeAudioFields>('GET', path, { token: reader.token });
     expect(res.body).toMatchObject({ loudness_lufs: null, true_peak_dbtp: null, sample_rate: null });
     expect(res.body.formats).toEqual([
-      { format: 'wav', mime_type: 'audio/wav', size_bytes: wav.length, loudness_lufs: null, true_peak_dbtp: null, audio_url: expect.stringMatching(/\/audio\?format=wav$/) },
+      {
+        format: 'wav',
+        mime_type: 'audio/wav',
+        size_bytes: wav.length,
+        loudness_lufs: null,
+        true_peak_dbtp: null,
+        audio_url: expect.stringMatching(/\/audio\?format=wav$/),
+      },
     ]);
     const url = `${inject('baseUrl')}/v1${path}/audio`;
     const whole = await fetchAudio(url, reader.token);

@@ -69,8 +69,13 @@ describe('2. an administrator of A never reaches a person’s access in B', () =
     const b = await createNetworkRow();
     const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
     const person = await personKey([{ networkId: b.id, role: 'administrator' }]);
-    await database().insert(memberships).values({ id: newId('membership'), networkId: a.id, userId: person.person.id, role: 'read_only' });
-    const minted = await api<Key>('POST', `/networks/${a.id}/members/${await memberId(a.id, person.person.id)}/keys`, { token: adminA.token, body: { key_name: 'for P' } });
+    await database()
+      .insert(memberships)
+      .values({ id: newId('membership'), networkId: a.id, userId: person.person.id, role: 'read_only' });
+    const minted = await api<Key>('POST', `/networks/${a.id}/members/${await memberId(a.id, person.person.id)}/keys`, {
+      token: adminA.token,
+      body: { key_name: 'for P' },
+    });
     expect(minted.status).toBe(201);
     const rotated = await api<Key>('POST', `/networks/${a.id}/apikeys/${minted.body.id}/rotate`, { token: adminA.token, body: {} });
     expect(rotated.status).toBe(201);
@@ -88,7 +93,10 @@ describe('2. an administrator of A never reaches a person’s access in B', () =
     const person = await personKey([{ networkId: a.id, role: 'read_only' }]);
     const own = await api<Key>('POST', '/apikeys', { token: person.token, body: { key_name: 'mine, no scope', scopes: [] } });
     expect(own.status).toBe(201);
-    const minted = await api<Key>('POST', `/networks/${a.id}/members/${await memberId(a.id, person.person.id)}/keys`, { token: adminA.token, body: { key_name: 'for P' } });
+    const minted = await api<Key>('POST', `/networks/${a.id}/members/${await memberId(a.id, person.person.id)}/keys`, {
+      token: adminA.token,
+      body: { key_name: 'for P' },
+    });
     const token = minted.body.token;
     const listed = await api<{ items: Array<{ id: string }> }>('GET', '/apikeys', { token });
     expect(listed.body.items.map((k) => k.id)).toEqual([minted.body.id]);
@@ -101,7 +109,10 @@ describe('2. an administrator of A never reaches a person’s access in B', () =
     const a = await createNetworkRow();
     const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
     const person = await personKey([{ networkId: (await createNetworkRow()).id, role: 'administrator' }]);
-    const invitation = await api<{ token: string }>('POST', `/networks/${a.id}/invitations`, { token: adminA.token, body: { email: person.person.email, role: 'administrator' } });
+    const invitation = await api<{ token: string }>('POST', `/networks/${a.id}/invitations`, {
+      token: adminA.token,
+      body: { email: person.person.email, role: 'administrator' },
+    });
     const accepted = await api('POST', '/invitations/accept', { token: invitation.body.token, body: {} });
     expect(accepted.status).toBe(403);
   });
@@ -126,7 +137,14 @@ describe('3. and 4. the operator’s keys: never a network’s, and scoped ones 
   it('such a key stops working with its owner’s last super_user key', async () => {
     const a = await createNetworkRow();
     const operator = await createPerson();
-    const superKey = await mintApiKey({ tx: database(), name: 'su', environment: 'test', owner: { userId: operator.id }, creator: 'platform', superUser: true });
+    const superKey = await mintApiKey({
+      tx: database(),
+      name: 'su',
+      environment: 'test',
+      owner: { userId: operator.id },
+      creator: 'platform',
+      superUser: true,
+    });
     const scoped = await api<Key>('POST', '/apikeys', {
       token: superKey.token,
       body: { key_name: 'scoped', scopes: [{ network_id: a.id, role: 'read_only' }] },
@@ -138,7 +156,9 @@ describe('3. and 4. the operator’s keys: never a network’s, and scoped ones 
   });
 
   it('a scope on a network that does not exist is 400, never a dead key', async () => {
-    const res = await api('POST', '/apikeys', { body: { key_name: 'x', scopes: [{ network_id: 'net_01jd8x6v2c9q7r5t3w1y0zabcd', role: 'read_only' }] } });
+    const res = await api('POST', '/apikeys', {
+      body: { key_name: 'x', scopes: [{ network_id: 'net_01jd8x6v2c9q7r5t3w1y0zabcd', role: 'read_only' }] },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -151,15 +171,29 @@ describe('5. a replay is a request', () => {
     const account = { path: `/networks/${network.id}/service-accounts`, body: { name: 'ci', role: 'administrator' } };
     const webhook = { path: `/networks/${network.id}/webhooks`, body: { url: 'https://93.184.216.20/hooks', events: ['offer.accepted'] } };
     const keys = { account: randomUUID(), webhook: randomUUID() };
-    expect((await api('POST', account.path, { token: admin.token, body: account.body, headers: { 'idempotency-key': keys.account } })).status).toBe(201);
-    expect((await api('POST', webhook.path, { token: admin.token, body: webhook.body, headers: { 'idempotency-key': keys.webhook } })).status).toBe(201);
+    expect((await api('POST', account.path, { token: admin.token, body: account.body, headers: { 'idempotency-key': keys.account } })).status).toBe(
+      201,
+    );
+    expect((await api('POST', webhook.path, { token: admin.token, body: webhook.body, headers: { 'idempotency-key': keys.webhook } })).status).toBe(
+      201,
+    );
     const replay = await api('POST', account.path, { token: admin.token, body: account.body, headers: { 'idempotency-key': keys.account } });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
 
-    const demoted = await api('PATCH', `/networks/${network.id}/members/${await memberId(network.id, admin.person.id)}`, { token: owner.token, body: { role: 'read_only' } });
+    const demoted = await api('PATCH', `/networks/${network.id}/members/${await memberId(network.id, admin.person.id)}`, {
+      token: owner.token,
+      body: { role: 'read_only' },
+    });
     expect(demoted.status).toBe(200);
-    for (const [request, key] of [[account, keys.account], [webhook, keys.webhook]] as const) {
-      const res = await api<{ token?: string; secret?: string }>('POST', request.path, { token: admin.token, body: request.body, headers: { 'idempotency-key': key } });
+    for (const [request, key] of [
+      [account, keys.account],
+      [webhook, keys.webhook],
+    ] as const) {
+      const res = await api<{ token?: string; secret?: string }>('POST', request.path, {
+        token: admin.token,
+        body: request.body,
+        headers: { 'idempotency-key': key },
+      });
       expect(res.status).toBe(403);
       expect(res.text).not.toMatch(/sk_test_|whsec_/);
     }

@@ -56,31 +56,61 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
   },
   async offerId(networkId) {
     const { campaign, podcast } = await adInventory(networkId);
-    const [row] = await database().insert(offers).values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id }).returning();
+    const [row] = await database()
+      .insert(offers)
+      .values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id })
+      .returning();
     return row!.id;
   },
   async creativeId(networkId) {
     const { campaign, podcast } = await adInventory(networkId);
-    const [offer] = await database().insert(offers).values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id }).returning();
+    const [offer] = await database()
+      .insert(offers)
+      .values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id })
+      .returning();
     const [row] = await database()
       .insert(creatives)
-      .values({ id: newId('creative'), networkId, offerId: offer!.id, campaignId: campaign.id, podcastId: podcast.id, script: 'x', voice: 'default', status: 'failed' })
+      .values({
+        id: newId('creative'),
+        networkId,
+        offerId: offer!.id,
+        campaignId: campaign.id,
+        podcastId: podcast.id,
+        script: 'x',
+        voice: 'default',
+        status: 'failed',
+      })
       .returning();
     return row!.id;
   },
   async webhookId(networkId) {
     const [row] = await database()
       .insert(webhooks)
-      .values({ id: newId('webhook'), networkId, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
+      .values({
+        id: newId('webhook'),
+        networkId,
+        url: 'https://203.0.113.10/hooks',
+        events: ['offer.accepted'],
+        secretSealed: 'v1.unused.unused.unused',
+      })
       .returning();
     return row!.id;
   },
   async deliveryId(networkId) {
     const [hook] = await database()
       .insert(webhooks)
-      .values({ id: newId('webhook'), networkId, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
+      .values({
+        id: newId('webhook'),
+        networkId,
+        url: 'https://203.0.113.10/hooks',
+        events: ['offer.accepted'],
+        secretSealed: 'v1.unused.unused.unused',
+      })
       .returning();
-    const [event] = await database().insert(events).values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} }).returning();
+    const [event] = await database()
+      .insert(events)
+      .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
+      .returning();
     const [row] = await database()
       .insert(webhookDeliveries)
       .values({ id: randomUUID(), webhookId: hook!.id, networkId, eventId: event!.id, eventType: 'offer.accepted', body: '{}', status: 'failed' })
@@ -224,7 +254,9 @@ describe('keys across people and networks, for every route that takes a key id o
     expect(minted.status).toBe(201);
     mintedForPinA = minted.body;
     const superKey = await api<{ key_id: string }>('GET', '/me');
-    const operatorScoped = await api<{ id: string }>('POST', '/apikeys', { body: { key_name: 'operator on A', scopes: [{ network_id: a, role: 'administrator' }] } });
+    const operatorScoped = await api<{ id: string }>('POST', '/apikeys', {
+      body: { key_name: 'operator on A', scopes: [{ network_id: a, role: 'administrator' }] },
+    });
     expect(operatorScoped.status).toBe(201);
     operatorKeys = [superKey.body.key_id, operatorScoped.body.id];
   });
@@ -241,7 +273,10 @@ describe('keys across people and networks, for every route that takes a key id o
         for (const target of [keyOfPinB.id, ...operatorKeys]) {
           const body = route.method === 'POST' ? {} : undefined;
           const res = await api(route.method, fill(route.path, { networkId: a, keyId: target }), { token, body });
-          if (res.status !== 404) failures.push(`${route.method} ${route.path} on ${target} with ${token === adminOfA ? 'A’s administrator' : token === keyOfPinA.token ? 'P’s key on A' : 'the key A minted for P'} → ${res.status}`);
+          if (res.status !== 404)
+            failures.push(
+              `${route.method} ${route.path} on ${target} with ${token === adminOfA ? 'A’s administrator' : token === keyOfPinA.token ? 'P’s key on A' : 'the key A minted for P'} → ${res.status}`,
+            );
         }
       }
     }
@@ -267,7 +302,9 @@ describe('keys across people and networks, for every route that takes a key id o
       }
     }
     expect(leaks).toEqual([]);
-    const listed = await api<{ items: Array<{ id: string; scopes: Array<{ network_id: string }> }> }>('GET', `/networks/${a}/apikeys`, { token: adminOfA });
+    const listed = await api<{ items: Array<{ id: string; scopes: Array<{ network_id: string }> }> }>('GET', `/networks/${a}/apikeys`, {
+      token: adminOfA,
+    });
     expect(listed.body.items.map((k) => k.id)).not.toEqual(expect.arrayContaining([operatorKeys[1]]));
     for (const item of listed.body.items) expect(item.scopes.every((s) => s.network_id === a)).toBe(true);
   });

@@ -45,7 +45,8 @@ describe('Postgres unreachable', () => {
     expect(text).not.toMatch(/ECONN|CONNECTION_|CONNECT_TIMEOUT|select |api_keys/i);
 
     proxy.acceptConnections();
-    for (let i = 0; i < 50 && (await api('GET', '/me', { token, baseUrl: server.url })).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 50 && (await api('GET', '/me', { token, baseUrl: server.url })).status !== 200; i++)
+      await new Promise((r) => setTimeout(r, 200));
     expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
   });
 

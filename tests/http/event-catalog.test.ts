@@ -34,11 +34,15 @@ afterAll(async () => {
   await vendor?.close();
 });
 
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => api<T>(method, path, { token, baseUrl: server.url, body });
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+  api<T>(method, path, { token, baseUrl: server.url, body });
 
 describe('event catalog', () => {
   it('every example validates against its data schema', async () => {
-    const res = await call<{ items: Array<{ type: string; description: string; data_schema: object; example: { type: string; data: unknown } }> }>('GET', '/event-types');
+    const res = await call<{ items: Array<{ type: string; description: string; data_schema: object; example: { type: string; data: unknown } }> }>(
+      'GET',
+      '/event-types',
+    );
     expect(res.status).toBe(200);
     expect(res.body.items.map((i) => i.type)).toEqual(EVENT_TYPE_NAMES);
     const ajv = new Ajv2020({ strict: false });
@@ -79,9 +83,14 @@ describe('event catalog', () => {
     vendor.setMode('ok');
     expect((await call('POST', `/networks/${n}/offers/${(await offer()).body.id}/reject`, { reason: 'Not now.' })).status).toBe(200);
     expect((await call('POST', `/networks/${n}/offers/${(await offer()).body.id}/reject`)).status).toBe(200);
-    const invitation = await call<{ token: string }>('POST', `/networks/${n}/invitations`, { email: `cat-${randomUUID()}@example.com`, role: 'read_only' });
+    const invitation = await call<{ token: string }>('POST', `/networks/${n}/invitations`, {
+      email: `cat-${randomUUID()}@example.com`,
+      role: 'read_only',
+    });
     expect(invitation.status).toBe(201);
-    expect((await api('POST', '/invitations/accept', { token: invitation.body.token, baseUrl: server.url, body: { name: 'Alex' } })).status).toBe(201);
+    expect((await api('POST', '/invitations/accept', { token: invitation.body.token, baseUrl: server.url, body: { name: 'Alex' } })).status).toBe(
+      201,
+    );
 
     const catalog = await call<{ items: Array<{ type: string; data_schema: object }> }>('GET', '/event-types');
     const ajv = new Ajv2020({ strict: false });

@@ -11,10 +11,17 @@ afterAll(closeTestDatabase);
 describe('event log', () => {
   it('records an event on the caller’s transaction: committed → listed, rolled back → absent', async () => {
     const network = await createNetworkRow();
-    await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: { ...EVENT_DATA_EXAMPLES['optin.completed'], podcast_id: 'pod_1' } }));
+    await database().transaction((tx) =>
+      recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: { ...EVENT_DATA_EXAMPLES['optin.completed'], podcast_id: 'pod_1' } }),
+    );
     await database()
       .transaction(async (tx) => {
-        await recordEvent({ tx, networkId: network.id, type: 'offer.rejected', data: { ...EVENT_DATA_EXAMPLES['offer.rejected'], offer_id: 'off_1' } });
+        await recordEvent({
+          tx,
+          networkId: network.id,
+          type: 'offer.rejected',
+          data: { ...EVENT_DATA_EXAMPLES['offer.rejected'], offer_id: 'off_1' },
+        });
         throw new Error('roll back');
       })
       .catch(() => {});
@@ -31,8 +38,17 @@ describe('event log', () => {
   it('filters by type and pages in order', async () => {
     const network = await createNetworkRow();
     for (let i = 0; i < 3; i++) {
-      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.ready', data: { ...EVENT_DATA_EXAMPLES['creative.ready'], duration_ms: i } }));
-      await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'creative.failed', data: { ...EVENT_DATA_EXAMPLES['creative.failed'], failure_reason: String(i) } }));
+      await database().transaction((tx) =>
+        recordEvent({ tx, networkId: network.id, type: 'creative.ready', data: { ...EVENT_DATA_EXAMPLES['creative.ready'], duration_ms: i } }),
+      );
+      await database().transaction((tx) =>
+        recordEvent({
+          tx,
+          networkId: network.id,
+          type: 'creative.failed',
+          data: { ...EVENT_DATA_EXAMPLES['creative.failed'], failure_reason: String(i) },
+        }),
+      );
     }
     const first = await api<{ items: Array<{ data: { duration_ms: number }; type: string }>; next_cursor: string }>(
       'GET',

@@ -108,7 +108,10 @@ describe('Idempotency-Key on POST', () => {
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(idempotencyKeys.key, key));
     expect(await pruneIdempotencyKeys()).toBeGreaterThanOrEqual(1);
-    const left = await database().select().from(idempotencyKeys).where(and(eq(idempotencyKeys.key, key)));
+    const left = await database()
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.key, key)));
     expect(left).toHaveLength(0);
     const reuse = await api('POST', '/networks', { body: { name: `New ${key}` }, headers: { 'idempotency-key': key } });
     expect(reuse.status).toBe(201);

@@ -145,11 +145,16 @@ describe('listing and revoking invitations', () => {
     const pending = await invite(network.id, admin.token);
     const expired = await invite(network.id, admin.token);
     const revoked = await invite(network.id, admin.token);
-    await database().update(invitations).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(invitations.id, expired.id));
+    await database()
+      .update(invitations)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(invitations.id, expired.id));
     expect((await api('DELETE', `/networks/${network.id}/invitations/${revoked.id}`, { token: admin.token })).status).toBe(200);
 
     const list = async (status?: string) => {
-      const res = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations${status ? `?status=${status}` : ''}`, { token: admin.token });
+      const res = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations${status ? `?status=${status}` : ''}`, {
+        token: admin.token,
+      });
       expect(res.status).toBe(200);
       return res.body.items.map((i) => [i.id, i.status]);
     };
@@ -197,7 +202,10 @@ describe('listing and revoking invitations', () => {
     expect(audit.map((a) => a.action).sort()).toEqual(['invitation.created', 'invitation.revoked']);
 
     const stale = await invite(network.id, admin.token);
-    await database().update(invitations).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(invitations.id, stale.id));
+    await database()
+      .update(invitations)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(invitations.id, stale.id));
     const expired = await api<Problem>('DELETE', `/networks/${network.id}/invitations/${stale.id}`, { token: admin.token });
     expect(expired.status).toBe(409);
     expect(expired.body.detail).toMatch(/expired/);
@@ -222,7 +230,11 @@ describe('accepting an invitation', () => {
     });
     expect(member.id).toMatch(/^mem_/);
     expect(api_key.token).toMatch(/^sk_test_[0-9A-Za-z]{40}$/);
-    expect(api_key).toMatchObject({ key_name: 'my laptop', scopes: [{ network_id: network.id, role: 'administrator' }], owner: { type: 'person', id: member.user.id } });
+    expect(api_key).toMatchObject({
+      key_name: 'my laptop',
+      scopes: [{ network_id: network.id, role: 'administrator' }],
+      owner: { type: 'person', id: member.user.id },
+    });
 
     const me = await api<{ key_id: string; scopes: unknown }>('GET', '/me', { token: api_key.token });
     expect(me.status).toBe(200);
@@ -234,9 +246,13 @@ describe('accepting an invitation', () => {
     expect(listed.body.items).toHaveLength(1);
     expect(listed.body.items[0]).toMatchObject({ id: invitation.id, status: 'accepted', accepted_at: expect.any(String) });
 
-    const events = await api<Page<{ type: string; data: Record<string, unknown> }>>('GET', `/networks/${network.id}/events?type=invitation.accepted`, {
-      token: admin.token,
-    });
+    const events = await api<Page<{ type: string; data: Record<string, unknown> }>>(
+      'GET',
+      `/networks/${network.id}/events?type=invitation.accepted`,
+      {
+        token: admin.token,
+      },
+    );
     expect(events.body.items).toHaveLength(1);
     expect(events.body.items[0]!.data).toEqual({
       invitation_id: invitation.id,
@@ -297,7 +313,10 @@ describe('accepting an invitation', () => {
     expect((r.body as unknown as Problem).detail).toMatch(/revoked/);
 
     const expired = await invite(network.id, admin.token);
-    await database().update(invitations).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(invitations.id, expired.id));
+    await database()
+      .update(invitations)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(invitations.id, expired.id));
     const e = await accept(expired.token);
     expect(e.status).toBe(409);
     expect((e.body as unknown as Problem).detail).toMatch(/expired/);
@@ -400,7 +419,10 @@ describe('a key an administrator made for someone does not prove who they are (i
       .select()
       .from(memberships)
       .where(and(eq(memberships.networkId, a.id), eq(memberships.userId, person.person.id)));
-    const minted = await api<{ token: string }>('POST', `/networks/${a.id}/members/${membership!.id}/keys`, { token: admin.token, body: { key_name: 'for P' } });
+    const minted = await api<{ token: string }>('POST', `/networks/${a.id}/members/${membership!.id}/keys`, {
+      token: admin.token,
+      body: { key_name: 'for P' },
+    });
     expect(minted.status).toBe(201);
     // Removed again: the minted key keeps no scope but still authenticates.
     expect((await api('DELETE', `/networks/${a.id}/members/${membership!.id}`, { token: admin.token })).status).toBe(200);
@@ -426,7 +448,10 @@ describe('an invitation carries its sender’s authority', () => {
         .where(and(eq(memberships.networkId, network.id), eq(memberships.userId, sender.person.id)));
       const invitation = await invite(network.id, sender.token, { role: 'administrator' });
       const path = `/networks/${network.id}/members/${membership!.id}`;
-      const res = change === 'remove' ? await api('DELETE', path, { token: owner.token }) : await api('PATCH', path, { token: owner.token, body: { role: 'read_only' } });
+      const res =
+        change === 'remove'
+          ? await api('DELETE', path, { token: owner.token })
+          : await api('PATCH', path, { token: owner.token, body: { role: 'read_only' } });
       expect(res.status).toBe(200);
       const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: owner.token });
       expect(listed.body.items.map((i) => i.id)).toContain(invitation.id);
@@ -468,7 +493,10 @@ describe('an invitation carries its sender’s authority', () => {
     const network = await createNetworkRow();
     const sender = await adminOf(network.id);
     const pending = await invite(network.id, sender.token);
-    await database().update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, sender.key.id));
+    await database()
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(apiKeys.id, sender.key.id));
     const res = await accept(pending.token, {});
     expect(res.status).toBe(409);
     expect((res.body as unknown as Problem).detail).toMatch(/has been revoked or has expired/);
@@ -484,7 +512,9 @@ describe('an invitation carries its sender’s authority', () => {
     expect((await api('GET', '/me', { token: sender.token })).status).toBe(401);
     expect((await accept(kept.token, {})).status).toBe(201);
     expect((await api('DELETE', `/apikeys/${rotated.body.id}`, { token: rotated.body.token })).status).toBe(200);
-    const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: (await adminOf(network.id)).token });
+    const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, {
+      token: (await adminOf(network.id)).token,
+    });
     expect(listed.body.items.map((i) => i.id)).toContain(doomed.id);
     expect((await accept(doomed.token, {})).status).toBe(409);
   });
@@ -548,7 +578,12 @@ describe('failed invitation tokens and the per-address failed-authentication lim
   beforeAll(async () => {
     const db = await createTestDatabase('inv');
     drop = db.drop;
-    server = await startServerProcess({ DATABASE_URL: db.url, BOOTSTRAP_SUPERUSER_TOKEN: superToken, WORKER: 'off', AUTH_FAILURE_LIMIT_PER_MINUTE: '3' });
+    server = await startServerProcess({
+      DATABASE_URL: db.url,
+      BOOTSTRAP_SUPERUSER_TOKEN: superToken,
+      WORKER: 'off',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '3',
+    });
   });
 
   afterAll(async () => {

@@ -34,7 +34,11 @@ function getWithHeaderBytes(path: string, name: string, bytes: Buffer): Promise<
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
-          resolve({ status: res.statusCode!, contentType: String(res.headers['content-type']), body: JSON.parse(Buffer.concat(chunks).toString()) as Problem }),
+          resolve({
+            status: res.statusCode!,
+            contentType: String(res.headers['content-type']),
+            body: JSON.parse(Buffer.concat(chunks).toString()) as Problem,
+          }),
         );
       },
     );
@@ -67,7 +71,11 @@ describe('a lone UTF-16 surrogate', () => {
 
   it('percent-encoded in a query parameter or the path on /v1 is a 400', async () => {
     const network = await newNetwork();
-    for (const path of [`/networks/${network}/audit-log?action=a%ED%A0%80`, `/networks/${network}/advertisers/adv_%ED%B0%80`, `/networks/${network}/offers?status=%FF`]) {
+    for (const path of [
+      `/networks/${network}/audit-log?action=a%ED%A0%80`,
+      `/networks/${network}/advertisers/adv_%ED%B0%80`,
+      `/networks/${network}/offers?status=%FF`,
+    ]) {
       const res = await api<Problem>('GET', path);
       expectRefused(res, path);
       expect(res.body.detail).toMatch(/not percent-encoded UTF-8/);
@@ -96,9 +104,12 @@ describe('a lone UTF-16 surrogate', () => {
       headers,
       body: JSON.stringify({ networkId: network, name: `robot ${LONE}`, role: 'read_only' }),
     });
-    const get = await fetch(`${inject('baseUrl')}/api/trpc/advertisers.list?input=${encodeURIComponent(JSON.stringify({ networkId: network, cursor: LONE }))}`, {
-      headers,
-    });
+    const get = await fetch(
+      `${inject('baseUrl')}/api/trpc/advertisers.list?input=${encodeURIComponent(JSON.stringify({ networkId: network, cursor: LONE }))}`,
+      {
+        headers,
+      },
+    );
     for (const res of [post, get]) {
       const body = (await res.json()) as { error: { data: { problem: Problem } } };
       expect(res.status).toBe(400);

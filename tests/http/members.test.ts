@@ -69,11 +69,9 @@ describe('listing and reading members', () => {
 
     const page1 = await api<Page<Member>>('GET', `/networks/${network.id}/members?limit=2`, { token: admin.token });
     expect(page1.body.items.map((m) => m.id)).toEqual([people[0]!.memberId, people[2]!.memberId]);
-    const page2 = await api<Page<Member>>(
-      'GET',
-      `/networks/${network.id}/members?limit=2&cursor=${encodeURIComponent(page1.body.next_cursor!)}`,
-      { token: admin.token },
-    );
+    const page2 = await api<Page<Member>>('GET', `/networks/${network.id}/members?limit=2&cursor=${encodeURIComponent(page1.body.next_cursor!)}`, {
+      token: admin.token,
+    });
     expect(page2.body.items.map((m) => m.id)).toEqual([admin.memberId]);
     expect(page2.body.next_cursor).toBeNull();
 
@@ -111,7 +109,9 @@ describe('listing and reading members', () => {
     const foreign = await api<Problem>('GET', `/networks/${network.id}/members`, { token: outsider.token });
     expect(foreign.status).toBe(403);
     const target = await member(network.id, 'read_only');
-    expect((await api('PATCH', `/networks/${network.id}/members/${target.memberId}`, { token: outsider.token, body: { role: 'administrator' } })).status).toBe(403);
+    expect(
+      (await api('PATCH', `/networks/${network.id}/members/${target.memberId}`, { token: outsider.token, body: { role: 'administrator' } })).status,
+    ).toBe(403);
     expect((await api('DELETE', `/networks/${network.id}/members/${target.memberId}`, { token: outsider.token })).status).toBe(403);
   });
 });
@@ -235,7 +235,9 @@ describe('removing a member', () => {
     expect(again.body.version).toBe(2);
     expect(await auditRows(reader.memberId)).toHaveLength(1);
     // A removed member's role cannot be changed.
-    expect((await api('PATCH', `/networks/${network.id}/members/${reader.memberId}`, { token: admin.token, body: { role: 'administrator' } })).status).toBe(409);
+    expect(
+      (await api('PATCH', `/networks/${network.id}/members/${reader.memberId}`, { token: admin.token, body: { role: 'administrator' } })).status,
+    ).toBe(409);
   });
 
   it('honours If-Match: a stale version is 409', async () => {
@@ -288,7 +290,10 @@ describe('removal racing key creation', () => {
       const person = await member(network.id, 'read_only');
       const [byAdmin, byThemself] = await Promise.all([
         api<{ id: string }>('POST', `/networks/${network.id}/members/${person.memberId}/keys`, { token: admin.token, body: { key_name: 'race' } }),
-        api<{ id: string }>('POST', '/apikeys', { token: person.token, body: { key_name: 'race', scopes: [{ network_id: network.id, role: 'read_only' }] } }),
+        api<{ id: string }>('POST', '/apikeys', {
+          token: person.token,
+          body: { key_name: 'race', scopes: [{ network_id: network.id, role: 'read_only' }] },
+        }),
         api('DELETE', `/networks/${network.id}/members/${person.memberId}`, { token: admin.token }),
       ]);
       for (const res of [byAdmin, byThemself]) {

@@ -182,7 +182,10 @@ describe('bad input is a 4xx envelope, never a 500', () => {
         let answer: { status: number; body: string } | undefined;
         let sent = false;
         const settle = () => answer && sent && resolve({ ...answer, errors });
-        setTimeout(() => resolve({ status: answer?.status ?? 0, body: answer?.body ?? '', errors: [...errors, 'not done within 10 s'] }), 10_000).unref();
+        setTimeout(
+          () => resolve({ status: answer?.status ?? 0, body: answer?.body ?? '', errors: [...errors, 'not done within 10 s'] }),
+          10_000,
+        ).unref();
         req.on('error', (error) => {
           errors.push(String(error));
           resolve({ status: answer?.status ?? 0, body: answer?.body ?? '', errors });
@@ -231,7 +234,10 @@ describe('bad input is a 4xx envelope, never a 500', () => {
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.errors).toEqual([{ path: 'name', message: 'name must be at most 200 characters.' }]);
     const doc = (await (await fetch(`${inject('baseUrl')}/v1/openapi.json`)).json()) as {
-      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } } }>;
+      paths: Record<
+        string,
+        { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, { maxLength?: number }> } }> } } }
+      >;
     };
     expect(doc.paths['/networks']!.post.requestBody.content['application/json']!.schema.properties.name!.maxLength).toBe(200);
   });

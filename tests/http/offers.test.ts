@@ -108,7 +108,9 @@ describe('offers', () => {
     expect(bytes[0]).toBe(0xff); // an MPEG audio frame, no ID3 tag in front
     expect(audio.headers.get('accept-ranges')).toBe('bytes');
 
-    const events = await api<{ items: Array<{ type: string; data: Record<string, unknown> }> }>('GET', `/networks/${s.n}/events`, { token: s.reader });
+    const events = await api<{ items: Array<{ type: string; data: Record<string, unknown> }> }>('GET', `/networks/${s.n}/events`, {
+      token: s.reader,
+    });
     const accepted_ = events.body.items.find((e) => e.type === 'offer.accepted');
     expect(accepted_!.data).toEqual({ offer_id: offer.id, campaign_id: s.campaign.id, podcast_id: s.podcast.id, creative_id: creative.id });
     const ready = events.body.items.find((e) => e.type === 'creative.ready');
@@ -145,7 +147,9 @@ describe('offers', () => {
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/no longer open.*rejected/);
     expect((await api('POST', `/networks/${s.n}/offers/${offer.id}/reject`, { token: s.admin })).status).toBe(409);
-    const events = await api<{ items: Array<{ data: Record<string, unknown> }> }>('GET', `/networks/${s.n}/events?type=offer.rejected`, { token: s.reader });
+    const events = await api<{ items: Array<{ data: Record<string, unknown> }> }>('GET', `/networks/${s.n}/events?type=offer.rejected`, {
+      token: s.reader,
+    });
     expect(events.body.items).toHaveLength(1);
     expect(events.body.items[0]!.data).toMatchObject({ offer_id: offer.id, reason: 'Off-brand' });
   });
@@ -198,7 +202,9 @@ describe('offers', () => {
     await api('POST', `/networks/${s.n}/offers/${made[1]}/reject`, { token: s.admin });
     const open = await api<{ items: Offer[] }>('GET', `/networks/${s.n}/offers?status=open`, { token: s.reader });
     expect(open.body.items.map((o) => o.id)).toEqual([made[0], made[2]]);
-    const page = await api<{ items: Offer[]; next_cursor: string }>('GET', `/networks/${s.n}/offers?limit=2&campaign_id=${s.campaign.id}`, { token: s.reader });
+    const page = await api<{ items: Offer[]; next_cursor: string }>('GET', `/networks/${s.n}/offers?limit=2&campaign_id=${s.campaign.id}`, {
+      token: s.reader,
+    });
     expect(page.body.items.map((o) => o.id)).toEqual(made.slice(0, 2));
     const next = await api<{ items: Offer[]; next_cursor: null }>(
       'GET',

@@ -103,7 +103,10 @@ describe('creating and reading podcasts', () => {
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.errors?.[0]?.path, JSON.stringify(extra)).toBe(field);
     }
-    const unknown = await api<Problem>('POST', `/networks/${n.id}/podcasts`, { token: n.admin, body: { name: 'P', host_name: 'H', opt_in_status: 'opted_in' } });
+    const unknown = await api<Problem>('POST', `/networks/${n.id}/podcasts`, {
+      token: n.admin,
+      body: { name: 'P', host_name: 'H', opt_in_status: 'opted_in' },
+    });
     expect(unknown.status).toBe(400);
   });
 

@@ -37,17 +37,21 @@ afterAll(async () => {
   await stopServer?.();
 });
 
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as = token) => api<T>(method, path, { token: as, baseUrl: server.url, body });
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as = token) =>
+  api<T>(method, path, { token: as, baseUrl: server.url, body });
 
 /** A network with a campaign, an opted-in podcast and `offers` open offers. */
 async function network(name: string, offers: number) {
   const n = (await call<{ id: string }>('POST', '/networks', { name })).body.id;
   const advertiser = (await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' })).body.id;
-  const campaign = (await call<{ id: string }>('POST', `/networks/${n}/campaigns`, { name: 'Sleep', advertiser_id: advertiser, script: SCRIPT, status: 'active' })).body.id;
+  const campaign = (
+    await call<{ id: string }>('POST', `/networks/${n}/campaigns`, { name: 'Sleep', advertiser_id: advertiser, script: SCRIPT, status: 'active' })
+  ).body.id;
   const podcast = (await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' })).body.id;
   await call('POST', `/networks/${n}/podcasts/${podcast}/opt-in`);
   const offerIds: string[] = [];
-  for (let i = 0; i < offers; i++) offerIds.push((await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign, podcast_id: podcast })).body.id);
+  for (let i = 0; i < offers; i++)
+    offerIds.push((await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign, podcast_id: podcast })).body.id);
   return { n, campaign, podcast, offerIds };
 }
 

@@ -54,7 +54,8 @@ async function race(create: () => Promise<{ status: number; headers: Headers; bo
   return answers.filter((r) => r.status === 201).length;
 }
 
-const webhook = (networkId: string) => call<{ id: string } & Problem>('POST', `/networks/${networkId}/webhooks`, { url: 'http://127.0.0.1:9/hooks', events: ['offer.accepted'] });
+const webhook = (networkId: string) =>
+  call<{ id: string } & Problem>('POST', `/networks/${networkId}/webhooks`, { url: 'http://127.0.0.1:9/hooks', events: ['offer.accepted'] });
 const invitation = (networkId: string) =>
   call<{ id: string } & Problem>('POST', `/networks/${networkId}/invitations`, { email: `${randomUUID()}@example.test`, role: 'read_only' });
 
@@ -113,7 +114,10 @@ describe('pending invitations per network (QUOTA_PENDING_INVITATIONS_PER_NETWORK
 
 describe('active API keys per owner (QUOTA_API_KEYS_PER_OWNER)', () => {
   async function serviceAccount(network: string) {
-    const res = await call<{ id: string; api_key: { id: string; token: string } }>('POST', `/networks/${network}/service-accounts`, { name: 'robot', role: 'read_only' });
+    const res = await call<{ id: string; api_key: { id: string; token: string } }>('POST', `/networks/${network}/service-accounts`, {
+      name: 'robot',
+      role: 'read_only',
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
@@ -143,7 +147,12 @@ describe('active API keys per owner (QUOTA_API_KEYS_PER_OWNER)', () => {
   it(`are not exceeded by ${RACERS} mints at once (a person's own keys: no row lock of theirs serialises them)`, async () => {
     const network = await newNetwork();
     const invited = await invitation(network);
-    const accepted = await call<{ api_key: { token: string } }>('POST', '/invitations/accept', { name: 'Racer' }, (invited.body as unknown as { token: string }).token);
+    const accepted = await call<{ api_key: { token: string } }>(
+      'POST',
+      '/invitations/accept',
+      { name: 'Racer' },
+      (invited.body as unknown as { token: string }).token,
+    );
     expect(accepted.status).toBe(201); // the person's first key
     const own = accepted.body.api_key.token;
     expect(await race(() => call<Problem>('POST', '/apikeys', { key_name: 'race' }, own), 'QUOTA_API_KEYS_PER_OWNER')).toBe(QUOTA - 1);

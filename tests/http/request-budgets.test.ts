@@ -82,7 +82,9 @@ const v1 = <T = Problem>(path: string, token: string) => api<T>('GET', path, { t
 
 /** A console GET batch of `calls` calls of `me.get`. */
 async function meBatch(token: string, calls: number) {
-  const res = await fetch(`${server.url}/api/trpc/${Array(calls).fill('me.get').join(',')}?batch=1`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${server.url}/api/trpc/${Array(calls).fill('me.get').join(',')}?batch=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as unknown };
 }
 
@@ -98,10 +100,17 @@ describe('the console transport (/api/trpc)', () => {
     expect(res.status).toBe(400);
     const problem = (res.body as { error: { data: { problem: Problem } } }).error.data.problem;
     expect(problem.type).toMatch(/\/errors\/bad-request$/);
-    expect(problem.detail).toBe(`This batch holds 2000 calls; /api/trpc takes at most ${MAX_BATCH} in one request (CONSOLE_MAX_BATCH_SIZE). Send them in smaller batches.`);
+    expect(problem.detail).toBe(
+      `This batch holds 2000 calls; /api/trpc takes at most ${MAX_BATCH} in one request (CONSOLE_MAX_BATCH_SIZE). Send them in smaller batches.`,
+    );
     expect(lookups).toBe(0);
     // Encoded commas are commas to tRPC: counted the same.
-    const encoded = await fetch(`${server.url}/api/trpc/${Array(MAX_BATCH + 1).fill('me.get').join('%2C')}?batch=1`, { headers: { authorization: `Bearer ${token}` } });
+    const encoded = await fetch(
+      `${server.url}/api/trpc/${Array(MAX_BATCH + 1)
+        .fill('me.get')
+        .join('%2C')}?batch=1`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     expect(encoded.status).toBe(400);
   });
 
@@ -151,7 +160,13 @@ describe('the budget of a key’s owner', () => {
     const { person, token: first } = await personKey([{ networkId: network.id, role: 'read_only' }]);
     const tokens = [first];
     for (let i = 1; i < 20; i++) {
-      const { token } = await mintApiKey({ tx: database(), name: `fresh ${i}`, environment: 'test', owner: { userId: person.id }, creator: 'platform' });
+      const { token } = await mintApiKey({
+        tx: database(),
+        name: `fresh ${i}`,
+        environment: 'test',
+        owner: { userId: person.id },
+        creator: 'platform',
+      });
       tokens.push(token);
     }
     // 6 requests per key: 120 in all, each key spending 6 of its own 60, the person 120 of 100.

@@ -19,9 +19,7 @@ async function everyRowAsText(): Promise<Array<{ table: string; text: string }>>
     where table_schema in ('public', 'graphile_worker', 'drizzle') and table_type = 'BASE TABLE'`);
   const out: Array<{ table: string; text: string }> = [];
   for (const t of tables) {
-    const rows = await database().execute<{ row: string }>(
-      sql.raw(`select row_to_json(t)::text as row from "${t.schema}"."${t.name}" t`),
-    );
+    const rows = await database().execute<{ row: string }>(sql.raw(`select row_to_json(t)::text as row from "${t.schema}"."${t.name}" t`));
     for (const r of rows) out.push({ table: `${t.schema}.${t.name}`, text: r.row });
   }
   return out;
@@ -64,7 +62,7 @@ describe('secrets at rest', () => {
     const marker = `scan-${randomUUID()}`;
     await api('GET', '/me', { token, headers: { 'x-request-id': marker } });
     let log = '';
-    for (const deadline = Date.now() + 5000; Date.now() < deadline && !log.includes(marker); ) {
+    for (const deadline = Date.now() + 5000; Date.now() < deadline && !log.includes(marker);) {
       await new Promise((r) => setTimeout(r, 200));
       log = readFileSync(inject('serverLogFile'), 'utf8');
     }

@@ -3,7 +3,11 @@ import { api } from '@/tests/support/api';
 
 describe('security headers', () => {
   it('API answers, tokens included, are never cached and never sniffed', async () => {
-    for (const res of [await api('GET', '/me'), await api('POST', '/apikeys', { body: { key_name: 'headers', scopes: [] } }), await api('GET', '/me', { token: null })]) {
+    for (const res of [
+      await api('GET', '/me'),
+      await api('POST', '/apikeys', { body: { key_name: 'headers', scopes: [] } }),
+      await api('GET', '/me', { token: null }),
+    ]) {
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     }

@@ -145,7 +145,11 @@ describe('POST /networks/{n}/service-accounts', () => {
 
   it('answers 401 without a valid key', async () => {
     const { network } = await adminOfNewNetwork();
-    expectProblem(await api('POST', `/networks/${network.id}/service-accounts`, { token: null, body: { name: 'x', role: 'read_only' } }), 401, 'unauthorized');
+    expectProblem(
+      await api('POST', `/networks/${network.id}/service-accounts`, { token: null, body: { name: 'x', role: 'read_only' } }),
+      401,
+      'unauthorized',
+    );
     expectProblem(await api('GET', `/networks/${network.id}/service-accounts`, { token: 'sk_test_' + 'a'.repeat(40) }), 401, 'unauthorized');
   });
 
@@ -168,7 +172,9 @@ describe('POST /networks/{n}/service-accounts', () => {
 
   it('lets a super_user create one in any network', async () => {
     const network = await createNetworkRow();
-    const res = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, { body: { name: 'Ops', role: 'administrator' } });
+    const res = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, {
+      body: { name: 'Ops', role: 'administrator' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.api_key.scopes).toEqual([{ network_id: network.id, role: 'administrator' }]);
   });
@@ -215,7 +221,11 @@ describe('GET /networks/{n}/service-accounts[/{id}]', () => {
     expectProblem(await api('GET', `/networks/${network.id}/service-accounts/not-an-id`, { token }), 404, 'not-found');
     // The other network's cursor does not work here.
     const otherCursor = first.body.next_cursor!;
-    expectProblem(await api('GET', `/networks/${other.network.id}/service-accounts?cursor=${encodeURIComponent(otherCursor)}`, { token: other.token }), 400, 'bad-request');
+    expectProblem(
+      await api('GET', `/networks/${other.network.id}/service-accounts?cursor=${encodeURIComponent(otherCursor)}`, { token: other.token }),
+      400,
+      'bad-request',
+    );
   });
 
   it('rejects a bad status filter and a bad limit with 400', async () => {
@@ -272,9 +282,7 @@ describe('DELETE /networks/{n}/service-accounts/{id}', () => {
   it('lets exactly one of five concurrent deletes win; the others get 409', async () => {
     const { network, token } = await adminOfNewNetwork();
     const sa = await createServiceAccount(network.id, token);
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => api('DELETE', `/networks/${network.id}/service-accounts/${sa.id}`, { token })),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => api('DELETE', `/networks/${network.id}/service-accounts/${sa.id}`, { token })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     const rows = await database().select().from(auditLog).where(eq(auditLog.targetId, sa.id));
     expect(rows.filter((r) => r.action === 'service_account.deleted')).toHaveLength(1);
@@ -298,7 +306,11 @@ describe('POST /networks/{n}/service-accounts/{id}/keys', () => {
     const sa = await createServiceAccount(network.id, token, { name: 'Multi', role: 'administrator' });
     const same = await api<CreatedKey>('POST', `/networks/${network.id}/service-accounts/${sa.id}/keys`, { token, body: { key_name: 'deploy' } });
     expect(same.status).toBe(201);
-    expect(same.body).toMatchObject({ key_name: 'deploy', scopes: [{ network_id: network.id, role: 'administrator' }], owner: { type: 'service_account', id: sa.id } });
+    expect(same.body).toMatchObject({
+      key_name: 'deploy',
+      scopes: [{ network_id: network.id, role: 'administrator' }],
+      owner: { type: 'service_account', id: sa.id },
+    });
     expect(same.body.token).toMatch(/^sk_test_/);
     const lower = await api<CreatedKey>('POST', `/networks/${network.id}/service-accounts/${sa.id}/keys`, {
       token,
@@ -332,7 +344,10 @@ describe('POST /networks/{n}/service-accounts/{id}/keys', () => {
   it('a read_only key of the account reaches none of its keys above read_only (invariant 1), while its administrator key reaches them all', async () => {
     const { network, token } = await adminOfNewNetwork();
     const sa = await createServiceAccount(network.id, token, { name: 'Deployer', role: 'administrator' });
-    const reader = await api<CreatedKey>('POST', `/networks/${network.id}/service-accounts/${sa.id}/keys`, { token, body: { key_name: 'reporting', role: 'read_only' } });
+    const reader = await api<CreatedKey>('POST', `/networks/${network.id}/service-accounts/${sa.id}/keys`, {
+      token,
+      body: { key_name: 'reporting', role: 'read_only' },
+    });
     expect(reader.status).toBe(201);
     const listed = async (as: string) => (await api<Page<{ id: string }>>('GET', '/apikeys', { token: as })).body.items.map((k) => k.id).sort();
     expect(await listed(reader.body.token)).toEqual([reader.body.id]);
@@ -345,7 +360,10 @@ describe('POST /networks/{n}/service-accounts/{id}/keys', () => {
       expectProblem(await api(method, path, { token: reader.body.token, body: method === 'POST' ? {} : undefined }), 404, 'not-found');
     }
     // Nor may it make itself an administrator key of the account (rule 6), though the account is one.
-    const wider = await api<Problem>('POST', '/apikeys', { token: reader.body.token, body: { key_name: 'wider', scopes: [{ network_id: network.id, role: 'administrator' }] } });
+    const wider = await api<Problem>('POST', '/apikeys', {
+      token: reader.body.token,
+      body: { key_name: 'wider', scopes: [{ network_id: network.id, role: 'administrator' }] },
+    });
     expectProblem(wider, 403, 'forbidden');
     expect(wider.body.detail).toMatch(/rule 6/);
     expect((await api('GET', '/me', { token: sa.api_key.token })).status).toBe(200);

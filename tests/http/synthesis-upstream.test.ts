@@ -71,11 +71,10 @@ async function creativeOf(n: string, offerId: string, until: (status: string) =>
   const offer = await api<{ creative_id: string }>('GET', `/networks/${n}/offers/${offerId}`, { token, baseUrl: server.url });
   const deadline = Date.now() + ms;
   for (;;) {
-    const c = await api<CreativeAudioFields & { failure_reason: string | null }>(
-      'GET',
-      `/networks/${n}/creatives/${offer.body.creative_id}`,
-      { token, baseUrl: server.url },
-    );
+    const c = await api<CreativeAudioFields & { failure_reason: string | null }>('GET', `/networks/${n}/creatives/${offer.body.creative_id}`, {
+      token,
+      baseUrl: server.url,
+    });
     if (until(c.body.status) || Date.now() > deadline) return { ...c.body, id: offer.body.creative_id };
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -121,7 +120,11 @@ describe('voice synthesis through the http provider', () => {
     expect(res.body.type).toMatch(/\/errors\/upstream-unavailable$/);
     expect(res.body.detail).not.toContain(vendor.url);
     vendor.setMode('ok');
-    const ok = await api('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, { token, baseUrl: server.url, body: { podcast_id: o.podcastId } });
+    const ok = await api('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, {
+      token,
+      baseUrl: server.url,
+      body: { podcast_id: o.podcastId },
+    });
     expect(ok.status).toBe(200);
   });
 

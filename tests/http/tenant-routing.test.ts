@@ -67,8 +67,15 @@ const EXCEPTIONS: Array<{ relations: string[]; matches: RegExp; reason: string }
  * statement only (a request-path statement of the same table still counts).
  */
 const SWEEPS: Array<{ cron: string; matches: RegExp }> = [
-  { cron: 'expire-offers', matches: /^update "offers" set "status" = \$1, "version" = [^]* where \("offers"\."status" = \$2 and "offers"\."expires_at" <= now\(\)\)/ },
-  { cron: 'auto-disable-webhooks', matches: /^update "webhooks" set "status" = \$1, "disabled_reason" = \$2, [^]* where \("webhooks"\."status" = \$3 and "webhooks"\."deleted_at" is null and exists \(select 1 from "webhook_deliveries"/ },
+  {
+    cron: 'expire-offers',
+    matches: /^update "offers" set "status" = \$1, "version" = [^]* where \("offers"\."status" = \$2 and "offers"\."expires_at" <= now\(\)\)/,
+  },
+  {
+    cron: 'auto-disable-webhooks',
+    matches:
+      /^update "webhooks" set "status" = \$1, "disabled_reason" = \$2, [^]* where \("webhooks"\."status" = \$3 and "webhooks"\."deleted_at" is null and exists \(select 1 from "webhook_deliveries"/,
+  },
 ];
 
 let server: ServerProcess;
@@ -88,7 +95,10 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver(() => secret);
   const database = await createTestDatabase('tenant');
   const direct = new URL(database.url);
-  const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, { onStatement: (sql) => recording && sent.push(sql) });
+  const proxy = await startPostgresProxy(
+    { host: direct.hostname, port: Number(direct.port || 5432) },
+    { onStatement: (sql) => recording && sent.push(sql) },
+  );
   const viaProxy = new URL(database.url);
   viaProxy.port = String(proxy.port);
   server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: token, WEBHOOK_ALLOW_PRIVATE: '1' });
@@ -157,7 +167,12 @@ async function joined(n: string, role: 'administrator' | 'read_only') {
   const email = `p-${crypto.randomUUID()}@example.test`;
   const invitation = await call<{ id: string; token: string }>('POST', `/networks/${n}/invitations`, { email, role });
   expect(invitation.status).toBe(201);
-  const accepted = await call<{ member: { id: string }; api_key: { id: string; token: string } }>('POST', '/invitations/accept', {}, invitation.body.token);
+  const accepted = await call<{ member: { id: string }; api_key: { id: string; token: string } }>(
+    'POST',
+    '/invitations/accept',
+    {},
+    invitation.body.token,
+  );
   expect(accepted.status).toBe(201);
   return { email, memberId: accepted.body.member.id, key: accepted.body.api_key };
 }
@@ -166,7 +181,10 @@ describe('every statement on a tenant relation names its network', () => {
   it('the ad flow: webhook, advertiser, campaign, podcast, opt-in, offer, accept, the creative and its delivered webhook, what the console reads', async () => {
     const n = await network('Citus');
     const statements = await record('the ad flow', async () => {
-      const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, { url: receiver.url, events: ['offer.accepted', 'creative.ready'] });
+      const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, {
+        url: receiver.url,
+        events: ['offer.accepted', 'creative.ready'],
+      });
       secret = hook.body.secret;
       const advertiser = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
       const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
@@ -188,7 +206,16 @@ describe('every statement on a tenant relation names its network', () => {
       await until(async () => (receiver.received.some((r) => r.headers['x-service-event'] === 'creative.ready') ? true : undefined), 60_000);
       // What the console and an integration read afterwards.
       expect((await call('POST', `/networks/${n}/webhooks/${hook.body.id}/test`, { event_type: 'offer.accepted' })).status).toBe(202);
-      for (const list of ['campaigns', 'offers', 'creatives', 'podcasts', 'advertisers', 'events', 'webhooks', `webhooks/${hook.body.id}/deliveries`]) {
+      for (const list of [
+        'campaigns',
+        'offers',
+        'creatives',
+        'podcasts',
+        'advertisers',
+        'events',
+        'webhooks',
+        `webhooks/${hook.body.id}/deliveries`,
+      ]) {
         expect((await call('GET', `/networks/${n}/${list}`)).status).toBe(200);
       }
       expect((await call('GET', `/networks/${n}/creatives/${accepted.body.creative_id}/audio`)).status).toBe(200);
@@ -207,9 +234,17 @@ describe('every statement on a tenant relation names its network', () => {
       const newcomer = await joined(n, 'read_only');
       const invitation = await call<{ token: string }>('POST', `/networks/${n}/invitations`, { email: elsewhere.email, role: 'administrator' });
       expect(invitation.status).toBe(201);
-      const withKey = await call<{ member: { id: string } }>('POST', '/invitations/accept', { invitation_token: invitation.body.token }, elsewhere.key.token);
+      const withKey = await call<{ member: { id: string } }>(
+        'POST',
+        '/invitations/accept',
+        { invitation_token: invitation.body.token },
+        elsewhere.key.token,
+      );
       expect(withKey.status).toBe(201);
-      const doomed = await call<{ id: string }>('POST', `/networks/${n}/invitations`, { email: `x-${crypto.randomUUID()}@example.test`, role: 'administrator' });
+      const doomed = await call<{ id: string }>('POST', `/networks/${n}/invitations`, {
+        email: `x-${crypto.randomUUID()}@example.test`,
+        role: 'administrator',
+      });
       expect((await call('DELETE', `/networks/${n}/invitations/${doomed.body.id}`)).status).toBe(200);
       expect((await call('GET', `/networks/${n}/invitations`)).status).toBe(200);
       expect((await call('GET', `/networks/${n}/members`)).status).toBe(200);
@@ -228,7 +263,12 @@ describe('every statement on a tenant relation names its network', () => {
     const person = await joined(n, 'administrator');
     const statements = await record('keys and service accounts', async () => {
       expect((await call('GET', '/me', undefined, person.key.token)).status).toBe(200);
-      const own = await call<{ id: string }>('POST', '/apikeys', { key_name: 'own', scopes: [{ network_id: n, role: 'read_only' }] }, person.key.token);
+      const own = await call<{ id: string }>(
+        'POST',
+        '/apikeys',
+        { key_name: 'own', scopes: [{ network_id: n, role: 'read_only' }] },
+        person.key.token,
+      );
       expect(own.status).toBe(201);
       expect((await call('GET', '/apikeys', undefined, person.key.token)).status).toBe(200);
       expect((await call('GET', `/apikeys/${own.body.id}`, undefined, person.key.token)).status).toBe(200);
@@ -236,14 +276,26 @@ describe('every statement on a tenant relation names its network', () => {
       expect(rotated.status).toBe(201);
       expect((await call('DELETE', `/apikeys/${rotated.body.id}`, undefined, person.key.token)).status).toBe(200);
 
-      const account = await call<{ id: string; api_key: { id: string } }>('POST', `/networks/${n}/service-accounts`, { name: 'robot', role: 'read_only' }, person.key.token);
+      const account = await call<{ id: string; api_key: { id: string } }>(
+        'POST',
+        `/networks/${n}/service-accounts`,
+        { name: 'robot', role: 'read_only' },
+        person.key.token,
+      );
       expect(account.status).toBe(201);
       expect((await call('GET', `/networks/${n}/service-accounts`, undefined, person.key.token)).status).toBe(200);
       expect((await call('GET', `/networks/${n}/service-accounts/${account.body.id}`, undefined, person.key.token)).status).toBe(200);
-      const second = await call<{ id: string }>('POST', `/networks/${n}/service-accounts/${account.body.id}/keys`, { key_name: 'second' }, person.key.token);
+      const second = await call<{ id: string }>(
+        'POST',
+        `/networks/${n}/service-accounts/${account.body.id}/keys`,
+        { key_name: 'second' },
+        person.key.token,
+      );
       expect(second.status).toBe(201);
       expect((await call('GET', `/networks/${n}/apikeys`, undefined, person.key.token)).status).toBe(200);
-      expect((await call('POST', `/networks/${n}/apikeys/${account.body.api_key.id}/rotate`, { grace_period_seconds: 0 }, person.key.token)).status).toBe(201);
+      expect(
+        (await call('POST', `/networks/${n}/apikeys/${account.body.api_key.id}/rotate`, { grace_period_seconds: 0 }, person.key.token)).status,
+      ).toBe(201);
       expect((await call('DELETE', `/networks/${n}/apikeys/${second.body.id}`, undefined, person.key.token)).status).toBe(200);
       expect((await call('DELETE', `/networks/${n}/service-accounts/${account.body.id}`, undefined, person.key.token)).status).toBe(200);
     });
@@ -254,13 +306,23 @@ describe('every statement on a tenant relation names its network', () => {
     const n = await network('Writes');
     const advertiser = await call<{ id: string; version: number }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
     const spare = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Spare' });
-    const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, { name: 'Spring', advertiser_id: advertiser.body.id, script: 'Hello.', status: 'active' });
+    const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
+      name: 'Spring',
+      advertiser_id: advertiser.body.id,
+      script: 'Hello.',
+      status: 'active',
+    });
     const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
     expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
     const hook = await call<{ id: string }>('POST', `/networks/${n}/webhooks`, { url: receiver.url, events: ['offer.rejected'] });
     const statements = await record('the audit log, reads by id, PATCH and DELETE', async () => {
       expect((await call('GET', `/networks/${n}/audit-log`)).status).toBe(200);
-      for (const one of [`advertisers/${advertiser.body.id}`, `campaigns/${campaign.body.id}`, `podcasts/${podcast.body.id}`, `webhooks/${hook.body.id}`]) {
+      for (const one of [
+        `advertisers/${advertiser.body.id}`,
+        `campaigns/${campaign.body.id}`,
+        `podcasts/${podcast.body.id}`,
+        `webhooks/${hook.body.id}`,
+      ]) {
         expect((await call('GET', `/networks/${n}/${one}`)).status).toBe(200);
       }
       expect((await call('PATCH', `/networks/${n}`, { name: 'Writes, renamed' })).status).toBe(200);

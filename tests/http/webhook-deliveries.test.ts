@@ -50,7 +50,6 @@ async function emit(n: string): Promise<void> {
   expect((await call('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`)).status).toBeLessThan(300);
 }
 
-
 /** Wait until the subscription's deliveries all match `done` and there are `count` of them. */
 async function settled(base: string, count: number, done: (d: Json) => boolean): Promise<Json[]> {
   return until(async () => {
@@ -67,7 +66,21 @@ describe('webhook delivery log', () => {
     for (let i = 0; i < 3; i++) await emit(n);
     const all = await settled(base, 3, (d) => d.status === 'succeeded');
     expect(Object.keys(all[0]).sort()).toEqual(
-      ['attempt_count', 'created_at', 'event_id', 'event_type', 'id', 'last_attempt_at', 'last_latency_ms', 'last_status_code', 'next_attempt_at', 'status', 'succeeded_at', 'test', 'webhook_id'].sort(),
+      [
+        'attempt_count',
+        'created_at',
+        'event_id',
+        'event_type',
+        'id',
+        'last_attempt_at',
+        'last_latency_ms',
+        'last_status_code',
+        'next_attempt_at',
+        'status',
+        'succeeded_at',
+        'test',
+        'webhook_id',
+      ].sort(),
     );
     expect(all[0]).toMatchObject({ event_type: 'optin.completed', attempt_count: 1, last_status_code: 200, next_attempt_at: null });
     const created = all.map((d) => d.created_at as string);
@@ -199,7 +212,10 @@ describe('webhook delivery log', () => {
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
       const n = (await call('POST', '/networks', { name: 'Retry now' })).body.id as string;
-      const hook = await call('POST', `/networks/${n}/webhooks`, { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`, events: ['optin.completed'] });
+      const hook = await call('POST', `/networks/${n}/webhooks`, {
+        url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`,
+        events: ['optin.completed'],
+      });
       const base = `/networks/${n}/webhooks/${hook.body.id}`;
       await emit(n);
       const [waiting] = await settled(base, 1, (x) => x.status === 'pending' && x.attempt_count === 1);

@@ -23,7 +23,12 @@ const HOUR = 3_600_000;
 async function networkWithDeliveries() {
   const network = await createNetworkRow();
   const events = [];
-  for (let i = 0; i < 5; i++) events.push(await database().transaction((tx) => recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: EVENT_DATA_EXAMPLES['optin.completed'] })));
+  for (let i = 0; i < 5; i++)
+    events.push(
+      await database().transaction((tx) =>
+        recordEvent({ tx, networkId: network.id, type: 'optin.completed', data: EVENT_DATA_EXAMPLES['optin.completed'] }),
+      ),
+    );
   const { row: hook } = await database().transaction((tx) =>
     createWebhook({ tx, networkId: network.id, url: 'https://example.com/hook', events: ['optin.completed'], actorKeyId: 'key_test' }),
   );
@@ -41,11 +46,27 @@ async function networkWithDeliveries() {
     const id = randomUUID();
     await database()
       .insert(webhookDeliveries)
-      .values({ id, webhookId: hook.id, networkId: network.id, eventId: e.id, eventType: 'optin.completed', body: '{}', status: d.status, createdAt: new Date(d.at) });
+      .values({
+        id,
+        webhookId: hook.id,
+        networkId: network.id,
+        eventId: e.id,
+        eventType: 'optin.completed',
+        body: '{}',
+        status: d.status,
+        createdAt: new Date(d.at),
+      });
     for (const [i, latency] of d.latencies.entries()) {
       await database()
         .insert(webhookAttempts)
-        .values({ deliveryId: id, networkId: network.id, attemptNumber: i + 1, startedAt: new Date(d.at + i * 1000), latencyMs: latency, statusCode: d.status === 'failed' ? 500 : 200 });
+        .values({
+          deliveryId: id,
+          networkId: network.id,
+          attemptNumber: i + 1,
+          startedAt: new Date(d.at + i * 1000),
+          latencyMs: latency,
+          statusCode: d.status === 'failed' ? 500 : 200,
+        });
     }
   }
   return { network, hook };
@@ -83,7 +104,12 @@ describe('webhook delivery stats', () => {
     const short = await api<Json>('GET', `/networks/${network.id}/webhook-delivery-stats?since=${encodeURIComponent(since)}`);
     expect(short.body.totals).toEqual({ succeeded: 2, failed: 0, pending: 1 });
 
-    for (const bad of ['bucket=week', 'since=yesterday', `since=${new Date(Date.now() - 8 * 24 * HOUR).toISOString()}`, `since=${new Date(Date.now() + HOUR).toISOString()}`]) {
+    for (const bad of [
+      'bucket=week',
+      'since=yesterday',
+      `since=${new Date(Date.now() - 8 * 24 * HOUR).toISOString()}`,
+      `since=${new Date(Date.now() + HOUR).toISOString()}`,
+    ]) {
       expect((await api('GET', `/networks/${network.id}/webhook-delivery-stats?${bad}`)).status, bad).toBe(400);
     }
   });

@@ -47,7 +47,6 @@ async function networkWithHook(events: string[]) {
   return { n, hookId: hook.body.id, podcastId: pod.body.id };
 }
 
-
 describe('webhook delivery', () => {
   it('delivers a subscribed event signed over the exact bytes, with the documented envelope and headers', async () => {
     receiver.respondWith(() => 200);
@@ -81,7 +80,10 @@ describe('webhook delivery', () => {
     receiver.respondWith(() => 200);
     const { n, podcastId } = await networkWithHook(['optin.completed']);
     const firstSecret = secret;
-    const second = await call<{ secret: string }>('POST', `/networks/${n}/webhooks`, { url: `${receiver.url}?second`, events: ['optin.completed', 'offer.accepted'] });
+    const second = await call<{ secret: string }>('POST', `/networks/${n}/webhooks`, {
+      url: `${receiver.url}?second`,
+      events: ['optin.completed', 'offer.accepted'],
+    });
     expect(second.status).toBe(201);
     const other = await call('POST', `/networks/${n}/webhooks`, { url: `${receiver.url}?other`, events: ['offer.accepted'] });
     expect(other.status).toBe(201);
@@ -228,7 +230,10 @@ describe('webhook delivery', () => {
       [...docs.matchAll(/```(\w+)\n([\s\S]*?)```/g)].find((m) => m[1] === lang && m[2]!.includes(containing))![2]!;
     const dir = mkdtempSync(path.join(tmpdir(), 'hook-docs-'));
     try {
-      for (const [name, raw] of [['real', got.raw], ['tampered', Buffer.concat([got.raw, Buffer.from(' ')])]] as const) {
+      for (const [name, raw] of [
+        ['real', got.raw],
+        ['tampered', Buffer.concat([got.raw, Buffer.from(' ')])],
+      ] as const) {
         writeFileSync(path.join(dir, 'body.json'), raw);
         const env = { ...process.env, SECRET: secret, SIGNATURE: header };
 

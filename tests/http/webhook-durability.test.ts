@@ -104,7 +104,9 @@ describe('webhook durability', () => {
       await waitFor(() => receiver.received.length >= afterAttempts, 120_000, `${afterAttempts} attempts`);
       await worker.stop('SIGKILL');
       kills.push(receiver.received.length);
-      const [locked] = await db.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker._private_jobs where locked_by is not null`);
+      const [locked] = await db.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from graphile_worker._private_jobs where locked_by is not null`,
+      );
       lockedByKilled.push(locked!.n);
       worker = await startWorker();
     }
@@ -133,7 +135,7 @@ describe('webhook durability', () => {
     const attempts = receiver.received.length;
     reportReliability('webhook-durability', {
       claim: '1,000 events, receiver failing ~30 % of attempts, worker process SIGKILLed twice mid-run: every delivery arrives',
-      figures: { deliveries: EVENTS, 'attempts received': attempts, 'SIGKILLs': kills.length, lost: 0, 'delivered twice': duplicates },
+      figures: { deliveries: EVENTS, 'attempts received': attempts, SIGKILLs: kills.length, lost: 0, 'delivered twice': duplicates },
     });
     console.info(
       `durability: ${EVENTS} deliveries, ${attempts} attempts received, workers SIGKILLed after ${kills.join(' and ')} attempts ` +

@@ -47,7 +47,8 @@ afterAll(async () => {
   await stopServer?.();
 });
 
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => api<T>(method, path, { token, baseUrl: server.url, body });
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+  api<T>(method, path, { token, baseUrl: server.url, body });
 
 /** An endpoint that answers 200 after `delayMs`, recording each delivery id and how many requests overlapped. */
 async function endpoint(delayMs: number) {

@@ -40,7 +40,8 @@ afterAll(async () => {
   await stopServer?.();
 });
 
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => api<T>(method, path, { token, baseUrl: server.url, body });
+const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+  api<T>(method, path, { token, baseUrl: server.url, body });
 
 /** `/hang/<n>` reads the request and never answers; anything else answers 200 and notes when. */
 async function receiver() {
@@ -80,7 +81,10 @@ describe('a network’s share of the worker’s delivery slots', () => {
   it('A’s hanging endpoints, more than the worker’s slots, hold only A’s share; B’s delivery goes out at once', async () => {
     const r = await receiver();
     try {
-      const a = await network('Hangs', Array.from({ length: A_HOOKS }, (_, i) => `${r.url}/hang/${i}`));
+      const a = await network(
+        'Hangs',
+        Array.from({ length: A_HOOKS }, (_, i) => `${r.url}/hang/${i}`),
+      );
       const b = await network('Waits', [`${r.url}/ok`]);
       await optIn(a);
       // A's attempts have started: its share is taken, its other deliveries queued.

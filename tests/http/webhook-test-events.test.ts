@@ -10,8 +10,12 @@ import { until } from '@/tests/support/until';
  */
 const hooks = useDeliveringServer('testevents');
 
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, options: { token?: string; headers?: Record<string, string> } = {}) =>
-  api<T>(method, path, { token: options.token ?? hooks.token, baseUrl: hooks.server.url, body, headers: options.headers });
+const call = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { token?: string; headers?: Record<string, string> } = {},
+) => api<T>(method, path, { token: options.token ?? hooks.token, baseUrl: hooks.server.url, body, headers: options.headers });
 
 interface Delivery {
   id: string;
@@ -39,7 +43,8 @@ async function networkWithHook(events: string[]) {
   return { n, hookId: hook.body.id };
 }
 
-const deliveryOf = (n: string, hookId: string, id: string) => call<Delivery & { attempts: unknown[] }>('GET', `/networks/${n}/webhooks/${hookId}/deliveries/${id}`);
+const deliveryOf = (n: string, hookId: string, id: string) =>
+  call<Delivery & { attempts: unknown[] }>('GET', `/networks/${n}/webhooks/${hookId}/deliveries/${id}`);
 
 describe('send a test event', () => {
   it('sends the example envelope, signed and logged, to a disabled subscription; the receiver can tell it is a test', async () => {
@@ -112,11 +117,23 @@ describe('send a test event', () => {
 
     const reader = await call<{ token: string }>('POST', '/apikeys', { key_name: 'reader', scopes: [{ network_id: n, role: 'read_only' }] });
     expect(reader.status).toBe(201);
-    expect((await call('POST', `/networks/${n}/webhooks/${hookId}/test`, { event_type: 'offer.accepted' }, { token: reader.body.token })).status).toBe(403);
+    expect(
+      (await call('POST', `/networks/${n}/webhooks/${hookId}/test`, { event_type: 'offer.accepted' }, { token: reader.body.token })).status,
+    ).toBe(403);
 
     const key = randomUUID();
-    const first = await call<Delivery>('POST', `/networks/${n}/webhooks/${hookId}/test`, { event_type: 'offer.accepted' }, { headers: { 'idempotency-key': key } });
-    const again = await call<Delivery>('POST', `/networks/${n}/webhooks/${hookId}/test`, { event_type: 'offer.accepted' }, { headers: { 'idempotency-key': key } });
+    const first = await call<Delivery>(
+      'POST',
+      `/networks/${n}/webhooks/${hookId}/test`,
+      { event_type: 'offer.accepted' },
+      { headers: { 'idempotency-key': key } },
+    );
+    const again = await call<Delivery>(
+      'POST',
+      `/networks/${n}/webhooks/${hookId}/test`,
+      { event_type: 'offer.accepted' },
+      { headers: { 'idempotency-key': key } },
+    );
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -142,7 +159,11 @@ describe('subscription health in the webhook list', () => {
 
     const items = await listOf();
     const health = items.find((h) => h.id === hookId)!.health;
-    expect(health).toMatchObject({ last_delivery: { id: gone.body.id, outcome: 'failed', status_code: 410 }, success_rate_24h: 0.5, attempted_24h: 2 });
+    expect(health).toMatchObject({
+      last_delivery: { id: gone.body.id, outcome: 'failed', status_code: 410 },
+      success_rate_24h: 0.5,
+      attempted_24h: 2,
+    });
     expect(Date.now() - Date.parse(health.last_delivery!.attempted_at)).toBeLessThan(60_000);
     expect(items.find((h) => h.id === quiet.body.id)!.health.last_delivery).toBeNull();
     hooks.receiver.respondWith(() => 200);

@@ -37,7 +37,10 @@ async function network() {
 type Net = Awaited<ReturnType<typeof network>>;
 
 async function createWebhook(n: Net, body: Record<string, unknown> = {}) {
-  const res = await api<Webhook>('POST', `/networks/${n.id}/webhooks`, { token: n.admin, body: { url: PUBLIC_URL, events: ['offer.accepted'], ...body } });
+  const res = await api<Webhook>('POST', `/networks/${n.id}/webhooks`, {
+    token: n.admin,
+    body: { url: PUBLIC_URL, events: ['offer.accepted'], ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
@@ -80,7 +83,10 @@ describe('creating and reading webhook subscriptions', () => {
 
     const list = await api<Page<Webhook>>('GET', `/networks/${n.id}/webhooks`, { token: n.admin });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ items: [{ ...withoutSecret, health: { last_delivery: null, success_rate_24h: null, attempted_24h: 0 } }], next_cursor: null });
+    expect(list.body).toEqual({
+      items: [{ ...withoutSecret, health: { last_delivery: null, success_rate_24h: null, attempted_24h: 0 } }],
+      next_cursor: null,
+    });
     expect(list.text).not.toContain('whsec_');
   });
 
@@ -172,25 +178,32 @@ describe('validation', () => {
     expect(list.body.items).toEqual([]);
   });
 
-  it.each(['http://127.0.0.1:9/x', 'http://10.0.0.1/', 'http://169.254.169.254/latest', 'http://localhost/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/'])(
-    'refuses the private target %s with 400 (SSRF)',
-    async (url) => {
-      const n = await network();
-      const res = await api<Problem>('POST', `/networks/${n.id}/webhooks`, { token: n.admin, body: { url, events: ['offer.accepted'] } });
-      expect(res.status, res.text).toBe(400);
-      expect(res.body.errors).toEqual([{ path: 'url', message: expect.any(String) }]);
-      expect(res.body.detail).toMatch(/public address/);
-      // Outside live mode the refusal names the setting for local development, in the detail and
-      // in the field message the console's dialog shows under the URL.
-      expect(res.body.detail).toContain('WEBHOOK_ALLOW_PRIVATE=1');
-      expect(res.body.errors?.[0]?.message).toContain('WEBHOOK_ALLOW_PRIVATE=1');
-    },
-  );
+  it.each([
+    'http://127.0.0.1:9/x',
+    'http://10.0.0.1/',
+    'http://169.254.169.254/latest',
+    'http://localhost/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+  ])('refuses the private target %s with 400 (SSRF)', async (url) => {
+    const n = await network();
+    const res = await api<Problem>('POST', `/networks/${n.id}/webhooks`, { token: n.admin, body: { url, events: ['offer.accepted'] } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'url', message: expect.any(String) }]);
+    expect(res.body.detail).toMatch(/public address/);
+    // Outside live mode the refusal names the setting for local development, in the detail and
+    // in the field message the console's dialog shows under the URL.
+    expect(res.body.detail).toContain('WEBHOOK_ALLOW_PRIVATE=1');
+    expect(res.body.errors?.[0]?.message).toContain('WEBHOOK_ALLOW_PRIVATE=1');
+  });
 
   it('re-checks the URL on PATCH', async () => {
     const n = await network();
     const hook = await createWebhook(n);
-    const res = await api<Problem>('PATCH', `/networks/${n.id}/webhooks/${hook.id}`, { token: n.admin, body: { url: 'http://169.254.169.254/latest' } });
+    const res = await api<Problem>('PATCH', `/networks/${n.id}/webhooks/${hook.id}`, {
+      token: n.admin,
+      body: { url: 'http://169.254.169.254/latest' },
+    });
     expect(res.status, res.text).toBe(400);
     expect(res.body.errors?.[0]?.path).toBe('url');
     const got = await api<Webhook>('GET', `/networks/${n.id}/webhooks/${hook.id}`, { token: n.admin });
@@ -210,7 +223,12 @@ describe('updating, disabling and deleting', () => {
     });
     expect(first.status, first.text).toBe(200);
     expect(first.headers.get('etag')).toBe('"2"');
-    expect(first.body).toMatchObject({ url: 'https://93.184.216.11/other', events: ['creative.ready', 'creative.failed'], description: 'New', version: 2 });
+    expect(first.body).toMatchObject({
+      url: 'https://93.184.216.11/other',
+      events: ['creative.ready', 'creative.failed'],
+      description: 'New',
+      version: 2,
+    });
     expect(first.text).not.toContain('whsec_');
 
     const stale = await api<Problem>('PATCH', path, { token: n.admin, headers: { 'if-match': '"1"' }, body: { description: 'Lost' } });
@@ -275,7 +293,12 @@ describe('updating, disabling and deleting', () => {
     const b = await network();
     const hookOfB = await createWebhook(b);
     expect((await api('GET', `/networks/${a.id}/webhooks/whk_00000000000000000000000000`, { token: a.admin })).status).toBe(404);
-    const adminOfBoth = (await personKey([{ networkId: a.id, role: 'administrator' }, { networkId: b.id, role: 'administrator' }])).token;
+    const adminOfBoth = (
+      await personKey([
+        { networkId: a.id, role: 'administrator' },
+        { networkId: b.id, role: 'administrator' },
+      ])
+    ).token;
     expect((await api('GET', `/networks/${a.id}/webhooks/${hookOfB.id}`, { token: adminOfBoth })).status).toBe(404);
   });
 });

@@ -67,7 +67,11 @@ function expectCleanAnswers(): void {
 }
 
 /** What every case reports besides its own figures. */
-const requestFigures = () => ({ requests: answered.requests, '5xx': answered.serverErrors.length, 'refusals outside the envelope': answered.outsideEnvelope.length });
+const requestFigures = () => ({
+  requests: answered.requests,
+  '5xx': answered.serverErrors.length,
+  'refusals outside the envelope': answered.outsideEnvelope.length,
+});
 
 /** A request to /v1 through process `side` (0 or 1). */
 async function call(side: Side, method: string, path: string, token: string, body?: unknown): Promise<Answer> {
@@ -100,14 +104,22 @@ async function createNetwork(name: string): Promise<string> {
 /** A person who joins the network with `role` by accepting an invitation: their membership and first key. */
 async function join(networkId: string, role: 'administrator' | 'read_only', label: string) {
   const email = `${label}-${Math.random().toString(36).slice(2, 10)}@example.test`;
-  const invitation = created<{ token: string }>(await call(1, 'POST', `/networks/${networkId}/invitations`, pair.superToken, { email, role }), 'inviting');
-  const accepted = created<{ member: { id: string }; api_key: KeyView }>(await call(0, 'POST', '/invitations/accept', invitation.token, {}), 'accepting');
+  const invitation = created<{ token: string }>(
+    await call(1, 'POST', `/networks/${networkId}/invitations`, pair.superToken, { email, role }),
+    'inviting',
+  );
+  const accepted = created<{ member: { id: string }; api_key: KeyView }>(
+    await call(0, 'POST', '/invitations/accept', invitation.token, {}),
+    'accepting',
+  );
   return { memberId: accepted.member.id, key: accepted.api_key };
 }
 
 async function createServiceAccount(networkId: string, role: 'administrator' | 'read_only'): Promise<string> {
-  return created<{ id: string }>(await call(1, 'POST', `/networks/${networkId}/service-accounts`, pair.superToken, { name: 'integration', role }), 'creating a service account')
-    .id;
+  return created<{ id: string }>(
+    await call(1, 'POST', `/networks/${networkId}/service-accounts`, pair.superToken, { name: 'integration', role }),
+    'creating a service account',
+  ).id;
 }
 
 interface Me {
@@ -180,7 +192,8 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
         // Rotation first, revocation second: the replacement is the owner's working key.
         const replacement = rotation.body as unknown as KeyView;
         const me = await call(1, 'GET', '/me', replacement.token);
-        if (!administers(me, networkId)) problems.push(`${at}: the rotation answered 201 but its replacement answers ${me.status}: ${me.text.slice(0, 200)}`);
+        if (!administers(me, networkId))
+          problems.push(`${at}: the rotation answered 201 but its replacement answers ${me.status}: ${me.text.slice(0, 200)}`);
       }
     }
 
@@ -221,7 +234,8 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
     },
     demotion: {
       refusal: 403,
-      send: (ctx: NarrowingContext) => call(1, 'PATCH', `/networks/${ctx.networkId}/members/${ctx.creator.memberId}`, pair.superToken, { role: 'read_only' }),
+      send: (ctx: NarrowingContext) =>
+        call(1, 'PATCH', `/networks/${ctx.networkId}/members/${ctx.creator.memberId}`, pair.superToken, { role: 'read_only' }),
     },
   } as const;
 
@@ -239,7 +253,10 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
       const serviceAccountId = await createServiceAccount(networkId, 'administrator');
 
       const mints = Array.from({ length: MINTS }, (_, i) =>
-        call(0, 'POST', `/networks/${networkId}/service-accounts/${serviceAccountId}/keys`, creator.key.token, { key_name: `mint ${i}`, role: 'administrator' }),
+        call(0, 'POST', `/networks/${networkId}/service-accounts/${serviceAccountId}/keys`, creator.key.token, {
+          key_name: `mint ${i}`,
+          role: 'administrator',
+        }),
       );
       // Once the first mint has answered, the others are in flight: the creator loses the right now.
       await Promise.race(mints);
@@ -250,7 +267,9 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
       // Counted before any minted token is used (a key's first use updates its row).
       const after = await committedAfter(pair.sql, snapshot, 'api_keys', 'created_by_key_id', creator.key.id);
       const total = await countRows(`select count(*)::int as n from api_keys where created_by_key_id = $1`, creator.key.id);
-      const tokens = new Map(answers.filter((a) => a.status === 201).map((a) => [(a.body as unknown as KeyView).id, (a.body as unknown as KeyView).token]));
+      const tokens = new Map(
+        answers.filter((a) => a.status === 201).map((a) => [(a.body as unknown as KeyView).id, (a.body as unknown as KeyView).token]),
+      );
       let workingAfter = 0;
       for (const id of after) {
         const token = tokens.get(id);
@@ -273,7 +292,7 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
       expect(unexpected, `mints answer 201 or ${narrowing.refusal} (${describeCounts(counts)})`).toEqual([]);
       expect(total, 'every committed key was answered 201, and every 201 committed').toBe(counts['201'] ?? 0);
       expectCleanAnswers();
-    reportReliability(`credential-race-mints-${kind}`, {
+      reportReliability(`credential-race-mints-${kind}`, {
         claim:
           `${MINTS} concurrent mints of administrator keys for a service account raced against the ${kind} of the administrator minting them, ` +
           `sent through the other web process: no key was committed after the ${kind} answered (Postgres snapshot taken on its answer); every mint answered 201 or ${narrowing.refusal}, no 5xx`,
@@ -285,7 +304,9 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
   it(`${WRITES} writes ∥ the revocation of the writing key: none committed after the revocation answered`, async () => {
     const networkId = await createNetwork('races: writes and revocation');
     const writer = await join(networkId, 'administrator', 'writer');
-    const writes = Array.from({ length: WRITES }, (_, i) => call(0, 'POST', `/networks/${networkId}/advertisers`, writer.key.token, { name: `advertiser ${i}` }));
+    const writes = Array.from({ length: WRITES }, (_, i) =>
+      call(0, 'POST', `/networks/${networkId}/advertisers`, writer.key.token, { name: `advertiser ${i}` }),
+    );
     await Promise.race(writes);
     const revocation = await call(1, 'DELETE', `/networks/${networkId}/apikeys/${writer.key.id}`, pair.superToken);
     const snapshot = await commitsSoFar(pair.sql);
@@ -304,7 +325,10 @@ describe('credentials are linearizable across two web processes (docs/SECURITY.m
     console.log(`writes ∥ revocation: ${JSON.stringify(figures)}`);
     expect(revocation.status, `the revocation must answer 200: ${revocation.text}`).toBe(200);
     expect(after.length, `${after.length} advertisers were committed after the revocation of their writer’s key answered`).toBe(0);
-    expect(Object.keys(counts).filter((s) => s !== '201' && s !== '401'), `writes answer 201 or 401 (${describeCounts(counts)})`).toEqual([]);
+    expect(
+      Object.keys(counts).filter((s) => s !== '201' && s !== '401'),
+      `writes answer 201 or 401 (${describeCounts(counts)})`,
+    ).toEqual([]);
     expect(total, 'every committed advertiser was answered 201, and every 201 committed').toBe(counts['201'] ?? 0);
     expectCleanAnswers();
     reportReliability('credential-race-writes-revocation', {

@@ -166,7 +166,9 @@ function keeps(state: State, answer: Answer, spec: NewKeySpec, made: Making, ori
   const key = addKey(state.model, { id: view.id, token: view.token!, spec, made, origin });
   const advertised: Access = { superUser: view.super_user, scopes: Object.fromEntries(view.scopes.map((s) => [s.network_id, s.role])) };
   const working = accessOf(state.model, key);
-  return accessText(advertised) === accessText(working) ? undefined : `advertises ${describeAccess(state.model, advertised)}, works here as ${describeAccess(state.model, working)}`;
+  return accessText(advertised) === accessText(working)
+    ? undefined
+    : `advertises ${describeAccess(state.model, advertised)}, works here as ${describeAccess(state.model, working)}`;
 }
 
 const json = (body: unknown) => JSON.stringify(body);
@@ -234,7 +236,15 @@ function mintOwn(m: Model, side: Side, delayMs: number, actorId: string): Op {
   };
 }
 
-function mintForServiceAccount(m: Model, side: Side, delayMs: number, actorId: string, networkId: string, accountId: string, role: Role | undefined): Op {
+function mintForServiceAccount(
+  m: Model,
+  side: Side,
+  delayMs: number,
+  actorId: string,
+  networkId: string,
+  accountId: string,
+  role: Role | undefined,
+): Op {
   const actor = keyById(m, actorId)!;
   const account = m.serviceAccounts.find((s) => s.id === accountId)!;
   return {
@@ -390,7 +400,8 @@ function readNetworkKeys(m: Model, side: Side, after: number, networkId: string,
       for (const id of listed) {
         const key = keyById(state.model, id);
         if (!key) return `lists ${id}, a key that does not exist yet at this point`;
-        if (isLive(state.model, key) && !isNetworkKey(state.model, key, networkId)) return `lists ${describeKey(state.model, key)}, not a key of the network here`;
+        if (isLive(state.model, key) && !isNetworkKey(state.model, key, networkId))
+          return `lists ${describeKey(state.model, key)}, not a key of the network here`;
       }
       const missing = state.model.keys.find((k) => isLive(state.model, k) && isNetworkKey(state.model, k, networkId) && !listed.has(k.id));
       return missing ? `leaves out ${describeKey(state.model, missing)}` : undefined;
@@ -408,7 +419,10 @@ function readAdvertisers(m: Model, side: Side, after: number, networkId: string,
     step(state, answer) {
       if (answer.status !== 200) return `must answer 200`;
       const listed = (answer.body as { items: Array<{ id: string }> }).items.map((i) => i.id).sort();
-      const modelled = state.advertisers.filter((a) => a.networkId === networkId).map((a) => a.id).sort();
+      const modelled = state.advertisers
+        .filter((a) => a.networkId === networkId)
+        .map((a) => a.id)
+        .sort();
       return json(listed) === json(modelled) ? undefined : `lists ${listed.length} advertisers; at this point there are ${modelled.length}`;
     },
   };
@@ -420,7 +434,9 @@ function meDisagrees(model: Model, key: Key, answer: Answer): string | undefined
   if (answer.status !== 200) return `${describeKey(model, key)} is live here: must answer 200`;
   const me = answer.body as MeView;
   const seen: Access = { superUser: me.super_user, scopes: Object.fromEntries(me.scopes.map((s) => [s.network_id, s.role])) };
-  return accessText(seen) === accessText(accessOf(model, key)) ? undefined : `${key.label} shows ${describeAccess(model, seen)}; here it has ${describeAccess(model, accessOf(model, key))}`;
+  return accessText(seen) === accessText(accessOf(model, key))
+    ? undefined
+    : `${key.label} shows ${describeAccess(model, seen)}; here it has ${describeAccess(model, accessOf(model, key))}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -476,7 +492,10 @@ function narrowing(p: Planner, i: number, victim: Key, networkId: string, kindPi
   const delay = p.delay(i);
   const admins = administratorsOf(m, networkId).filter((k) => k.id !== victim.id);
   const actor = actorPick % 2 === 0 || admins.length === 0 ? p.operator : pick(admins, actorPick >> 1);
-  const membership = victim.owner.kind === 'person' ? m.memberships.find((x) => x.person === victim.owner.label && x.networkId === networkId && x.status === 'active') : undefined;
+  const membership =
+    victim.owner.kind === 'person'
+      ? m.memberships.find((x) => x.person === victim.owner.label && x.networkId === networkId && x.status === 'active')
+      : undefined;
   const account = victim.owner.kind === 'serviceAccount' ? m.serviceAccounts.find((s) => s.label === victim.owner.label) : undefined;
   const options: Array<() => Op> = [
     () =>
@@ -522,7 +541,7 @@ function plan(p: Planner, b: BatchPlan): Op[] {
   } else {
     const writing = b.scenario === 'write ∥ narrow';
     // The raced key: any live key with a network (writes), an administrator's (mints).
-    const pool = targets.filter((k) => Object.keys(accessOf(m, k).scopes).some((n) => !writing ? isAdministrator(accessOf(m, k), n) : true));
+    const pool = targets.filter((k) => Object.keys(accessOf(m, k).scopes).some((n) => (!writing ? isAdministrator(accessOf(m, k), n) : true)));
     if (pool.length === 0) return ops;
     const actor = pick(pool, p0);
     const networks = Object.keys(accessOf(m, actor).scopes).filter((n) => writing || isAdministrator(accessOf(m, actor), n));
@@ -535,13 +554,19 @@ function plan(p: Planner, b: BatchPlan): Op[] {
       }
       const accounts = m.serviceAccounts.filter((s) => s.networkId === networkId && !s.deleted);
       const members = m.memberships.filter((x) => x.networkId === networkId && x.status === 'active');
-      if (choice % 3 === 0 && accounts.length) ops.push(mintForServiceAccount(m, p.side(j), p.delay(j), actor.id, networkId, pick(accounts, choice >> 2).id, undefined));
-      else if (choice % 3 === 1 && members.length) ops.push(mintForMember(m, p.side(j), p.delay(j), actor.id, networkId, pick(members, choice >> 2).id, undefined));
+      if (choice % 3 === 0 && accounts.length)
+        ops.push(mintForServiceAccount(m, p.side(j), p.delay(j), actor.id, networkId, pick(accounts, choice >> 2).id, undefined));
+      else if (choice % 3 === 1 && members.length)
+        ops.push(mintForMember(m, p.side(j), p.delay(j), actor.id, networkId, pick(members, choice >> 2).id, undefined));
       else ops.push(mintOwn(m, p.side(j), p.delay(j), actor.id));
     }
     const at = ops.length;
     ops.push(narrowing(p, at, actor, networkId, p2, p3));
-    ops.push(writing ? readAdvertisers(m, p.side(at + 1), at, networkId, p.operatorToken) : readNetworkKeys(m, p.side(at + 1), at, networkId, p.operatorToken));
+    ops.push(
+      writing
+        ? readAdvertisers(m, p.side(at + 1), at, networkId, p.operatorToken)
+        : readNetworkKeys(m, p.side(at + 1), at, networkId, p.operatorToken),
+    );
   }
   for (const extra of b.extras) ops.push(extraOp(p, ops.length, extra.kind, extra.picks));
   return ops;
@@ -551,15 +576,38 @@ function plan(p: Planner, b: BatchPlan): Op[] {
 function extraOp(p: Planner, i: number, kind: (typeof EXTRAS)[number], picks: number[]): Op {
   const { m } = p;
   const [a, b, c, d] = picks as [number, number, number, number];
-  const actor = pick(m.keys.filter((k) => !isOperatorKey(m, k)), a);
+  const actor = pick(
+    m.keys.filter((k) => !isOperatorKey(m, k)),
+    a,
+  );
   const network = pick(m.networks, b);
   const side = p.side(i);
   const delay = p.delay(i);
   switch (kind) {
     case 'rotate':
-      return rotate(m, side, delay, actor.id, pick(m.keys.filter((k) => sameOwner(k.owner, actor.owner)), c).id, d % 2 ? GRACE_SECONDS : 0);
+      return rotate(
+        m,
+        side,
+        delay,
+        actor.id,
+        pick(
+          m.keys.filter((k) => sameOwner(k.owner, actor.owner)),
+          c,
+        ).id,
+        d % 2 ? GRACE_SECONDS : 0,
+      );
     case 'revoke':
-      return revoke(m, side, delay, actor.id, pick(m.keys.filter((k) => !isOperatorKey(m, k)), c).id, d % 2 ? network.id : undefined);
+      return revoke(
+        m,
+        side,
+        delay,
+        actor.id,
+        pick(
+          m.keys.filter((k) => !isOperatorKey(m, k)),
+          c,
+        ).id,
+        d % 2 ? network.id : undefined,
+      );
     case 'mintOwn':
       return mintOwn(m, side, delay, actor.id);
     case 'mintForServiceAccount':
@@ -602,9 +650,15 @@ async function observe(reals: readonly [Real, Real], state: State): Promise<Obse
   const networkIds = m.networks.map((n) => n.id);
   const userIds = m.persons.filter((x) => !x.operator).map((x) => x.userId);
   const accountIds = m.serviceAccounts.map((s) => s.id);
-  const keys = await db<Array<{ id: string }>>`select id from api_keys where user_id = any(${userIds}) or service_account_id = any(${accountIds}) order by id`;
-  const memberships = await db<Array<{ id: string; role: string; status: string }>>`select id, role, status from memberships where network_id = any(${networkIds})`;
-  const deleted = await db<Array<{ id: string }>>`select id from service_accounts where network_id = any(${networkIds}) and deleted_at is not null order by id`;
+  const keys = await db<
+    Array<{ id: string }>
+  >`select id from api_keys where user_id = any(${userIds}) or service_account_id = any(${accountIds}) order by id`;
+  const memberships = await db<
+    Array<{ id: string; role: string; status: string }>
+  >`select id, role, status from memberships where network_id = any(${networkIds})`;
+  const deleted = await db<
+    Array<{ id: string }>
+  >`select id from service_accounts where network_id = any(${networkIds}) and deleted_at is not null order by id`;
   const advertisers = await db<Array<{ id: string }>>`select id from advertisers where network_id = any(${networkIds}) order by id`;
   return {
     me,
@@ -624,19 +678,27 @@ function differs(state: State, seen: Observed): string | undefined {
     const wrong = meDisagrees(m, key, answer);
     if (wrong) return `GET /v1/me: ${wrong} (answered ${answer.status})`;
   }
-  const modelledKeys = m.keys.filter((k) => !isOperatorKey(m, k)).map((k) => k.id).sort();
+  const modelledKeys = m.keys
+    .filter((k) => !isOperatorKey(m, k))
+    .map((k) => k.id)
+    .sort();
   if (json(modelledKeys) !== json(seen.keyIds)) {
     const extra = seen.keyIds.filter((id) => !modelledKeys.includes(id));
     const missing = modelledKeys.filter((id) => !seen.keyIds.includes(id));
     return `the database holds keys ${json(extra)} this order does not make, and lacks ${json(missing)}`;
   }
   for (const ms of m.memberships) {
-    if (seen.memberships.get(ms.id) !== `${ms.role} ${ms.status}`) return `${ms.person}'s membership of ${networkLabel(m, ms.networkId)} is ${seen.memberships.get(ms.id)}, not ${ms.role} ${ms.status}`;
+    if (seen.memberships.get(ms.id) !== `${ms.role} ${ms.status}`)
+      return `${ms.person}'s membership of ${networkLabel(m, ms.networkId)} is ${seen.memberships.get(ms.id)}, not ${ms.role} ${ms.status}`;
   }
-  const deleted = m.serviceAccounts.filter((s) => s.deleted).map((s) => s.id).sort();
+  const deleted = m.serviceAccounts
+    .filter((s) => s.deleted)
+    .map((s) => s.id)
+    .sort();
   if (json(deleted) !== json(seen.deletedAccounts)) return `deleted service accounts are ${json(seen.deletedAccounts)}, not ${json(deleted)}`;
   const advertisers = state.advertisers.map((a) => a.id).sort();
-  if (json(advertisers) !== json(seen.advertisers)) return `the database holds ${seen.advertisers.length} advertisers; this order makes ${advertisers.length}`;
+  if (json(advertisers) !== json(seen.advertisers))
+    return `the database holds ${seen.advertisers.length} advertisers; this order makes ${advertisers.length}`;
   return undefined;
 }
 
@@ -681,7 +743,10 @@ function explain(starts: State[], ops: Op[], happened: Happened[], seen: Observe
       const next = clone(state);
       const wrong = ops[i]!.step(next, happened[i]!.answer, start);
       if (wrong) {
-        if (reasons.size < 40) reasons.add(`order ${[...order, i].map((x) => x + 1).join(' → ')}: operation ${i + 1} answered ${happened[i]!.answer.status}, but ${wrong}`);
+        if (reasons.size < 40)
+          reasons.add(
+            `order ${[...order, i].map((x) => x + 1).join(' → ')}: operation ${i + 1} answered ${happened[i]!.answer.status}, but ${wrong}`,
+          );
         continue;
       }
       walk(next, done | (1 << i), start, from, [...order, i]);
@@ -718,9 +783,26 @@ afterAll(async () => {
 describe('credential operations interleaved through two web processes (docs/SECURITY.md invariant 7)', () => {
   it('every history is some serial order of its operations: answers, reads and the settled world agree with the model', async () => {
     const started = Date.now();
-    const figures: Figures = { runs: 0, batches: 0, operations: 0, requests: 0, allowed: 0, refused: 0, histories: 0, statesExplored: 0, byScenario: {} };
+    const figures: Figures = {
+      runs: 0,
+      batches: 0,
+      operations: 0,
+      requests: 0,
+      allowed: 0,
+      refused: 0,
+      histories: 0,
+      statesExplored: 0,
+      byScenario: {},
+    };
     const stats = emptyStats();
-    const real = (side: Side): Real => ({ baseUrl: pair.urls[side], bootstrapToken: pair.superToken, database: pair.sql, trace: [], seenRevoked: new Set(), stats });
+    const real = (side: Side): Real => ({
+      baseUrl: pair.urls[side],
+      bootstrapToken: pair.superToken,
+      database: pair.sql,
+      trace: [],
+      seenRevoked: new Set(),
+      stats,
+    });
     const reals = [real(0), real(1)] as const;
 
     const property = fc.asyncProperty(fc.scheduler(), fc.array(batchArb, { minLength: 1, maxLength: 2 }), async (s, batches) => {
@@ -753,7 +835,10 @@ describe('credential operations interleaved through two web processes (docs/SECU
           return { answer, sentAt, answeredAt: performance.now() };
         };
         ops.forEach((op, i) => {
-          const released = op.after === undefined ? s.schedule(Promise.resolve(i), `${i + 1}. ${op.label}`) : happened[op.after]!.then(() => s.schedule(Promise.resolve(i), `${i + 1}. ${op.label}`));
+          const released =
+            op.after === undefined
+              ? s.schedule(Promise.resolve(i), `${i + 1}. ${op.label}`)
+              : happened[op.after]!.then(() => s.schedule(Promise.resolve(i), `${i + 1}. ${op.label}`));
           happened.push(released.then(() => sendOp(op)));
         });
         const history = await s.waitFor(Promise.all(happened));
@@ -765,7 +850,9 @@ describe('credential operations interleaved through two web processes (docs/SECU
         story.push(`batch ${index + 1} (${batch.scenario}):`, ...lines);
 
         const broken = history.flatMap((h, i) =>
-          h.answer.status >= 500 || (h.answer.status >= 400 && !inEnvelope(h.answer)) ? [`operation ${i + 1} answered ${h.answer.status}: ${h.answer.text.slice(0, 300)}`] : [],
+          h.answer.status >= 500 || (h.answer.status >= 400 && !inEnvelope(h.answer))
+            ? [`operation ${i + 1} answered ${h.answer.status}: ${h.answer.text.slice(0, 300)}`]
+            : [],
         );
         if (broken.length) throw new Error(`${broken.join('\n')}\n\n${story.join('\n')}`);
         for (const h of history) {
@@ -775,15 +862,22 @@ describe('credential operations interleaved through two web processes (docs/SECU
 
         const seen = await observe(reals, states[0]!);
         // Keys the batch created are observed too: every state that survives holds the same ones.
-        const extra = history.flatMap((h) => (carried(h.answer) && (h.answer.body as KeyView | undefined)?.token && (h.answer.body as KeyView).id ? [h.answer.body as KeyView] : []));
-        await Promise.all(extra.map(async (k, i) => seen.me.set(k.id, await send(reals[(i % 2) as Side], { method: 'GET', path: '/me', token: k.token! }))));
+        const extra = history.flatMap((h) =>
+          carried(h.answer) && (h.answer.body as KeyView | undefined)?.token && (h.answer.body as KeyView).id ? [h.answer.body as KeyView] : [],
+        );
+        await Promise.all(
+          extra.map(async (k, i) => seen.me.set(k.id, await send(reals[(i % 2) as Side], { method: 'GET', path: '/me', token: k.token! }))),
+        );
         const explanation = explain(states, ops, history, seen);
         figures.histories += 1;
         figures.statesExplored += explanation.explored;
         if (explanation.states.length === 0) {
           throw new Error(
             `No serial order of these operations explains what happened (${explanation.orders} orders fit every answer and read, none the settled world):\n` +
-              `${story.join('\n')}\n\nWhy each order fails (a few):\n${explanation.reasons.slice(0, 12).map((r) => `  ${r}`).join('\n')}`,
+              `${story.join('\n')}\n\nWhy each order fails (a few):\n${explanation.reasons
+                .slice(0, 12)
+                .map((r) => `  ${r}`)
+                .join('\n')}`,
           );
         }
         states = explanation.states;
@@ -792,7 +886,12 @@ describe('credential operations interleaved through two web processes (docs/SECU
 
     let outcome = 'passed';
     try {
-      await fc.assert(property, { numRuns: RUNS, endOnFailure: true, ...(SEED !== undefined ? { seed: SEED } : {}), ...(PATH ? { path: PATH } : {}) });
+      await fc.assert(property, {
+        numRuns: RUNS,
+        endOnFailure: true,
+        ...(SEED !== undefined ? { seed: SEED } : {}),
+        ...(PATH ? { path: PATH } : {}),
+      });
     } catch (error) {
       outcome = 'failed';
       throw error;

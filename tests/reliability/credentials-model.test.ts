@@ -61,7 +61,10 @@ const WORLD = (process.env.CREDENTIALS_MODEL_WORLD ?? 'shared') as WorldKind;
 if (!(WORLD in ROSTERS)) throw new Error(`CREDENTIALS_MODEL_WORLD: one of ${Object.keys(ROSTERS).join(', ')}`);
 
 function relaxations(): ReadonlySet<Relaxation> {
-  const names = process.env.CREDENTIALS_MODEL_RELAX?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+  const names =
+    process.env.CREDENTIALS_MODEL_RELAX?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
   const unknown = names.filter((n) => !(n in RELAXATIONS));
   if (unknown.length) throw new Error(`CREDENTIALS_MODEL_RELAX: unknown ${unknown.join(', ')}; known: ${Object.keys(RELAXATIONS).join(', ')}`);
   return new Set(names as Relaxation[]);
@@ -166,7 +169,12 @@ const REGRESSIONS: Regression[] = [
     hole: 'a key mints its owner a working key on a network the key lacks (rule 6: assertWithinCreatorAccess without its scope loop)',
     found: 'suite invitations and membership, seed 1078151861, after 4 runs (the other suites saw only a 409 for a 403)',
     world: 'shared',
-    steps: [{ op: 'mintOwnKey', params: { actor: by(1, 0), scopes: [{ network: { from: 'administered', index: 0 }, role: 'read_only' }], superUser: false } }],
+    steps: [
+      {
+        op: 'mintOwnKey',
+        params: { actor: by(1, 0), scopes: [{ network: { from: 'administered', index: 0 }, role: 'read_only' }], superUser: false },
+      },
+    ],
     trace: ['alice#3[read_only@B] mints own key with read_only@A'],
   },
   {
@@ -174,7 +182,10 @@ const REGRESSIONS: Regression[] = [
     found: 'derived from the run above: the same check, on the role instead of the network',
     world: 'shared',
     steps: [
-      { op: 'mintOwnKey', params: { actor: by(3, 0), scopes: [{ network: { from: 'administered', index: 0 }, role: 'read_only' }], superUser: false } },
+      {
+        op: 'mintOwnKey',
+        params: { actor: by(3, 0), scopes: [{ network: { from: 'administered', index: 0 }, role: 'read_only' }], superUser: false },
+      },
       { op: 'mintOwnKey', params: { actor: by(3, 0), scopes: [{ network: { from: 'actor', index: 0 }, role: 'administrator' }], superUser: false } },
     ],
     trace: ['carol#6[administrator@A] mints own key with read_only@A', 'carol#12[read_only@A] mints own key with administrator@A'],
@@ -184,10 +195,41 @@ const REGRESSIONS: Regression[] = [
     found: 'CI, suite every operation: the model did not know yet that invitations die with their sending key (the server was right)',
     world: 'shared',
     steps: [
-      { op: 'invite', params: { actor: { ...by(1875104746, 0), anyKey: true }, network: { from: 'administered', index: 0 }, whom: { kind: 'new', index: 0 }, role: 'read_only' } },
-      { op: 'mintMemberKey', params: { actor: by(2074934936, 1951193969), member: { index: 1200783557, near: false }, where: { foreign: false, index: 534618852 }, role: 'read_only' } },
-      { op: 'mintMemberKey', params: { actor: by(1135306164, 70094645), member: { index: 1806202037, near: true }, where: { foreign: false, index: 1350546416 }, role: 'administrator' } },
-      { op: 'revokeNetworkKey', params: { actor: by(1581625868, 26901268), target: { owner: 537675394, key: 1608586264, from: 'near' }, network: { from: 'any', index: 339478606 } } },
+      {
+        op: 'invite',
+        params: {
+          actor: { ...by(1875104746, 0), anyKey: true },
+          network: { from: 'administered', index: 0 },
+          whom: { kind: 'new', index: 0 },
+          role: 'read_only',
+        },
+      },
+      {
+        op: 'mintMemberKey',
+        params: {
+          actor: by(2074934936, 1951193969),
+          member: { index: 1200783557, near: false },
+          where: { foreign: false, index: 534618852 },
+          role: 'read_only',
+        },
+      },
+      {
+        op: 'mintMemberKey',
+        params: {
+          actor: by(1135306164, 70094645),
+          member: { index: 1806202037, near: true },
+          where: { foreign: false, index: 1350546416 },
+          role: 'administrator',
+        },
+      },
+      {
+        op: 'revokeNetworkKey',
+        params: {
+          actor: by(1581625868, 26901268),
+          target: { owner: 537675394, key: 1608586264, from: 'near' },
+          network: { from: 'any', index: 339478606 },
+        },
+      },
       { op: 'acceptWithToken', params: { invitation: { index: 0, open: false, orphaned: false } } },
     ],
     trace: [
@@ -202,10 +244,13 @@ const REGRESSIONS: Regression[] = [
 
 /** CREDENTIALS_MODEL_COMMANDS narrows the run to one suite of those operations. */
 function suites(): Suite[] {
-  const names = process.env.CREDENTIALS_MODEL_COMMANDS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = process.env.CREDENTIALS_MODEL_COMMANDS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!names) return SUITES.map((suite) => ({ ...suite, runs: RUNS ?? suite.runs }));
   const unknown = names.filter((n) => !ALL_COMMANDS.some((c) => c.name === n));
-  if (unknown.length) throw new Error(`CREDENTIALS_MODEL_COMMANDS: unknown ${unknown.join(', ')}; known: ${ALL_COMMANDS.map((c) => c.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`CREDENTIALS_MODEL_COMMANDS: unknown ${unknown.join(', ')}; known: ${ALL_COMMANDS.map((c) => c.name).join(', ')}`);
   const weights = Object.fromEntries(ALL_COMMANDS.filter((c) => names.includes(c.name)).map((c) => [c.name, c.weight]));
   return [{ name: `commands ${names.join(',')}`, runs: RUNS ?? 95, weights }];
 }
@@ -245,13 +290,29 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
           'Random sequences of credential operations (mint, list, rotate, revoke own and network keys; keys for members and service accounts; ' +
           'invitations accepted with the token or a key; demotion, promotion, removal; Idempotency-Key replays), each by a random key the model ' +
           'holds, super_user to adversarially obtained: after every step every token, network key list and created key agreed with docs/keys-and-roles.md',
-        figures: { suites: SUITES.length, 'pinned runs': pinned, runs: total.runs, commands: total.commands, checks: total.checks, requests: total.requests, seconds },
+        figures: {
+          suites: SUITES.length,
+          'pinned runs': pinned,
+          runs: total.runs,
+          commands: total.commands,
+          checks: total.checks,
+          requests: total.requests,
+          seconds,
+        },
       });
     }
     await database.end();
   });
 
-  const newReal = (stats: Stats): Real => ({ baseUrl: inject('baseUrl'), bootstrapToken: inject('superToken'), database, trace: [], script: [], seenRevoked: new Set(), stats });
+  const newReal = (stats: Stats): Real => ({
+    baseUrl: inject('baseUrl'),
+    bootstrapToken: inject('superToken'),
+    database,
+    trace: [],
+    script: [],
+    seenRevoked: new Set(),
+    stats,
+  });
 
   for (const regression of REGRESSIONS) {
     it(`pinned run: ${regression.hole}`, async () => {
@@ -268,8 +329,12 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
         addStats(total, stats);
         pinned += 1;
       }
-      const resolved = real.trace.map((line, i) => regression.trace[i] !== undefined && line.startsWith(`${i + 1}. ${regression.trace[i]}`) ? regression.trace[i] : line);
-      expect(resolved, 'the pinned steps no longer mean what they did: re-derive this regression from a failing random run').toEqual(regression.trace);
+      const resolved = real.trace.map((line, i) =>
+        regression.trace[i] !== undefined && line.startsWith(`${i + 1}. ${regression.trace[i]}`) ? regression.trace[i] : line,
+      );
+      expect(resolved, 'the pinned steps no longer mean what they did: re-derive this regression from a failing random run').toEqual(
+        regression.trace,
+      );
     });
   }
 

@@ -167,11 +167,14 @@ function stringArb(s: Schema, property?: string): fc.Arbitrary<unknown> {
   if (s.format === 'date-time') return dateTime;
   const pool = poolFor(property);
   if (pool) return fc.record({ __pool: fc.constant(pool), pick: fc.nat() }) as fc.Arbitrary<unknown>;
-  if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern as string)).filter((x) => x.length >= minLength && x.length <= maxLength);
+  if (typeof s.pattern === 'string')
+    return fc.stringMatching(new RegExp(s.pattern as string)).filter((x) => x.length >= minLength && x.length <= maxLength);
   const fit = (a: fc.Arbitrary<string>) => a.filter((x) => x.length >= minLength && x.length <= maxLength);
   if (property && /email/.test(property)) {
     // fc.emailAddress() follows RFC 5322; the service takes the common subset. Both, to reach both answers.
-    const simple = fc.tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.stringMatching(/^[a-z]{1,10}$/)).map(([user, host]) => `${user}@${host}.example`);
+    const simple = fc
+      .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.stringMatching(/^[a-z]{1,10}$/))
+      .map(([user, host]) => `${user}@${host}.example`);
     return fit(fc.oneof({ weight: 3, arbitrary: simple }, { weight: 1, arbitrary: fc.emailAddress() }));
   }
   if (property === 'url') {
@@ -182,15 +185,13 @@ function stringArb(s: Schema, property?: string): fc.Arbitrary<unknown> {
     );
   }
   if (property && /website|rss_url/.test(property)) return fit(fc.webUrl());
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.string({ minLength, maxLength }) },
-    { weight: 1, arbitrary: fit(nastyString) },
-  );
+  return fc.oneof({ weight: 3, arbitrary: fc.string({ minLength, maxLength }) }, { weight: 1, arbitrary: fit(nastyString) });
 }
 
 function integerArb(s: Schema, property?: string): fc.Arbitrary<number> {
   // A version worth sending is one the resource may have (else every write is a 409).
-  if (property === 'version') return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: INT_MAX }) });
+  if (property === 'version')
+    return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: INT_MAX }) });
   const min = (s.minimum as number | undefined) ?? INT_MIN;
   const max = (s.maximum as number | undefined) ?? INT_MAX;
   return fc.oneof(
@@ -214,7 +215,12 @@ function validArb(schema: Schema, property?: string, depth = 0): fc.Arbitrary<un
     case 'integer':
       return integerArb(s, property);
     case 'number':
-      return fc.double({ min: (s.minimum as number | undefined) ?? -1e9, max: (s.maximum as number | undefined) ?? 1e9, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: (s.minimum as number | undefined) ?? -1e9,
+        max: (s.maximum as number | undefined) ?? 1e9,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'null':
@@ -268,11 +274,17 @@ function wrongTypeArb(schema: Schema): fc.Arbitrary<unknown> {
 function outOfRangeArb(schema: Schema): fc.Arbitrary<unknown> {
   const s = deref(schema);
   const options: fc.Arbitrary<unknown>[] = [];
-  if (Array.isArray(s.enum)) options.push(fc.string({ maxLength: 12 }).filter((x) => !(s.enum as unknown[]).includes(x)), fc.constant(String(s.enum[0]).toUpperCase() + ' '));
+  if (Array.isArray(s.enum))
+    options.push(
+      fc.string({ maxLength: 12 }).filter((x) => !(s.enum as unknown[]).includes(x)),
+      fc.constant(String(s.enum[0]).toUpperCase() + ' '),
+    );
   if (s.type === 'string') {
-    if (typeof s.maxLength === 'number') options.push(fc.integer({ min: (s.maxLength as number) + 1, max: (s.maxLength as number) + 50 }).map((n) => 'x'.repeat(n)));
+    if (typeof s.maxLength === 'number')
+      options.push(fc.integer({ min: (s.maxLength as number) + 1, max: (s.maxLength as number) + 50 }).map((n) => 'x'.repeat(n)));
     if (typeof s.minLength === 'number' && (s.minLength as number) > 0) options.push(fc.constant(''));
-    if (s.format === 'date-time') options.push(fc.constantFrom('not a date', '2024-13-45T99:00:00Z', '2024-02-30T00:00:00Z', '1700000000', '2024-01-01'));
+    if (s.format === 'date-time')
+      options.push(fc.constantFrom('not a date', '2024-13-45T99:00:00Z', '2024-02-30T00:00:00Z', '1700000000', '2024-01-01'));
     if (typeof s.pattern === 'string') options.push(fc.string({ maxLength: 8 }).filter((x) => !new RegExp(s.pattern as string).test(x)));
   }
   if (s.type === 'integer' || s.type === 'number') {
@@ -294,10 +306,7 @@ function outOfRangeArb(schema: Schema): fc.Arbitrary<unknown> {
 
 type Auth = 'super' | 'admin' | 'readonly' | 'none' | 'garbage' | 'basic' | 'invitation';
 type PathChoice = { kind: 'real'; pick: number } | { kind: 'raw'; value: string };
-type Body =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown; contentType?: string }
-  | { kind: 'raw'; text: string; contentType?: string };
+type Body = { kind: 'none' } | { kind: 'json'; value: unknown; contentType?: string } | { kind: 'raw'; text: string; contentType?: string };
 
 interface FuzzRequest {
   op: Operation;
@@ -331,7 +340,21 @@ function badIdArb(param: string): fc.Arbitrary<string> {
     fc.stringMatching(/^[0-9a-hjkmnp-tv-z]{26}$/).map((r) => `${prefix}_${r}`),
     fc.constant(randomUUID()),
     fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
-    fc.constantFrom('%ZZ', '%E0%A4%A', '%00', '..', '%2e%2e', 'null', '0', '-1', 'net_', "'%20or%201=1", '%F0%9F%98%80', 'a'.repeat(5000), 'cmp_01m80jttk9aa9pm15ayjp0zfdw'),
+    fc.constantFrom(
+      '%ZZ',
+      '%E0%A4%A',
+      '%00',
+      '..',
+      '%2e%2e',
+      'null',
+      '0',
+      '-1',
+      'net_',
+      "'%20or%201=1",
+      '%F0%9F%98%80',
+      'a'.repeat(5000),
+      'cmp_01m80jttk9aa9pm15ayjp0zfdw',
+    ),
   );
 }
 
@@ -344,18 +367,22 @@ function pathChoiceArb(param: string, validOnly: boolean): fc.Arbitrary<PathChoi
 function queryValidArb(op: Operation): fc.Arbitrary<Array<[string, unknown]>> {
   if (op.query.length === 0) return fc.constant([]);
   const model = Object.fromEntries(op.query.map((q) => [q.name, validArb(q.schema, q.name === 'cursor' ? undefined : q.name)]));
-  return fc
-    .record(model, { requiredKeys: op.query.filter((q) => q.required).map((q) => q.name) })
-    // A real cursor comes from a previous page; a made-up one is invalid (tested below).
-    .map((r) => Object.entries(r).filter(([k]) => k !== 'cursor'))
-    .chain((entries) => fc.boolean().map((useCursor) => (useCursor ? [...entries, ['cursor', { __cursor: true }] as [string, unknown]] : entries)));
+  return (
+    fc
+      .record(model, { requiredKeys: op.query.filter((q) => q.required).map((q) => q.name) })
+      // A real cursor comes from a previous page; a made-up one is invalid (tested below).
+      .map((r) => Object.entries(r).filter(([k]) => k !== 'cursor'))
+      .chain((entries) => fc.boolean().map((useCursor) => (useCursor ? [...entries, ['cursor', { __cursor: true }] as [string, unknown]] : entries)))
+  );
 }
 
 function headersValidArb(op: Operation): fc.Arbitrary<Record<string, string>> {
   const names = op.headers.map((h) => h.name);
   return fc.record(
     {
-      ...(names.includes('Idempotency-Key') ? { 'Idempotency-Key': fc.oneof(fc.uuid(), fc.constantFrom('fuzz-shared-key-1', 'fuzz-shared-key-2')) } : {}),
+      ...(names.includes('Idempotency-Key')
+        ? { 'Idempotency-Key': fc.oneof(fc.uuid(), fc.constantFrom('fuzz-shared-key-1', 'fuzz-shared-key-2')) }
+        : {}),
       ...(names.includes('If-Match') ? { 'If-Match': fc.integer({ min: 1, max: 4 }).map((v) => `"${v}"`) } : {}),
       ...(op.path.endsWith('/audio') ? { Range: fc.constantFrom('bytes=0-99', 'bytes=10-', 'bytes=-50') } : {}),
     },
@@ -373,9 +400,7 @@ function validRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
     path: fc.record(Object.fromEntries(op.pathParams.map((p) => [p, pathChoiceArb(p, true)]))),
     query: queryValidArb(op),
     headers: headersValidArb(op),
-    body: op.body
-      ? validArb(op.body).map((value): Body => ({ kind: 'json', value }))
-      : fc.constant<Body>({ kind: 'none' }),
+    body: op.body ? validArb(op.body).map((value): Body => ({ kind: 'json', value })) : fc.constant<Body>({ kind: 'none' }),
   });
 }
 
@@ -390,33 +415,69 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
   const required = (bodySchema?.required as string[] | undefined) ?? [];
   const withBody = (mutation: string, body: fc.Arbitrary<Body>) =>
     fc.tuple(base, body).map(([r, b]): FuzzRequest => ({ ...r, valid: false, mutation, body: b }));
-  const bodyObject = (r: FuzzRequest): Json => (r.body.kind === 'json' && typeof r.body.value === 'object' && r.body.value ? { ...(r.body.value as Json) } : {});
+  const bodyObject = (r: FuzzRequest): Json =>
+    r.body.kind === 'json' && typeof r.body.value === 'object' && r.body.value ? { ...(r.body.value as Json) } : {};
 
   if (op.method === 'POST' && !op.body) {
     // The document gives these no body; the service takes `{}` (an empty POST counts as `{}`) and refuses others.
-    mutations.push(withBody('body on a body-less operation', fc.oneof(fc.constant({}), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })).map((value) => ({ kind: 'json', value }))));
+    mutations.push(
+      withBody(
+        'body on a body-less operation',
+        fc
+          .oneof(fc.constant({}), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }))
+          .map((value) => ({ kind: 'json', value })),
+      ),
+    );
   }
   if (op.method !== 'GET' && op.method !== 'DELETE') {
     mutations.push(
-      withBody('malformed JSON', fc.constantFrom('{', '{"name":', '[1,2', "{'a':1}", 'nul', '{"a":1}}', '\u0000', '{"a":"\\x"}').map((text) => ({ kind: 'raw', text, contentType: 'application/json' }))),
+      withBody(
+        'malformed JSON',
+        fc
+          .constantFrom('{', '{"name":', '[1,2', "{'a':1}", 'nul', '{"a":1}}', '\u0000', '{"a":"\\x"}')
+          .map((text) => ({ kind: 'raw', text, contentType: 'application/json' })),
+      ),
       withBody(
         'wrong content type',
-        fc.tuple(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'image/png'), fc.constantFrom('name=x', '{"name":"x"}', '<a/>')).map(
-          ([contentType, text]) => ({ kind: 'raw', text, contentType }),
-        ),
+        fc
+          .tuple(
+            fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'image/png'),
+            fc.constantFrom('name=x', '{"name":"x"}', '<a/>'),
+          )
+          .map(([contentType, text]) => ({ kind: 'raw', text, contentType })),
       ),
-      withBody('body not an object', fc.oneof(fc.constant([]), fc.integer(), fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 })).map((value) => ({ kind: 'json', value }))),
-      withBody('deeply nested body', fc.integer({ min: 50, max: 2000 }).map((n) => ({ kind: 'raw', text: '['.repeat(n) + ']'.repeat(n), contentType: 'application/json' }))),
+      withBody(
+        'body not an object',
+        fc
+          .oneof(
+            fc.constant([]),
+            fc.integer(),
+            fc.string(),
+            fc.constant(null),
+            fc.boolean(),
+            fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+          )
+          .map((value) => ({ kind: 'json', value })),
+      ),
+      withBody(
+        'deeply nested body',
+        fc.integer({ min: 50, max: 2000 }).map((n) => ({ kind: 'raw', text: '['.repeat(n) + ']'.repeat(n), contentType: 'application/json' })),
+      ),
     );
     // The pairs that follow break one property of a valid body.
     mutations.push(
       base.chain((r) =>
-        fc.tuple(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !(k in props)), fc.jsonValue({ maxDepth: 1 })).map(([k, v]): FuzzRequest => ({
-          ...r,
-          valid: false,
-          mutation: 'extra property',
-          body: { kind: 'json', value: { ...bodyObject(r), [k]: v } },
-        })),
+        fc
+          .tuple(
+            fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !(k in props)),
+            fc.jsonValue({ maxDepth: 1 }),
+          )
+          .map(([k, v]): FuzzRequest => ({
+            ...r,
+            valid: false,
+            mutation: 'extra property',
+            body: { kind: 'json', value: { ...bodyObject(r), [k]: v } },
+          })),
       ),
     );
     if (required.length) {
@@ -434,15 +495,40 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
     if (names.length) {
       const broken = (mutation: string, make: (s: Schema) => fc.Arbitrary<unknown>) =>
         base.chain((r) =>
-          fc.constantFrom(...names).chain((k) => make(props[k]!).map((v): FuzzRequest => ({ ...r, valid: false, mutation, body: { kind: 'json', value: { ...bodyObject(r), [k]: v } } }))),
+          fc.constantFrom(...names).chain((k) =>
+            make(props[k]!).map((v): FuzzRequest => ({
+              ...r,
+              valid: false,
+              mutation,
+              body: { kind: 'json', value: { ...bodyObject(r), [k]: v } },
+            })),
+          ),
         );
-      mutations.push(broken('wrong type', wrongTypeArb), broken('out of range', outOfRangeArb), broken('huge string', () => fc.constant(HUGE)));
+      mutations.push(
+        broken('wrong type', wrongTypeArb),
+        broken('out of range', outOfRangeArb),
+        broken('huge string', () => fc.constant(HUGE)),
+      );
     }
-    mutations.push(withBody('body over 1 MiB', fc.constant({ kind: 'raw', text: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), contentType: 'application/json' })));
+    mutations.push(
+      withBody(
+        'body over 1 MiB',
+        fc.constant({ kind: 'raw', text: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), contentType: 'application/json' }),
+      ),
+    );
   }
 
   for (const p of op.pathParams) {
-    mutations.push(base.chain((r) => badIdArb(p).map((value): FuzzRequest => ({ ...r, valid: false, mutation: `bad path ${p}`, path: { ...r.path, [p]: { kind: 'raw', value } } }))));
+    mutations.push(
+      base.chain((r) =>
+        badIdArb(p).map((value): FuzzRequest => ({
+          ...r,
+          valid: false,
+          mutation: `bad path ${p}`,
+          path: { ...r.path, [p]: { kind: 'raw', value } },
+        })),
+      ),
+    );
   }
   // Path ids of a real resource of another kind (a campaign id where a podcast id goes).
   if (op.pathParams.length) {
@@ -461,37 +547,60 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
   for (const q of op.query) {
     mutations.push(
       base.chain((r) =>
-        fc.oneof(wrongTypeArb(q.schema), outOfRangeArb(q.schema), fc.constant(HUGE.slice(0, 5000)), fc.string({ maxLength: 30 })).map((v): FuzzRequest => ({
-          ...r,
-          valid: false,
-          mutation: `bad query ${q.name}`,
-          query: [...r.query.filter(([k]) => k !== q.name), [q.name, v]],
-        })),
+        fc
+          .oneof(wrongTypeArb(q.schema), outOfRangeArb(q.schema), fc.constant(HUGE.slice(0, 5000)), fc.string({ maxLength: 30 }))
+          .map((v): FuzzRequest => ({
+            ...r,
+            valid: false,
+            mutation: `bad query ${q.name}`,
+            query: [...r.query.filter(([k]) => k !== q.name), [q.name, v]],
+          })),
       ),
     );
   }
   mutations.push(
     base.map((r): FuzzRequest => ({ ...r, valid: false, mutation: 'repeated query parameter', query: [...r.query, ['limit', 5], ['limit', 7]] })),
-    base.chain((r) => fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 })).map(([k, v]): FuzzRequest => ({ ...r, valid: false, mutation: 'unknown query parameter', query: [...r.query, [`x_${k}`, v]] }))),
+    base.chain((r) =>
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }))
+        .map(([k, v]): FuzzRequest => ({ ...r, valid: false, mutation: 'unknown query parameter', query: [...r.query, [`x_${k}`, v]] })),
+    ),
   );
 
   if (op.secured) {
-    mutations.push(base.chain((r) => fc.constantFrom<Auth>('none', 'garbage', 'basic', 'readonly').map((auth): FuzzRequest => ({ ...r, valid: false, mutation: `auth ${auth}`, auth }))));
+    mutations.push(
+      base.chain((r) =>
+        fc
+          .constantFrom<Auth>('none', 'garbage', 'basic', 'readonly')
+          .map((auth): FuzzRequest => ({ ...r, valid: false, mutation: `auth ${auth}`, auth })),
+      ),
+    );
   }
   if (op.headers.some((h) => h.name === 'Idempotency-Key')) {
-    mutations.push(base.map((r): FuzzRequest => ({ ...r, valid: false, mutation: 'Idempotency-Key too long', headers: { ...r.headers, 'Idempotency-Key': 'k'.repeat(300) } })));
+    mutations.push(
+      base.map((r): FuzzRequest => ({
+        ...r,
+        valid: false,
+        mutation: 'Idempotency-Key too long',
+        headers: { ...r.headers, 'Idempotency-Key': 'k'.repeat(300) },
+      })),
+    );
   }
   if (op.headers.some((h) => h.name === 'If-Match')) {
     mutations.push(
       base.chain((r) =>
-        fc.constantFrom('*', 'W/"1"', '"abc"', '1', '""', '"99999999999999999999"', '"-1"', '"1", "2"').map((v): FuzzRequest => ({ ...r, valid: false, mutation: 'bad If-Match', headers: { ...r.headers, 'If-Match': v } })),
+        fc
+          .constantFrom('*', 'W/"1"', '"abc"', '1', '""', '"99999999999999999999"', '"-1"', '"1", "2"')
+          .map((v): FuzzRequest => ({ ...r, valid: false, mutation: 'bad If-Match', headers: { ...r.headers, 'If-Match': v } })),
       ),
     );
   }
   if (op.path.endsWith('/audio')) {
     mutations.push(
       base.chain((r) =>
-        fc.constantFrom('bytes=999999999-', 'bytes=5-2', 'bytes=abc', 'items=0-1', 'bytes=0-1,5-9', 'bytes=').map((v): FuzzRequest => ({ ...r, valid: false, mutation: 'bad Range', headers: { ...r.headers, Range: v } })),
+        fc
+          .constantFrom('bytes=999999999-', 'bytes=5-2', 'bytes=abc', 'items=0-1', 'bytes=0-1,5-9', 'bytes=')
+          .map((v): FuzzRequest => ({ ...r, valid: false, mutation: 'bad Range', headers: { ...r.headers, Range: v } })),
       ),
     );
   }
@@ -559,7 +668,10 @@ async function makeFixtures(): Promise<void> {
     addToPool('advertiserId', { ...n, advertiserId: inv.advertiser.id });
     addToPool('campaignId', { ...n, campaignId: inv.campaign.id });
     addToPool('podcastId', { ...n, podcastId: inv.podcast.id });
-    const [offer] = await database().insert(offers).values({ id: newId('offer'), networkId, campaignId: inv.campaign.id, podcastId: inv.podcast.id }).returning();
+    const [offer] = await database()
+      .insert(offers)
+      .values({ id: newId('offer'), networkId, campaignId: inv.campaign.id, podcastId: inv.podcast.id })
+      .returning();
     addToPool('offerId', { ...n, offerId: offer!.id });
     const [decided] = await database()
       .insert(offers)
@@ -580,15 +692,27 @@ async function makeFixtures(): Promise<void> {
         ...(status === 'ready' ? { mimeType: 'audio/wav', durationMs: 1000, sizeBytes: 4000, readyAt: new Date() } : {}),
       })
       .returning();
-    if (status === 'ready') await database().insert(creativeAudio).values({ creativeId: creative!.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
+    if (status === 'ready')
+      await database()
+        .insert(creativeAudio)
+        .values({ creativeId: creative!.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
     addToPool('creativeId', { ...n, creativeId: creative!.id });
 
     const [hook] = await database()
       .insert(webhooks)
-      .values({ id: newId('webhook'), networkId, url: 'https://93.184.215.14/hooks', events: ['offer.accepted'], secretSealed: 'v1.unused.unused.unused' })
+      .values({
+        id: newId('webhook'),
+        networkId,
+        url: 'https://93.184.215.14/hooks',
+        events: ['offer.accepted'],
+        secretSealed: 'v1.unused.unused.unused',
+      })
       .returning();
     addToPool('webhookId', { ...n, webhookId: hook!.id });
-    const [event] = await database().insert(events).values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} }).returning();
+    const [event] = await database()
+      .insert(events)
+      .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
+      .returning();
     const [delivery] = await database()
       .insert(webhookDeliveries)
       .values({ id: randomUUID(), webhookId: hook!.id, networkId, eventId: event!.id, eventType: 'offer.accepted', body: '{}', status: 'failed' })
@@ -597,7 +721,14 @@ async function makeFixtures(): Promise<void> {
     const token = `inv_${randomBytes(20).toString('hex')}`;
     const [invitation] = await database()
       .insert(invitations)
-      .values({ id: newId('invitation'), networkId, email: `fuzz-${randomBytes(3).toString('hex')}@example.test`, role: 'read_only', tokenHash: hashToken(token), expiresAt: new Date(Date.now() + 86_400_000) })
+      .values({
+        id: newId('invitation'),
+        networkId,
+        email: `fuzz-${randomBytes(3).toString('hex')}@example.test`,
+        role: 'read_only',
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
       .returning();
     addToPool('invitationId', { ...n, invitationId: invitation!.id });
     invitationTokens.push(token);
@@ -641,7 +772,17 @@ interface Failure {
   request: string;
 }
 
-const tally = { requests: 0, byStatus: {} as Record<string, number>, validRequests: 0, invalidRequests: 0, requestViolationsOnValid: 0, real2xx: 0, direct: 0, truncatedViolations: 0, proxyClosedRetried: 0 };
+const tally = {
+  requests: 0,
+  byStatus: {} as Record<string, number>,
+  validRequests: 0,
+  invalidRequests: 0,
+  requestViolationsOnValid: 0,
+  real2xx: 0,
+  direct: 0,
+  truncatedViolations: 0,
+  proxyClosedRetried: 0,
+};
 const failures: Failure[] = [];
 /** Why requests the document calls valid were refused with 400 (rules beyond the schema), for the log. */
 const refusedValid = new Map<string, number>();
@@ -664,7 +805,9 @@ function resolveBinding(req: FuzzRequest): { binding: Record<string, string>; ur
       binding[p] = pick(pools.get(p), c?.kind === 'real' ? c.pick : 0)?.[p] ?? 'missing';
     }
   }
-  const pathPart = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (/%|^[\w.-]+$/.test(binding[name]!) ? binding[name]! : encodeURIComponent(binding[name]!)));
+  const pathPart = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    /%|^[\w.-]+$/.test(binding[name]!) ? binding[name]! : encodeURIComponent(binding[name]!),
+  );
   const search = req.query
     .map(([k, v]) => {
       let value: unknown = v;
@@ -757,7 +900,12 @@ async function send(req: FuzzRequest, n: number): Promise<void> {
   // new connection, and counted. Anything else without an answer — or the same twice — is a failure.
   for (let attempt = 1; !res; attempt++) {
     try {
-      res = await fetch((direct ? `${inject('baseUrl')}/v1` : prismUrl) + url, { method: req.op.method, headers, body, signal: AbortSignal.timeout(60_000) });
+      res = await fetch((direct ? `${inject('baseUrl')}/v1` : prismUrl) + url, {
+        method: req.op.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(60_000),
+      });
       text = await res.text();
     } catch (error) {
       const cause = String((error as { cause?: unknown }).cause ?? '');
@@ -766,7 +914,14 @@ async function send(req: FuzzRequest, n: number): Promise<void> {
         res = undefined;
         continue;
       }
-      failures.push({ kind: 'no answer', op: req.op.key, mutation: req.mutation, status: 0, detail: `${String(error)}${cause ? ` (${cause})` : ''}`, request: described });
+      failures.push({
+        kind: 'no answer',
+        op: req.op.key,
+        mutation: req.mutation,
+        status: 0,
+        detail: `${String(error)}${cause ? ` (${cause})` : ''}`,
+        request: described,
+      });
       return;
     }
   }
@@ -777,7 +932,8 @@ async function send(req: FuzzRequest, n: number): Promise<void> {
   const seen = opsSeen.get(req.op.key) ?? new Set<number>();
   seen.add(res.status);
   opsSeen.set(req.op.key, seen);
-  const fail = (kind: string, detail: string) => failures.push({ kind, op: req.op.key, mutation: req.mutation, status: res.status, detail, request: described });
+  const fail = (kind: string, detail: string) =>
+    failures.push({ kind, op: req.op.key, mutation: req.mutation, status: res.status, detail, request: described });
 
   const contentType = res.headers.get('content-type') ?? '';
   let parsed: unknown;
@@ -897,12 +1053,20 @@ afterAll(async () => {
 
 describe('fuzz: generated requests for every operation, through a validating Prism proxy', () => {
   it('never answers 5xx, always the envelope on errors, never off the document', async () => {
-    process.stdout.write(`fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${RUNS} requests per operation (FUZZ_RUNS), ${operations.length} operations\n`);
+    process.stdout.write(
+      `fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${RUNS} requests per operation (FUZZ_RUNS), ${operations.length} operations\n`,
+    );
     const started = Date.now();
     // Every operation's requests, generated up front from the seed, then interleaved.
     const all: FuzzRequest[] = [];
     operations.forEach((op, i) => all.push(...fc.sample(requestArb(op), { seed: SEED + i, numRuns: RUNS })));
-    const order = fc.sample(fc.shuffledSubarray(all.map((_, i) => i), { minLength: all.length, maxLength: all.length }), { seed: SEED, numRuns: 1 })[0]!;
+    const order = fc.sample(
+      fc.shuffledSubarray(
+        all.map((_, i) => i),
+        { minLength: all.length, maxLength: all.length },
+      ),
+      { seed: SEED, numRuns: 1 },
+    )[0]!;
 
     let next = 0;
     await Promise.all(
@@ -925,7 +1089,10 @@ describe('fuzz: generated requests for every operation, through a validating Pri
     process.stdout.write(
       `fuzz: ${tally.requests} requests (${tally.validRequests} valid, ${tally.invalidRequests} invalid) in ${seconds.toFixed(1)} s, ` +
         `statuses ${JSON.stringify(tally.byStatus)}\n` +
-        `fuzz: valid by the document but refused (400), by reason:\n${[...refusedValid.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `    ${v}× ${k}`).join('\n')}\n` +
+        `fuzz: valid by the document but refused (400), by reason:\n${[...refusedValid.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `    ${v}× ${k}`)
+          .join('\n')}\n` +
         (silent.length ? `fuzz: operations that never answered 2xx: ${silent.join(', ')}\n` : '') +
         (summary.length ? `fuzz: FAILURES\n${summary.join('\n')}\n` : ''),
     );

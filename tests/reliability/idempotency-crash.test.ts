@@ -225,7 +225,9 @@ describe('Idempotency-Keys across a SIGKILL of the service', () => {
 
     const sample = (xs: KeyRun[]) =>
       JSON.stringify(
-        xs.slice(0, 5).map((r) => ({ key: r.key, first: r.first, retries: r.retries.length, last: last(r), campaigns: campaignsByKey.get(r.key) ?? [] })),
+        xs
+          .slice(0, 5)
+          .map((r) => ({ key: r.key, first: r.first, retries: r.retries.length, last: last(r), campaigns: campaignsByKey.get(r.key) ?? [] })),
       );
     expect(inFlightAtKill, 'the kill must catch requests in flight').toBeGreaterThanOrEqual(MIN_IN_FLIGHT_AT_KILL);
     expect(stuck.length, `keys still refused ${RECOVERY_BOUND_MS / 1000} s after the restart: ${sample(stuck)}`).toBe(0);

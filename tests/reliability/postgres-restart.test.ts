@@ -125,7 +125,12 @@ async function call(op: Op, method: string, url: string, body?: unknown, idempot
     let envelope = true;
     if (res.status >= 400) {
       const p = parsed as Record<string, unknown> | null;
-      const keys = p && typeof p === 'object' ? Object.keys(p).filter((k) => k !== 'errors').sort() : [];
+      const keys =
+        p && typeof p === 'object'
+          ? Object.keys(p)
+              .filter((k) => k !== 'errors')
+              .sort()
+          : [];
       envelope =
         (res.headers.get('content-type') ?? '').startsWith('application/problem+json') &&
         JSON.stringify(keys) === JSON.stringify(PROBLEM_KEYS) &&
@@ -146,7 +151,17 @@ async function call(op: Op, method: string, url: string, body?: unknown, idempot
     };
   } catch (error) {
     const hang = (error as Error).name === 'TimeoutError';
-    return { ...base, end: Date.now(), status: 0, hang, networkError: hang ? undefined : String(error), envelope: false, retryAfter: null, body: undefined, replayed: false };
+    return {
+      ...base,
+      end: Date.now(),
+      status: 0,
+      hang,
+      networkError: hang ? undefined : String(error),
+      envelope: false,
+      retryAfter: null,
+      body: undefined,
+      replayed: false,
+    };
   }
 }
 
@@ -209,7 +224,9 @@ describe('Postgres restarted under load', () => {
     const deliveries = async (label: string) => {
       const h = db();
       try {
-        await h.db.transaction((tx) => recordEvent({ tx, networkId, type: 'offer.accepted', data: { ...EVENT_DATA_EXAMPLES['offer.accepted'], offer_id: label } }));
+        await h.db.transaction((tx) =>
+          recordEvent({ tx, networkId, type: 'offer.accepted', data: { ...EVENT_DATA_EXAMPLES['offer.accepted'], offer_id: label } }),
+        );
       } finally {
         await h.close();
       }
@@ -218,7 +235,8 @@ describe('Postgres restarted under load', () => {
       return (Date.now() - t0) / 1000;
     };
 
-    const firstSuccessAfter = (t: number, op: Op) => outcomes.filter((o) => o.op === op && o.start >= t && o.status >= 200 && o.status < 300).sort((a, b) => a.end - b.end)[0];
+    const firstSuccessAfter = (t: number, op: Op) =>
+      outcomes.filter((o) => o.op === op && o.start >= t && o.status >= 200 && o.status < 300).sort((a, b) => a.end - b.end)[0];
     const recovered = (t: number) => (['me', 'networks', 'campaign'] as const).every((op) => firstSuccessAfter(t, op));
 
     await sleep(2_000);
@@ -260,7 +278,11 @@ describe('Postgres restarted under load', () => {
       JSON.stringify({ outages, outcomes: failed.map((o) => ({ ...o, start: o.start - outages[0]!.down, end: o.end - outages[0]!.down })) }, null, 1),
     );
     const sample = (xs: Outcome[]) =>
-      JSON.stringify(xs.slice(0, 5).map(({ op, status, body, networkError, requestId, start, end }) => ({ op, status, body, networkError, requestId, start, end })));
+      JSON.stringify(
+        xs
+          .slice(0, 5)
+          .map(({ op, status, body, networkError, requestId, start, end }) => ({ op, status, body, networkError, requestId, start, end })),
+      );
     expect(server!.child.exitCode, server!.output().slice(-3000)).toBeNull();
     expect(server!.child.signalCode).toBeNull();
     // Next's handler logs an uncaught exception and keeps the process alive: that is a crash all the same.
@@ -279,7 +301,9 @@ describe('Postgres restarted under load', () => {
     // ---- (2) answering again within seconds of Postgres being back
     for (const w of outages) expect(w.recoverySeconds * 1000, w.kind).toBeLessThan(RECOVERY_BOUND_MS);
     // Nothing fails once Postgres has been back for that long (until the next outage).
-    const afterBound = failed.filter((o) => outages.some((w, i) => o.start >= w.up + RECOVERY_BOUND_MS && o.end < (outages[i + 1]?.down ?? Infinity)));
+    const afterBound = failed.filter((o) =>
+      outages.some((w, i) => o.start >= w.up + RECOVERY_BOUND_MS && o.end < (outages[i + 1]?.down ?? Infinity)),
+    );
     expect(afterBound.length, sample(afterBound)).toBe(0);
 
     // ---- (3) no corrupted state
@@ -307,7 +331,9 @@ describe('Postgres restarted under load', () => {
       const replays = await Promise.all(
         created.map((o) => call('campaign', 'POST', `/networks/${networkId}/campaigns`, campaignBody(o.campaignName!), o.idempotencyKey)),
       );
-      const notReplayed = replays.filter((r, i) => !(r.status === 201 && r.replayed && (r.body as { id: string }).id === (created[i]!.body as { id: string }).id));
+      const notReplayed = replays.filter(
+        (r, i) => !(r.status === 201 && r.replayed && (r.body as { id: string }).id === (created[i]!.body as { id: string }).id),
+      );
       expect(notReplayed.length, sample(notReplayed)).toBe(0);
 
       // A failed POST retried with the SAME key runs again (its 5xx was not stored) and creates one

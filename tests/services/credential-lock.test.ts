@@ -55,7 +55,15 @@ function openWrite(principal: Principal, networkId: string, mode: CredentialLock
 /** Settled yet? (without waiting for it) */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   const marker = Symbol('pending');
-  return (await Promise.race([promise.then(() => true, () => true), new Promise((r) => setImmediate(() => r(marker)))])) !== marker;
+  return (
+    (await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      new Promise((r) => setImmediate(() => r(marker))),
+    ])) !== marker
+  );
 }
 
 async function ownKey(token: string, keyId: string) {
@@ -79,7 +87,12 @@ describe('a revocation and the writes of its key', () => {
     write.finish();
     const advertiser = await write.committed;
     await revocation;
-    expect(await database().select().from(advertisers).where(and(eq(advertisers.networkId, network.id), eq(advertisers.id, advertiser.id)))).toHaveLength(1);
+    expect(
+      await database()
+        .select()
+        .from(advertisers)
+        .where(and(eq(advertisers.networkId, network.id), eq(advertisers.id, advertiser.id))),
+    ).toHaveLength(1);
     expect((await refusal(principalOf(writer.token))).kind).toBe('unauthorized');
   });
 
@@ -148,7 +161,14 @@ describe('demotion, removal and deletion of the grant behind a key', () => {
     await write.holding;
     const membership = await membershipOf(network.id, member.person.id);
     const demotion = database().transaction((tx) =>
-      changeMemberRole({ tx, networkId: network.id, memberId: membership.id, role: 'read_only', expectedVersion: undefined, actorKeyId: boss.key.id }),
+      changeMemberRole({
+        tx,
+        networkId: network.id,
+        memberId: membership.id,
+        role: 'read_only',
+        expectedVersion: undefined,
+        actorKeyId: boss.key.id,
+      }),
     );
     await waitersReach(1);
     expect(await settled(demotion)).toBe(false);
@@ -187,7 +207,9 @@ describe('demotion, removal and deletion of the grant behind a key', () => {
     const write = openWrite(principal, network.id);
     await write.holding;
     const bossPrincipal = await principalOf(boss.token);
-    const deletion = database().transaction((tx) => deleteServiceAccount({ tx, principal: bossPrincipal, networkId: network.id, id: account.serviceAccount.id }));
+    const deletion = database().transaction((tx) =>
+      deleteServiceAccount({ tx, principal: bossPrincipal, networkId: network.id, id: account.serviceAccount.id }),
+    );
     await waitersReach(1);
     expect(await settled(deletion)).toBe(false);
     write.finish();
@@ -282,8 +304,13 @@ describe('boundToCredential: the database handle of a mutation', () => {
     const db = boundToCredential(database(), principal, { networkId: network.id });
     expect(() => db.insert(advertisers)).toThrow(/writes only inside ctx\.db\.transaction/);
     expect(await db.transaction((tx) => createAdvertiser({ tx, networkId: network.id, fields: { name: 'ok' } }))).toMatchObject({ name: 'ok' });
-    await database().update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, writer.key.id));
-    expect((await refusal(db.transaction((tx) => createAdvertiser({ tx, networkId: network.id, fields: { name: 'late' } })))).kind).toBe('unauthorized');
+    await database()
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(apiKeys.id, writer.key.id));
+    expect((await refusal(db.transaction((tx) => createAdvertiser({ tx, networkId: network.id, fields: { name: 'late' } })))).kind).toBe(
+      'unauthorized',
+    );
     expect(await database().select().from(advertisers).where(eq(advertisers.networkId, network.id))).toHaveLength(1);
   });
 

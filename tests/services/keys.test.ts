@@ -12,7 +12,15 @@ import { mintMemberKey } from '@/server/services/members/mint-member-key';
 import { removeMember } from '@/server/services/members/remove-member';
 import { createServiceAccount } from '@/server/services/service-accounts/create-service-account';
 import { mintServiceAccountKey } from '@/server/services/service-accounts/mint-service-account-key';
-import { closeTestDatabase, createNetworkRow, membershipOf, createPerson, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import {
+  closeTestDatabase,
+  createNetworkRow,
+  membershipOf,
+  createPerson,
+  openTestDatabase,
+  personKey,
+  serviceAccountKey,
+} from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The credential rules of docs/keys-and-roles.md, on the services that enforce them (no server):
@@ -35,7 +43,9 @@ describe('createOwnKey (rules 6 and 7)', () => {
       { networkId: b.id, role: 'read_only' },
     ]);
     const principal = await principalOf(caller.token);
-    const minted = await database().transaction((tx) => createOwnKey({ tx, principal, name: 'narrower', scopes: [{ networkId: a.id, role: 'read_only' }] }));
+    const minted = await database().transaction((tx) =>
+      createOwnKey({ tx, principal, name: 'narrower', scopes: [{ networkId: a.id, role: 'read_only' }] }),
+    );
     expect(minted.scopes).toEqual([{ networkId: a.id, role: 'read_only' }]);
     expect(await scopesOf(minted.token)).toEqual({ [a.id]: 'read_only' });
     // Without scopes: a copy of the caller's current access.
@@ -153,9 +163,18 @@ describe('rule 6 in every service that mints, whatever its route checked first',
     const { serviceAccount } = await serviceAccountKey(a.id, 'administrator');
     for (const creator of [adminOfB, readerOfA]) {
       const attempts = [
-        () => database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'x', role: 'administrator', environment: 'test' })),
-        () => database().transaction((tx) => createServiceAccount({ tx, principal: creator, networkId: a.id, name: 'x', role: 'administrator', key: { name: 'x' } })),
-        () => database().transaction((tx) => mintServiceAccountKey({ tx, principal: creator, account: serviceAccount, name: 'x', role: 'administrator' })),
+        () =>
+          database().transaction((tx) =>
+            mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'x', role: 'administrator', environment: 'test' }),
+          ),
+        () =>
+          database().transaction((tx) =>
+            createServiceAccount({ tx, principal: creator, networkId: a.id, name: 'x', role: 'administrator', key: { name: 'x' } }),
+          ),
+        () =>
+          database().transaction((tx) =>
+            mintServiceAccountKey({ tx, principal: creator, account: serviceAccount, name: 'x', role: 'administrator' }),
+          ),
       ];
       for (const attempt of attempts) {
         const error = await refusal(attempt());
@@ -213,10 +232,14 @@ describe('mintMemberKey and removeMember: removal is final', () => {
     ]);
     const creator = await principalOf(admin.token);
     const membership = await membershipOf(a.id, member.person.id);
-    await database().transaction((tx) => removeMember({ tx, networkId: a.id, memberId: membership.id, expectedVersion: undefined, actorKeyId: creator.keyId }));
+    await database().transaction((tx) =>
+      removeMember({ tx, networkId: a.id, memberId: membership.id, expectedVersion: undefined, actorKeyId: creator.keyId }),
+    );
     expect(await scopesOf(member.token)).toEqual({ [b.id]: 'read_only' }); // the other network is untouched
     const minted = await refusal(
-      database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId: membership.id, name: 'back door', environment: 'test' })),
+      database().transaction((tx) =>
+        mintMemberKey({ tx, creator, networkId: a.id, memberId: membership.id, name: 'back door', environment: 'test' }),
+      ),
     );
     expect(minted.kind).toBe('conflict');
     // The person is invited back (the membership active again): the old key stays without the network.

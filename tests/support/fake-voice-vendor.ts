@@ -8,7 +8,10 @@ export type VendorMode = 'ok' | 'fail' | 'hang' | 'reject';
 
 /** A small valid WAV: 16-bit mono PCM, a 440 Hz tone. */
 export function toneWav(ms = 600, sampleRate = 16_000): Buffer {
-  const samples = Float32Array.from({ length: Math.round((sampleRate * ms) / 1000) }, (_, i) => Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 0.366);
+  const samples = Float32Array.from(
+    { length: Math.round((sampleRate * ms) / 1000) },
+    (_, i) => Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 0.366,
+  );
   return pcmWav(samples, sampleRate);
 }
 

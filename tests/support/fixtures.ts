@@ -18,7 +18,10 @@ export async function openTestDatabase() {
 export const closeTestDatabase = closeDatabase;
 
 export async function createNetworkRow(name = `Network ${randomBytes(3).toString('hex')}`) {
-  const [row] = await database().insert(networks).values({ id: newId('network'), name }).returning();
+  const [row] = await database()
+    .insert(networks)
+    .values({ id: newId('network'), name })
+    .returning();
   return row!;
 }
 
@@ -32,7 +35,10 @@ export async function membershipOf(networkId: string, userId: string) {
 }
 
 export async function createPerson(email = `p-${randomBytes(4).toString('hex')}@example.test`) {
-  const [row] = await database().insert(users).values({ id: newId('user'), email, name: email }).returning();
+  const [row] = await database()
+    .insert(users)
+    .values({ id: newId('user'), email, name: email })
+    .returning();
   return row!;
 }
 
@@ -43,7 +49,9 @@ export async function createPerson(email = `p-${randomBytes(4).toString('hex')}@
 export async function personKey(grants: Array<{ networkId: string; role: Role; keyRole?: Role }>, options: { expiresAt?: Date } = {}) {
   const person = await createPerson();
   for (const g of grants) {
-    await database().insert(memberships).values({ id: newId('membership'), networkId: g.networkId, userId: person.id, role: g.role });
+    await database()
+      .insert(memberships)
+      .values({ id: newId('membership'), networkId: g.networkId, userId: person.id, role: g.role });
   }
   const { key, token } = await mintApiKey({
     tx: database(),
@@ -79,7 +87,10 @@ export async function adInventory(
   options: { campaignStatus?: 'draft' | 'active' | 'paused' | 'completed' | 'archived'; optedIn?: boolean; script?: string; voice?: string } = {},
 ) {
   const { advertisers, campaigns, podcasts } = await import('@/db/schema');
-  const [advertiser] = await database().insert(advertisers).values({ id: newId('advertiser'), networkId, name: 'Acme Mattresses' }).returning();
+  const [advertiser] = await database()
+    .insert(advertisers)
+    .values({ id: newId('advertiser'), networkId, name: 'Acme Mattresses' })
+    .returning();
   const [campaign] = await database()
     .insert(campaigns)
     .values({

@@ -49,7 +49,9 @@ export default async function setup(project: TestProject) {
       await pg.stop();
       throw new Error(`No Redis answers at ${where} (TEST_REDIS_URL): CI must test the Redis rate-limit store (.ci/run starts redis-server).`);
     }
-    process.stderr.write(`No Redis answers at ${where} (TEST_REDIS_URL): the Redis rate-limit store was not exercised; the Postgres store (the default) was.\n`);
+    process.stderr.write(
+      `No Redis answers at ${where} (TEST_REDIS_URL): the Redis rate-limit store was not exercised; the Postgres store (the default) was.\n`,
+    );
   }
   const db = await createTestDatabase('it').catch(async (error: unknown) => {
     await pg.stop();

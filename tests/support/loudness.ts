@@ -2,7 +2,6 @@ import { expect } from 'vitest';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { integratedLoudness, truePeak } from './bs1770';
 
-
 /**
  * Decoding and judging the audio the service serves, with code of the tests' own: WAV read here,
  * MP3 decoded by libmpg123 (the `mpg123-decoder` package) — not ffmpeg, which made the files — and
@@ -27,7 +26,12 @@ export function decodeWav(buf: Buffer): Pcm & { bitsPerSample: number } {
     const size = buf.readUInt32LE(offset + 4);
     const body = offset + 8;
     if (id === 'fmt ') {
-      format = { audioFormat: buf.readUInt16LE(body), channels: buf.readUInt16LE(body + 2), sampleRate: buf.readUInt32LE(body + 4), bitsPerSample: buf.readUInt16LE(body + 14) };
+      format = {
+        audioFormat: buf.readUInt16LE(body),
+        channels: buf.readUInt16LE(body + 2),
+        sampleRate: buf.readUInt32LE(body + 4),
+        bitsPerSample: buf.readUInt16LE(body + 14),
+      };
     } else if (id === 'data') {
       expect(format).toMatchObject({ audioFormat: 1, bitsPerSample: 16 });
       const frames = Math.floor(Math.min(size, buf.length - body) / (2 * format!.channels));
@@ -58,7 +62,7 @@ export function mp3FrameBitrates(buf: Buffer): number[] {
   const kbps = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
   const rates = [44_100, 48_000, 32_000];
   const found: number[] = [];
-  for (let i = 0; i + 4 <= buf.length; ) {
+  for (let i = 0; i + 4 <= buf.length;) {
     const h = buf.readUInt32BE(i);
     const sync = h >>> 21 === 0x7ff && ((h >>> 19) & 3) === 3 && ((h >>> 17) & 3) === 1; // MPEG-1, Layer III
     const bitrate = kbps[(h >>> 12) & 15];
@@ -108,7 +112,14 @@ export interface CreativeAudioFields {
   sample_rate: number | null;
   loudness_lufs: number | null;
   true_peak_dbtp: number | null;
-  formats: Array<{ format: string; mime_type: string; size_bytes: number; loudness_lufs: number | null; true_peak_dbtp: number | null; audio_url: string }>;
+  formats: Array<{
+    format: string;
+    mime_type: string;
+    size_bytes: number;
+    loudness_lufs: number | null;
+    true_peak_dbtp: number | null;
+    audio_url: string;
+  }>;
   audio_url: string | null;
 }
 

@@ -11,7 +11,17 @@ const unrouted = (sql: string) => unroutedReferences(sql, tenant);
 describe('tenant relations', () => {
   it('are the tables and views of db/schema/* with a network_id column', () => {
     expect([...tenant].sort()).toEqual(
-      expect.arrayContaining(['advertisers', 'api_key_scopes', 'audit_log', 'campaigns', 'invitations', 'memberships', 'offers', 'service_accounts', 'webhook_attempts']),
+      expect.arrayContaining([
+        'advertisers',
+        'api_key_scopes',
+        'audit_log',
+        'campaigns',
+        'invitations',
+        'memberships',
+        'offers',
+        'service_accounts',
+        'webhook_attempts',
+      ]),
     );
     for (const other of ['networks', 'users', 'api_keys', 'idempotency_keys', 'rate_limit_buckets']) expect(tenant.has(other)).toBe(false);
   });
@@ -40,15 +50,21 @@ describe('a statement names its network', () => {
   it('counts a join on network_id only with a reference that is itself constrained, and only on the side the ON clause filters', () => {
     const joined = 'select * from offers o join campaigns c on c.id = o.campaign_id and c.network_id = o.network_id where o.network_id = $1';
     expect(unrouted(joined)).toEqual([]);
-    expect(unrouted('select * from offers o join campaigns c on c.id = o.campaign_id where o.network_id = $1')).toEqual([{ relation: 'campaigns', how: 'read' }]);
+    expect(unrouted('select * from offers o join campaigns c on c.id = o.campaign_id where o.network_id = $1')).toEqual([
+      { relation: 'campaigns', how: 'read' },
+    ]);
     // Another table's network_id does not route this one.
-    expect(unrouted('select * from campaigns c join advertisers a on a.id = c.advertiser_id where a.network_id = $1')).toEqual([{ relation: 'campaigns', how: 'read' }]);
+    expect(unrouted('select * from campaigns c join advertisers a on a.id = c.advertiser_id where a.network_id = $1')).toEqual([
+      { relation: 'campaigns', how: 'read' },
+    ]);
     expect(unrouted('select * from offers o join campaigns c on c.network_id = o.network_id and c.id = o.campaign_id')).toEqual([
       { relation: 'offers', how: 'read' },
       { relation: 'campaigns', how: 'read' },
     ]);
     // A LEFT JOIN's ON clause filters the joined side, never the preserved one.
-    expect(unrouted('select * from campaigns c left join offers o on o.campaign_id = c.id and o.network_id = c.network_id where c.network_id = $1')).toEqual([]);
+    expect(
+      unrouted('select * from campaigns c left join offers o on o.campaign_id = c.id and o.network_id = c.network_id where c.network_id = $1'),
+    ).toEqual([]);
     expect(unrouted('select * from campaigns c left join offers o on c.network_id = $1 and o.network_id = c.network_id')).toEqual([
       { relation: 'campaigns', how: 'read' },
       { relation: 'offers', how: 'read' },
@@ -63,7 +79,9 @@ describe('a statement names its network', () => {
     expect(unrouted('with c as (select * from campaigns where id = $1) select * from c')).toEqual([{ relation: 'campaigns', how: 'read' }]);
     expect(unrouted('with campaigns as (select 1 as id) select * from campaigns')).toEqual([]);
     expect(unrouted('select * from (select * from offers where id = $1) o where o.network_id = $2')).toEqual([{ relation: 'offers', how: 'read' }]);
-    expect(unrouted('select (select count(*) from creatives where offer_id = $1) from networks where id = $2')).toEqual([{ relation: 'creatives', how: 'read' }]);
+    expect(unrouted('select (select count(*) from creatives where offer_id = $1) from networks where id = $2')).toEqual([
+      { relation: 'creatives', how: 'read' },
+    ]);
   });
 
   it('refuses an UPDATE or DELETE by id alone, and an INSERT that does not set network_id', () => {

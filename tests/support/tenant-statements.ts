@@ -144,12 +144,23 @@ class Checker {
     }
     if (stmt.selectStmt) this.statement(stmt.selectStmt, parent, ctes);
     const scope: Scope = { refs: [], parent, ctes };
-    this.subqueries([...(stmt.onConflictClause?.targetList ?? []), stmt.onConflictClause?.whereClause, ...(stmt.returningClause?.exprs ?? [])], scope);
+    this.subqueries(
+      [...(stmt.onConflictClause?.targetList ?? []), stmt.onConflictClause?.whereClause, ...(stmt.returningClause?.exprs ?? [])],
+      scope,
+    );
   }
 
   private update(stmt: UpdateStmtNode, parent: Scope | undefined, outerCtes: ReadonlySet<string>): void {
     const ctes = this.withClause(stmt.withClause, parent, outerCtes);
-    this.targeted('update', stmt.relation, stmt.fromClause, stmt.whereClause, [...(stmt.targetList ?? []), ...(stmt.returningClause?.exprs ?? [])], parent, ctes);
+    this.targeted(
+      'update',
+      stmt.relation,
+      stmt.fromClause,
+      stmt.whereClause,
+      [...(stmt.targetList ?? []), ...(stmt.returningClause?.exprs ?? [])],
+      parent,
+      ctes,
+    );
   }
 
   private delete(stmt: DeleteStmtNode, parent: Scope | undefined, outerCtes: ReadonlySet<string>): void {
@@ -226,7 +237,7 @@ class Checker {
 
   /** Mark constrained references until nothing changes (a join chain passes the constraint along). */
   private settle(scope: Scope, conditions: Condition[]): void {
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const { expr, over } of conditions) {
         const sides = networkEquality(expr);

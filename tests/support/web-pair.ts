@@ -80,7 +80,9 @@ export function inEnvelope(answer: { status: number; headers: Headers; body: unk
   if (!/^application\/problem\+json/.test(answer.headers.get('content-type') ?? '')) return false;
   const body = answer.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== 'object') return false;
-  const keys = Object.keys(body).filter((k) => k !== 'errors').sort();
+  const keys = Object.keys(body)
+    .filter((k) => k !== 'errors')
+    .sort();
   return (
     JSON.stringify(keys) === JSON.stringify(['detail', 'status', 'title', 'type']) &&
     body.status === answer.status &&

@@ -216,7 +216,10 @@ describe('http synthesis provider', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const err = await failure(
-      synthesisProvider({ SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: `http://127.0.0.1:${port}`, SYNTH_RETRY_BASE_MS: '10' }).synthesize({ text: 'Hi', voice: 'default' }),
+      synthesisProvider({ SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: `http://127.0.0.1:${port}`, SYNTH_RETRY_BASE_MS: '10' }).synthesize({
+        text: 'Hi',
+        voice: 'default',
+      }),
     );
     expect(err).toMatchObject({ retryable: true, code: 'unavailable', attempts: 3 });
     expectClientSafe(err);

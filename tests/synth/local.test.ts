@@ -58,7 +58,7 @@ describe('local synthesis provider', () => {
     }
   });
 
-  it('keeps working past the engine\'s per-instance limit (80 calls), also when called concurrently', async () => {
+  it("keeps working past the engine's per-instance limit (80 calls), also when called concurrently", async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) => provider.synthesize({ text: `Number ${i}.`, voice: VOICE_PRESETS[i % VOICE_PRESETS.length]! })),
     );

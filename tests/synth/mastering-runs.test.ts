@@ -76,7 +76,10 @@ describe('mastering', () => {
     expect(renders(lines)).toHaveLength(1);
     expect(lines).toHaveLength(3);
     const [mp3, wav] = out.renditions;
-    for (const [rendition, pcm] of [[mp3!, await decodeMp3(mp3!.bytes)], [wav!, decodeWav(wav!.bytes)]] as const) {
+    for (const [rendition, pcm] of [
+      [mp3!, await decodeMp3(mp3!.bytes)],
+      [wav!, decodeWav(wav!.bytes)],
+    ] as const) {
       const measured = expectBroadcastReady(pcm);
       expect(Math.abs(rendition.loudnessLufs - -16)).toBeLessThanOrEqual(0.3 + 1e-9);
       expect(Math.abs(rendition.loudnessLufs - measured.lufs)).toBeLessThan(0.5);

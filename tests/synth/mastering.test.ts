@@ -21,7 +21,9 @@ describe('finding ffmpeg', () => {
   });
 
   it('refuses a binary that does not run, or lacks what mastering needs, saying what to install', async () => {
-    await expect(ffmpegBinary({ FFMPEG_PATH: path.join(dir, 'nope') })).rejects.toThrow(/does not run.*Debian package "ffmpeg" \(apt-get install ffmpeg\)/);
+    await expect(ffmpegBinary({ FFMPEG_PATH: path.join(dir, 'nope') })).rejects.toThrow(
+      /does not run.*Debian package "ffmpeg" \(apt-get install ffmpeg\)/,
+    );
     const fake = path.join(dir, 'ffmpeg-without-lame');
     writeFileSync(fake, '#!/bin/sh\necho "ffmpeg version 0.0-fake"\n');
     chmodSync(fake, 0o755);
@@ -32,7 +34,9 @@ describe('finding ffmpeg', () => {
     const db = await createTestDatabase('no-ffmpeg');
     try {
       const started = startServerProcess({ DATABASE_URL: db.url, FFMPEG_PATH: path.join(dir, 'missing-ffmpeg') });
-      await expect(started).rejects.toThrow(/exited with 1 before it was ready[\s\S]*Failed to start: ffmpeg at .*missing-ffmpeg \(FFMPEG_PATH\) does not run.*apt-get install ffmpeg/);
+      await expect(started).rejects.toThrow(
+        /exited with 1 before it was ready[\s\S]*Failed to start: ffmpeg at .*missing-ffmpeg \(FFMPEG_PATH\) does not run.*apt-get install ffmpeg/,
+      );
     } finally {
       await db.drop();
     }

@@ -27,7 +27,14 @@ interface DialogFormProps<TIn extends FieldValues, TOut> {
  * where the dialog is drawn elsewhere — a form loaded when its dialog opens
  * (`shell/create-network-form.tsx`), or one with state that must start afresh at every opening.
  */
-export function DialogForm<TIn extends FieldValues, TOut>({ form, onSubmit, submitLabel, submitVariant, onCancel, children }: DialogFormProps<TIn, TOut>) {
+export function DialogForm<TIn extends FieldValues, TOut>({
+  form,
+  onSubmit,
+  submitLabel,
+  submitVariant,
+  onCancel,
+  children,
+}: DialogFormProps<TIn, TOut>) {
   return (
     <Form form={form} onSubmit={onSubmit}>
       {children}

@@ -123,7 +123,13 @@ export function ListFilter<S extends FilterSpec>({
   return (
     <div className={cn('space-y-1.5', wide ? 'sm:w-60' : 'sm:w-44')}>
       <Label htmlFor={id}>{label}</Label>
-      <Select id={id} value={(filters.values[name] as string | undefined) ?? ''} onChange={(e) => filters.set(name, e.target.value)} placeholder={placeholder} options={options}>
+      <Select
+        id={id}
+        value={(filters.values[name] as string | undefined) ?? ''}
+        onChange={(e) => filters.set(name, e.target.value)}
+        placeholder={placeholder}
+        options={options}
+      >
         {children}
       </Select>
     </div>
@@ -186,7 +192,11 @@ export function referenceColumn<TRow>({
 }
 
 /** An amount in minor units with its currency ("$2,500.00"), sorted by amount. */
-export function moneyColumn<TRow>(id: string, header: string, amount: (row: TRow) => { cents: number | null; currency: string | null }): DataTableColumn<TRow> {
+export function moneyColumn<TRow>(
+  id: string,
+  header: string,
+  amount: (row: TRow) => { cents: number | null; currency: string | null },
+): DataTableColumn<TRow> {
   return {
     id,
     header,

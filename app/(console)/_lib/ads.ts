@@ -121,7 +121,8 @@ export async function fetchAuthorizedBlob(path: string, init?: { method?: string
 /** A sentence for a failed audio fetch (502: the voice service is down). */
 export function audioErrorSentence(error: unknown, action = 'load the audio'): string {
   if (error instanceof AudioFetchError) {
-    if (error.status === 502 || error.status === 503) return `Could not ${action}: the voice service is unavailable right now. Try again in a minute. (${error.detail})`;
+    if (error.status === 502 || error.status === 503)
+      return `Could not ${action}: the voice service is unavailable right now. Try again in a minute. (${error.detail})`;
     if (error.status === 401) return `Could not ${action}: your key was revoked or expired — sign in again.`;
     return `Could not ${action}: ${error.detail}`;
   }

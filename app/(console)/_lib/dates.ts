@@ -43,5 +43,9 @@ export function formatTick(value: string, unit: 'hour' | 'day'): string {
 
 /** The reader's time zone as the formats above name it ("UTC", "GMT+1"). */
 export function timeZoneLabel(at: Date = new Date()): string {
-  return ZONE().formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? 'UTC';
+  return (
+    ZONE()
+      .formatToParts(at)
+      .find((part) => part.type === 'timeZoneName')?.value ?? 'UTC'
+  );
 }

@@ -28,5 +28,12 @@ export type PagedList<TItem> = ReturnType<typeof pagedList<TItem>>;
 
 /** A paged list as DataTable's props: `<DataTable {...pagedTable(list)} columns={…} label="…" />`. */
 export function pagedTable<TItem>(list: PagedList<TItem>) {
-  return { rows: list.rows, error: list.error, onRetry: list.refetch, hasMore: list.hasMore, onLoadMore: list.loadMore, loadingMore: list.loadingMore };
+  return {
+    rows: list.rows,
+    error: list.error,
+    onRetry: list.refetch,
+    hasMore: list.hasMore,
+    onLoadMore: list.loadMore,
+    loadingMore: list.loadingMore,
+  };
 }

@@ -37,7 +37,10 @@ if (!process.env.SKIP_WEBHOOK) {
   let secret = '';
   let onEvent: (event: WebhookEvent) => void = () => {};
   const arrived = new Promise<WebhookEvent>((resolve) => (onEvent = resolve));
-  const receiver = await startReceiver(() => secret, (event) => onEvent(event));
+  const receiver = await startReceiver(
+    () => secret,
+    (event) => onEvent(event),
+  );
   const hook = ok(await api.POST('/networks/{networkId}/webhooks', { params: { path }, body: { url: receiver.url, events: ['optin.completed'] } }));
   secret = hook.secret; // shown once: store it (encrypted) with your integration's settings
   const podcast = ok(await api.POST('/networks/{networkId}/podcasts', { params: { path }, body: { name: 'Morning Show', host_name: 'Sam' } }));
@@ -48,5 +51,12 @@ if (!process.env.SKIP_WEBHOOK) {
   receiver.server.close();
 }
 
-console.log(JSON.stringify({ networks: networks.items.length, networkId, campaignId: campaign.id, webhook: delivered ? { type: delivered.type, id: delivered.id } : null }));
+console.log(
+  JSON.stringify({
+    networks: networks.items.length,
+    networkId,
+    campaignId: campaign.id,
+    webhook: delivered ? { type: delivered.type, id: delivered.id } : null,
+  }),
+);
 process.exit(0);

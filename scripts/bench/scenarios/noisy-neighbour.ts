@@ -194,7 +194,8 @@ async function startReceiver(): Promise<Receiver> {
       const at = performance.now();
       try {
         const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { offer_id?: string } };
-        if (envelope.type === 'offer.accepted' && envelope.data.offer_id && !accepted.has(envelope.data.offer_id)) accepted.set(envelope.data.offer_id, at);
+        if (envelope.type === 'offer.accepted' && envelope.data.offer_id && !accepted.has(envelope.data.offer_id))
+          accepted.set(envelope.data.offer_id, at);
       } catch {
         // not ours
       }
@@ -221,7 +222,12 @@ interface AdNetwork {
 async function adNetwork(su: Api, name: string): Promise<AdNetwork> {
   const { id } = await api<{ id: string }>(su, 'POST', '/networks', { name });
   const advertiser = await api<{ id: string }>(su, 'POST', `/networks/${id}/advertisers`, { name: 'Acme' });
-  const campaign = await api<{ id: string }>(su, 'POST', `/networks/${id}/campaigns`, { name: 'Sleep', advertiser_id: advertiser.id, script: SCRIPT, status: 'active' });
+  const campaign = await api<{ id: string }>(su, 'POST', `/networks/${id}/campaigns`, {
+    name: 'Sleep',
+    advertiser_id: advertiser.id,
+    script: SCRIPT,
+    status: 'active',
+  });
   const podcast = await api<{ id: string }>(su, 'POST', `/networks/${id}/podcasts`, { name: 'Night shift', host_name: 'Sam' });
   await api(su, 'POST', `/networks/${id}/podcasts/${podcast.id}/opt-in`);
   return { id, campaignId: campaign.id, podcastId: podcast.id };
@@ -275,10 +281,16 @@ async function measureMe(b: Api, rate: number, seconds: number): Promise<MeSampl
 }
 
 /** BENCH_NOISY_TRACE: B's `/v1/me` samples of one phase, one JSON line each. */
-function trace(file: string | undefined, what: { synth: string; phase: string }, sides: Array<{ side: 'alone' | 'attacked'; rounds: BMeasurement[] }>): void {
+function trace(
+  file: string | undefined,
+  what: { synth: string; phase: string },
+  sides: Array<{ side: 'alone' | 'attacked'; rounds: BMeasurement[] }>,
+): void {
   if (!file) return;
   const lines = sides.flatMap(({ side, rounds }) =>
-    rounds.flatMap((r, round) => r.me.latencies.map((ms, i) => JSON.stringify({ ...what, round, side, at: Math.round(r.me.sentAt[i]!), ms: Number(ms.toFixed(2)) }))),
+    rounds.flatMap((r, round) =>
+      r.me.latencies.map((ms, i) => JSON.stringify({ ...what, round, side, at: Math.round(r.me.sentAt[i]!), ms: Number(ms.toFixed(2)) })),
+    ),
   );
   appendFileSync(file, lines.join('\n') + '\n');
 }
@@ -376,7 +388,12 @@ export async function withNoisyService<T>(
 }
 
 /** Run against a started service (with NOISY_SERVICE_ENV and voice provider `synth`) as its super_user `su`. */
-export async function runNoisyNeighbour(su: Api, s: NoisySettings, synth: 'local' | 'http', opts: { log: (msg: string) => void }): Promise<NoisyResult> {
+export async function runNoisyNeighbour(
+  su: Api,
+  s: NoisySettings,
+  synth: 'local' | 'http',
+  opts: { log: (msg: string) => void },
+): Promise<NoisyResult> {
   const loadBefore = loadAverage();
   const receiver = await startReceiver();
   try {
@@ -392,7 +409,9 @@ export async function runNoisyNeighbour(su: Api, s: NoisySettings, synth: 'local
     // Minted before any phase (by the operator: A's own key may be out of budget after a phase).
     const minted: string[] = [];
     for (let i = 0; i < s.keys; i++) {
-      minted.push((await api<{ token: string }>(su, 'POST', `/networks/${a.id}/service-accounts/${aAdmin.accountId}/keys`, { key_name: `minted ${i}` })).token);
+      minted.push(
+        (await api<{ token: string }>(su, 'POST', `/networks/${a.id}/service-accounts/${aAdmin.accountId}/keys`, { key_name: `minted ${i}` })).token,
+      );
     }
 
     // Warm-up (not counted): the voice engine starts, the creative path and the delivery run once.
@@ -417,7 +436,10 @@ export async function runNoisyNeighbour(su: Api, s: NoisySettings, synth: 'local
         const before = receiver.hanging.requests;
         const hooks: string[] = [];
         for (let i = 0; i < s.hooks; i++) {
-          hooks.push((await api<{ id: string }>(su, 'POST', `/networks/${a.id}/webhooks`, { url: `${receiver.url}/hang/${i}`, events: ['optin.completed'] })).id);
+          hooks.push(
+            (await api<{ id: string }>(su, 'POST', `/networks/${a.id}/webhooks`, { url: `${receiver.url}/hang/${i}`, events: ['optin.completed'] }))
+              .id,
+          );
         }
         const aAdminApi = { baseUrl: su.baseUrl, token: aAdmin.token };
         for (let i = 0; i < s.hookEvents; i++) {
@@ -476,7 +498,13 @@ function attackSpec(
         inFlight: s.previews,
       };
     case 'batches':
-      return { ...base, tokens: [tokens.admin], method: 'GET', path: `/api/trpc/${Array.from({ length: s.batchCalls }, () => 'me.get').join(',')}?batch=1`, inFlight: s.batches };
+      return {
+        ...base,
+        tokens: [tokens.admin],
+        method: 'GET',
+        path: `/api/trpc/${Array.from({ length: s.batchCalls }, () => 'me.get').join(',')}?batch=1`,
+        inFlight: s.batches,
+      };
     case 'minted-keys':
       return { ...base, tokens: tokens.minted, method: 'GET', path: `/v1/networks/${a.id}/campaigns?limit=50`, inFlight: tokens.minted.length * 4 };
   }
@@ -524,11 +552,14 @@ function noisyPhaseLine(p: PhaseResult, synth: NoisyResult['synth']): string {
 }
 
 export function noisyLogLine(r: NoisyResult): string {
-  return r.phases.map((p) => noisyPhaseLine(p, r.synth)).join('\n[bench] ') + `\n[bench] noisy neighbour (${r.synth} voice) targets: ${noisyMet(r) ? 'met' : 'MISSED'}`;
+  return (
+    r.phases.map((p) => noisyPhaseLine(p, r.synth)).join('\n[bench] ') +
+    `\n[bench] noisy neighbour (${r.synth} voice) targets: ${noisyMet(r) ? 'met' : 'MISSED'}`
+  );
 }
 
 const SYNTH_WORDS: Record<NoisyResult['synth'], (vendorDelayMs: number) => string> = {
-  local: () => 'With the local voice engine (`SYNTH_PROVIDER=local`, the default: synthesis on the web and worker processes\' own CPU)',
+  local: () => "With the local voice engine (`SYNTH_PROVIDER=local`, the default: synthesis on the web and worker processes' own CPU)",
   http: (ms) => `With a voice vendor (\`SYNTH_PROVIDER=http\`, as a deployment runs: a fake vendor answering each call in ${fmtInt(ms)} ms)`,
 };
 
@@ -579,7 +610,10 @@ function noisyTable(r: NoisyResult): string[] {
 }
 
 async function standalone(): Promise<void> {
-  const report = process.env.BENCH_REPORT === '-' || (settings.quick && !process.env.BENCH_REPORT) ? undefined : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+  const report =
+    process.env.BENCH_REPORT === '-' || (settings.quick && !process.env.BENCH_REPORT)
+      ? undefined
+      : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
   const dbName = `bench_${randomBytes(6).toString('hex')}`;
   const dbUrl = databaseUrl(settings.pgUrl, dbName);
   const admin = postgres(settings.pgUrl, { max: 1, onnotice: () => {} });
@@ -592,7 +626,11 @@ async function standalone(): Promise<void> {
     const results: NoisyResult[] = [];
     for (const synth of noisy.synth) {
       const { service, close } = await withNoisyService(synth, settings.vendorDelayMs, (env, what) =>
-        processes.start(`service-${synth}`, 'scripts/start.ts', serviceEnvironment(dbUrl, token, env), { what: `the service (${what})`, readyToken: token, timeoutMs: settings.startTimeoutMs }),
+        processes.start(`service-${synth}`, 'scripts/start.ts', serviceEnvironment(dbUrl, token, env), {
+          what: `the service (${what})`,
+          readyToken: token,
+          timeoutMs: settings.startTimeoutMs,
+        }),
       );
       try {
         results.push(await runNoisyNeighbour({ baseUrl: service.url, token }, noisy, synth, { log }));

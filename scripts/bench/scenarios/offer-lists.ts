@@ -64,15 +64,18 @@ export async function runOfferLists(
   // [0]: the network whose list is measured; [1]: another network whose offers interleave with it.
   const parents: Array<{ networkId: string; campaignId: string; podcastId: string }> = [];
   for (const { networkId, advertiserId } of networks) {
-    const campaign = await api<{ id: string }>(person, 'POST', `/networks/${networkId}/campaigns`, { name: 'Bench list campaign', advertiser_id: advertiserId, status: 'active' });
+    const campaign = await api<{ id: string }>(person, 'POST', `/networks/${networkId}/campaigns`, {
+      name: 'Bench list campaign',
+      advertiser_id: advertiserId,
+      status: 'active',
+    });
     const podcast = await api<{ id: string }>(person, 'POST', `/networks/${networkId}/podcasts`, { name: 'Bench list podcast', host_name: 'Sam' });
     await api(person, 'POST', `/networks/${networkId}/podcasts/${podcast.id}/opt-in`);
     parents.push({ networkId, campaignId: campaign.id, podcastId: podcast.id });
   }
   const [mine, other] = parents as [(typeof parents)[0], (typeof parents)[0]];
   const networkId = mine.networkId;
-  const rootSecret =
-    appSecret ?? (await db<Array<{ value: string }>>`select value from instance_secrets where name = 'app_secret_key'`)[0]?.value;
+  const rootSecret = appSecret ?? (await db<Array<{ value: string }>>`select value from instance_secrets where name = 'app_secret_key'`)[0]?.value;
   if (!rootSecret) throw new Error('no app secret to sign list cursors with');
   const scope = `offers:${networkId}:::`;
   const listPath = `/v1/networks/${networkId}/offers?limit=${LIST_LIMIT}`;
@@ -129,7 +132,10 @@ export async function runOfferLists(
       for (let round = 1; round <= settings.runs; round++) {
         const r = await load(service, { path: p, token, connections: LIST_CONNECTIONS }, LIST_SECONDS);
         result.runs.push({ size, page, round, rps: r.rps, p50: r.p50, p99: r.p99, max: r.max, failures: r.errors + r.non2xx });
-        log(`offers ${fmtRows(size)} ${page} page round ${round}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)} ms, p99 ${fmtMs(r.p99)} ms` + (r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''));
+        log(
+          `offers ${fmtRows(size)} ${page} page round ${round}: ${fmtInt(r.rps)} req/s, p50 ${fmtMs(r.p50)} ms, p99 ${fmtMs(r.p99)} ms` +
+            (r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''),
+        );
       }
     }
   }
@@ -194,14 +200,16 @@ export function renderListSection(r: ListResult | undefined, error: string | und
     '',
     '| rows | page | round | req/s | p50 ms | p99 ms | max ms | failures |',
     '|---|---|---|---|---|---|---|---|',
-    ...r.runs.map((x) => `| ${fmtRows(x.size)} | ${x.page} | ${x.round} | ${fmtInt(x.rps)} | ${fmtMs(x.p50)} | ${fmtMs(x.p99)} | ${fmtMs(x.max)} | ${x.failures} |`),
+    ...r.runs.map(
+      (x) =>
+        `| ${fmtRows(x.size)} | ${x.page} | ${x.round} | ${fmtInt(x.rps)} | ${fmtMs(x.p50)} | ${fmtMs(x.p99)} | ${fmtMs(x.max)} | ${x.failures} |`,
+    ),
     '',
     '</details>',
     '',
   );
   return lines;
 }
-
 
 export function listLogLine(l: ListSummary): string {
   return (

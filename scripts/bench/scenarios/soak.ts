@@ -173,10 +173,13 @@ export function renderSoakSection(s: SoakResult | undefined, error: string | und
   return lines;
 }
 
-
 /** The soak's row of the verdict table at the top of the report. */
 export function soakVerdictRow(s: SoakResult | undefined, error: string | undefined): OtherVerdict {
   return s
-    ? { title: `RSS over a ${Math.round(SOAK.seconds)} s soak`, result: `${fmtMiB(s.startKiB)} → ${fmtMiB(s.endKiB)} MiB, last-half slope ${s.slopeMiBPerMin.toFixed(2)} MiB/min — ${verdict(soakVerdict(s).met)}`, met: soakVerdict(s).met }
+    ? {
+        title: `RSS over a ${Math.round(SOAK.seconds)} s soak`,
+        result: `${fmtMiB(s.startKiB)} → ${fmtMiB(s.endKiB)} MiB, last-half slope ${s.slopeMiBPerMin.toFixed(2)} MiB/min — ${verdict(soakVerdict(s).met)}`,
+        met: soakVerdict(s).met,
+      }
     : { title: 'RSS over a soak', result: `not measured: ${error ?? 'skipped'}`, met: error?.startsWith('skipped') ?? false };
 }

@@ -25,7 +25,13 @@ export const ALL_TARGETS = [
   { id: 'me', path: '/v1/me', title: 'GET /v1/me (60-scope key)', write: false, key: 'scoped' },
   { id: 'networks', path: '/v1/networks?limit=50', title: 'GET /v1/networks?limit=50 (60-scope key)', write: false, key: 'scoped' },
   // Every request: a new Idempotency-Key (autocannon's `[<id>]` replacement), the networks in turn, each with its advertiser.
-  { id: 'campaigns', path: '/v1/networks/{n}/campaigns', title: 'POST /v1/networks/{n}/campaigns + Idempotency-Key (60-scope key)', write: true, key: 'scoped' },
+  {
+    id: 'campaigns',
+    path: '/v1/networks/{n}/campaigns',
+    title: 'POST /v1/networks/{n}/campaigns + Idempotency-Key (60-scope key)',
+    write: true,
+    key: 'scoped',
+  },
   { id: 'me-su', path: '/v1/me', title: 'GET /v1/me (super_user key)', write: false, key: 'super' },
   { id: 'networks-su', path: '/v1/networks?limit=50', title: 'GET /v1/networks?limit=50 (super_user key)', write: false, key: 'super' },
   // Every request creates a network, with a new Idempotency-Key.
@@ -48,7 +54,8 @@ export interface RunResult extends LoadResult {
   round: number;
 }
 
-const CAMPAIGN_BODY = (advertiserId: string) => JSON.stringify({ name: 'Bench campaign', advertiser_id: advertiserId, script: 'Acme makes mornings better.' });
+const CAMPAIGN_BODY = (advertiserId: string) =>
+  JSON.stringify({ name: 'Bench campaign', advertiser_id: advertiserId, script: 'Acme makes mornings better.' });
 
 /** POST a campaign to each network in turn, each request with a fresh Idempotency-Key (`[<id>]`, replaced per request). */
 export function campaignRequests(token: string, networkIds: string[], advertiserIds: string[]): AutocannonRequest[] {
@@ -96,7 +103,14 @@ export async function checkSameAnswers(service: Child, baseline: Child, token: s
 }
 
 /** Both servers create the same campaign and settle the Idempotency-Key with the stored response. */
-export async function checkSameCampaign(service: Child, baseline: Child, token: string, networkId: string, advertiserId: string, db: postgres.Sql): Promise<void> {
+export async function checkSameCampaign(
+  service: Child,
+  baseline: Child,
+  token: string,
+  networkId: string,
+  advertiserId: string,
+  db: postgres.Sql,
+): Promise<void> {
   await checkSameCreation(service, baseline, token, `/v1/networks/${networkId}/campaigns`, CAMPAIGN_BODY(advertiserId), db);
 }
 
@@ -115,7 +129,8 @@ async function checkSameCreation(service: Child, baseline: Child, token: string,
     });
   const keys = { service: `check-service-${randomBytes(8).toString('hex')}`, baseline: `check-baseline-${randomBytes(8).toString('hex')}` };
   const [s, b] = [await post(service, keys.service), await post(baseline, keys.baseline)];
-  if (s.status !== 201 || b.status !== 201) throw new Error(`POST ${path}: service ${s.status}, baseline ${b.status}: ${JSON.stringify(s.body)} ${JSON.stringify(b.body)}`);
+  if (s.status !== 201 || b.status !== 201)
+    throw new Error(`POST ${path}: service ${s.status}, baseline ${b.status}: ${JSON.stringify(s.body)} ${JSON.stringify(b.body)}`);
   const strip = (body: unknown) => {
     const { id: _id, created_at: _c, updated_at: _u, ...rest } = body as Record<string, unknown>;
     return rest;
@@ -133,7 +148,8 @@ async function checkSameCreation(service: Child, baseline: Child, token: string,
     }
   }
   const replay = await post(service, keys.service);
-  if (replay.status !== 201 || !isDeepStrictEqual(replay.body, s.body)) throw new Error(`the service did not replay the stored response: ${replay.status}`);
+  if (replay.status !== 201 || !isDeepStrictEqual(replay.body, s.body))
+    throw new Error(`the service did not replay the stored response: ${replay.status}`);
 }
 
 /** What a target's load sends: its key's token, and for a POST a new Idempotency-Key per request. */

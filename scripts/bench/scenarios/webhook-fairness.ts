@@ -116,7 +116,12 @@ async function networkWithHook(a: Api, label: string, url: string): Promise<stri
 }
 
 /** Run against a started service (WEBHOOK_ALLOW_PRIVATE=1) whose database is `dbUrl`. */
-export async function runWebhookFairness(a: Api, dbUrl: string, settings: FairnessSettings, opts: { log: (msg: string) => void }): Promise<FairnessResult> {
+export async function runWebhookFairness(
+  a: Api,
+  dbUrl: string,
+  settings: FairnessSettings,
+  opts: { log: (msg: string) => void },
+): Promise<FairnessResult> {
   const loadBefore = loadAverage();
   const run = `fair-${randomBytes(3).toString('hex')}`;
   const receiver = await startReceiver(run);
@@ -133,7 +138,9 @@ export async function runWebhookFairness(a: Api, dbUrl: string, settings: Fairne
         while (next < settings.queued) await record(db, hangingNetwork, `${run}-hang`, next++);
       }),
     );
-    opts.log(`fairness: ${fmtInt(settings.queued)} deliveries queued for the hanging endpoint; ${settings.healthy} healthy networks at ${settings.rate} events/s`);
+    opts.log(
+      `fairness: ${fmtInt(settings.queued)} deliveries queued for the hanging endpoint; ${settings.healthy} healthy networks at ${settings.rate} events/s`,
+    );
     await sleep(1_000);
 
     // Healthy networks, round-robin, on a fixed schedule.
@@ -151,7 +158,9 @@ export async function runWebhookFairness(a: Api, dbUrl: string, settings: Fairne
     const deadline = performance.now() + 120_000;
     while (receiver.receivedAt.size < events && performance.now() < deadline) await sleep(50);
     const latencies = [...receiver.receivedAt].map(([seq, at]) => at - committedAt[seq]!).sort((x, y) => x - y);
-    const [row] = await db.db.execute<{ n: string }>(dsql`select count(*) as n from webhook_deliveries where network_id = ${hangingNetwork} and status = 'pending'`);
+    const [row] = await db.db.execute<{ n: string }>(
+      dsql`select count(*) as n from webhook_deliveries where network_id = ${hangingNetwork} and status = 'pending'`,
+    );
     return {
       settings,
       events,
@@ -185,7 +194,10 @@ export function fairnessMet(r: FairnessResult): boolean {
   return r.received === r.events && r.p99 < FAIRNESS_P99_TARGET_MS;
 }
 
-export function renderFairnessSection(r: FairnessResult | undefined, info: { error?: string; command: string; date: string; machine: string }): string[] {
+export function renderFairnessSection(
+  r: FairnessResult | undefined,
+  info: { error?: string; command: string; date: string; machine: string },
+): string[] {
   const lines = [FAIRNESS_SECTION_TITLE, ''];
   if (!r || info.error) return [...lines, `Not measured: ${info.error ?? 'skipped'}.`, ''];
   const s = r.settings;
@@ -205,9 +217,9 @@ export function renderFairnessSection(r: FairnessResult | undefined, info: { err
     `Healthy deliveries received: ${fmtInt(r.received)} of ${fmtInt(r.events)} (achieved ${fmt(r.achievedRate)} events/s). The hanging endpoint got ${r.hangingRequests} requests and held at most ` +
       `**${r.hangingMaxOpen}** open at once (the lesser of its network's share, WORKER_NETWORK_SHARE 0.25 of WORKER_CONCURRENCY 20 = 5, and WEBHOOK_ENDPOINT_CONCURRENCY, 8; counted at the receiver, where a connection the service dropped at its time-out counts until the receiver sees it close, so a retry can overlap it briefly); ${fmtInt(r.hangingPending)} of its deliveries were still pending at the end — they wait in its lanes, none is dropped.`,
     '',
-    '- **Setup**: the service as `npm start` runs it with `WEBHOOK_ALLOW_PRIVATE=1` and default settings (15 s time-out), fresh database. One network\'s subscription points at an endpoint that reads each request and never answers; its deliveries are recorded first (8 transactions at a time). Then events of the healthy networks (one subscription each, answering 200 at once) are recorded round-robin on a fixed schedule; latency = receipt − the recording COMMIT returned (one clock), as in the fan-out benchmark.',
-    '- **Before the bound** (issue 17): an endpoint answering after 14 s with 60 events queued delayed another network\'s delivery by 41.6 s, because its attempts held every worker slot.',
-    '- **Why lanes only for slow endpoints**: a first version put every delivery into a lane. On this machine the fan-out benchmark\'s single subscription at 100 events/s then measured p99 57 s and a burst drained at 17 deliveries/s, because graphile-worker takes one job per named queue per fetch and nothing wakes it when a queue frees (it waits for its 2 s poll). Healthy endpoints\' jobs now stay out of lanes; only a slow endpoint\'s backlog waits in them.',
+    "- **Setup**: the service as `npm start` runs it with `WEBHOOK_ALLOW_PRIVATE=1` and default settings (15 s time-out), fresh database. One network's subscription points at an endpoint that reads each request and never answers; its deliveries are recorded first (8 transactions at a time). Then events of the healthy networks (one subscription each, answering 200 at once) are recorded round-robin on a fixed schedule; latency = receipt − the recording COMMIT returned (one clock), as in the fan-out benchmark.",
+    "- **Before the bound** (issue 17): an endpoint answering after 14 s with 60 events queued delayed another network's delivery by 41.6 s, because its attempts held every worker slot.",
+    "- **Why lanes only for slow endpoints**: a first version put every delivery into a lane. On this machine the fan-out benchmark's single subscription at 100 events/s then measured p99 57 s and a burst drained at 17 deliveries/s, because graphile-worker takes one job per named queue per fetch and nothing wakes it when a queue frees (it waits for its 2 s poll). Healthy endpoints' jobs now stay out of lanes; only a slow endpoint's backlog waits in them.",
     '',
   ];
 }
@@ -216,7 +228,10 @@ async function standalone(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const settings = fairnessSettings(quick);
   const pgUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const report = process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT) ? undefined : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+  const report =
+    process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT)
+      ? undefined
+      : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
   const dbName = `bench_${randomBytes(6).toString('hex')}`;
   const dbUrl = databaseUrl(pgUrl, dbName);
   const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });

@@ -36,5 +36,10 @@ export const listAuditLogRoute = networkProcedure('administrator')
     const filter = { action: input.action, targetType: input.target_type, targetId: input.target_id };
     // The cursor belongs to this network and these filters; JSON keeps the parts unambiguous.
     const scope = `audit-log:${JSON.stringify([input.networkId, filter.action ?? null, filter.targetType ?? null, filter.targetId ?? null])}`;
-    return paginate(input, scope, (after, take) => listAuditLog({ db: ctx.db, networkId: input.networkId, filter, afterId: after, take }), presentAuditEntry);
+    return paginate(
+      input,
+      scope,
+      (after, take) => listAuditLog({ db: ctx.db, networkId: input.networkId, filter, afterId: after, take }),
+      presentAuditEntry,
+    );
   });

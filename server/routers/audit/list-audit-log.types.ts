@@ -21,9 +21,21 @@ export const auditEntrySchema = z
 export const listAuditLogInput = z.strictObject({
   ...networkParam,
   ...listParams,
-  action: z.string().trim().min(1).check(maxCharacters(100, 'action must be at most 100 characters.')).optional().meta({ description: 'Only rows with this action, e.g. api_key.revoked.' }),
+  action: z
+    .string()
+    .trim()
+    .min(1)
+    .check(maxCharacters(100, 'action must be at most 100 characters.'))
+    .optional()
+    .meta({ description: 'Only rows with this action, e.g. api_key.revoked.' }),
   target_type: auditTargetTypeSchema.optional().meta({ description: 'Only rows about this kind of resource.' }),
-  target_id: z.string().trim().min(1).check(maxCharacters(100, 'target_id must be at most 100 characters.')).optional().meta({ description: 'Only rows about this resource.' }),
+  target_id: z
+    .string()
+    .trim()
+    .min(1)
+    .check(maxCharacters(100, 'target_id must be at most 100 characters.'))
+    .optional()
+    .meta({ description: 'Only rows about this resource.' }),
 });
 
 export const listAuditLogOutput = pageOf(auditEntrySchema).meta({ id: 'AuditEntryList' });

@@ -8,8 +8,13 @@ export const creativeStatusSchema = z.enum(CREATIVE_STATUSES);
 
 export const audioFormatSchema = z.enum(AUDIO_FORMATS);
 
-const lufs = z.number().nullable().meta({ description: 'Integrated loudness (ITU-R BS.1770 / EBU R128, LUFS) measured on the delivered file; null for audio made before mastering.' });
-const dbtp = z.number().nullable().meta({ description: 'Maximum true peak (dBTP) measured on the delivered file; null for audio made before mastering.' });
+const lufs = z.number().nullable().meta({
+  description: 'Integrated loudness (ITU-R BS.1770 / EBU R128, LUFS) measured on the delivered file; null for audio made before mastering.',
+});
+const dbtp = z
+  .number()
+  .nullable()
+  .meta({ description: 'Maximum true peak (dBTP) measured on the delivered file; null for audio made before mastering.' });
 
 export const creativeFormatSchema = z
   .object({
@@ -39,10 +44,19 @@ export const creativeSchema = z
     duration_ms: z.number().int().nullable(),
     size_bytes: z.number().int().nullable().meta({ description: 'Of the default rendition.' }),
     sample_rate: z.number().int().nullable().meta({ description: 'Hz, of every rendition (44100); null for audio made before mastering.' }),
-    loudness_lufs: lufs.meta({ description: 'Integrated loudness (ITU-R BS.1770 / EBU R128, mono) of the default rendition as delivered: −16 ± 1 LUFS. Null for audio made before mastering.' }),
-    true_peak_dbtp: dbtp.meta({ description: 'Maximum true peak of the default rendition as delivered: ≤ −1 dBTP. Null for audio made before mastering.' }),
-    formats: z.array(creativeFormatSchema).meta({ description: 'The renditions the audio can be downloaded in, default (MP3) first; empty until ready.' }),
-    audio_url: z.string().nullable().meta({ description: 'Where to GET the audio once ready (same Authorization): MP3 by default; `Accept` or `?format=` picks another rendition.' }),
+    loudness_lufs: lufs.meta({
+      description:
+        'Integrated loudness (ITU-R BS.1770 / EBU R128, mono) of the default rendition as delivered: −16 ± 1 LUFS. Null for audio made before mastering.',
+    }),
+    true_peak_dbtp: dbtp.meta({
+      description: 'Maximum true peak of the default rendition as delivered: ≤ −1 dBTP. Null for audio made before mastering.',
+    }),
+    formats: z
+      .array(creativeFormatSchema)
+      .meta({ description: 'The renditions the audio can be downloaded in, default (MP3) first; empty until ready.' }),
+    audio_url: z.string().nullable().meta({
+      description: 'Where to GET the audio once ready (same Authorization): MP3 by default; `Accept` or `?format=` picks another rendition.',
+    }),
     failure_reason: z.string().nullable(),
     attempts: z.number().int(),
     ready_at: timestamp.nullable(),

@@ -13,7 +13,13 @@ export const listCreativesRoute = networkProcedure('read_only')
       input,
       `creatives:${input.networkId}:${input.status ?? ''}:${input.offer_id ?? ''}:${input.campaign_id ?? ''}`,
       (after, take) =>
-        listCreatives({ db: ctx.db, networkId: input.networkId, filter: { status: input.status, offerId: input.offer_id, campaignId: input.campaign_id }, afterId: after, take }),
+        listCreatives({
+          db: ctx.db,
+          networkId: input.networkId,
+          filter: { status: input.status, offerId: input.offer_id, campaignId: input.campaign_id },
+          afterId: after,
+          take,
+        }),
       presentCreative,
     ),
   );

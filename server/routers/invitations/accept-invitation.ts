@@ -11,8 +11,10 @@ export const acceptInvitationRoute = invitationProcedure
     errors: {
       unauthorized: 'The invitation token is unknown or malformed.',
       forbidden: 'The email already has an account and no key of that person was sent, or the key sent is someone else’s or a service account’s.',
-      conflict: 'The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member.',
-      'quota-exceeded': 'The accepting person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER); acceptance makes one more.',
+      conflict:
+        'The invitation was accepted, revoked or expired, its sender no longer administers the network, or the person is already an active member.',
+      'quota-exceeded':
+        'The accepting person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER); acceptance makes one more.',
     },
     openapi: {
       method: 'POST',

@@ -17,6 +17,8 @@ export const acceptInvitationInput = z.strictObject({
 export const acceptedInvitationSchema = z
   .object({
     member: memberSchema,
-    api_key: createdApiKeySchema.meta({ description: 'Your first API key, scoped to the network with the invited role. The token is shown only now.' }),
+    api_key: createdApiKeySchema.meta({
+      description: 'Your first API key, scoped to the network with the invited role. The token is shown only now.',
+    }),
   })
   .meta({ id: 'AcceptedInvitation' });

@@ -12,7 +12,11 @@ export const scopeInput = z.strictObject({
 
 /** What every key-creating request accepts (own keys, keys minted for a member or service account). */
 export const keyFields = {
-  key_name: z.string({ error: 'key_name is required.' }).trim().min(1, 'key_name must not be blank.').check(maxCharacters(200, 'key_name must be at most 200 characters.')),
+  key_name: z
+    .string({ error: 'key_name is required.' })
+    .trim()
+    .min(1, 'key_name must not be blank.')
+    .check(maxCharacters(200, 'key_name must be at most 200 characters.')),
   expires_at: z.iso
     .datetime({ offset: true, error: 'expires_at must be an ISO 8601 timestamp, e.g. 2027-01-01T00:00:00Z.' })
     .optional()

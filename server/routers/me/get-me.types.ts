@@ -3,9 +3,7 @@ import { idField, roleSchema } from '@/server/routers/shared.types';
 
 export const getMeInput = z.void();
 
-export const scopeSchema = z
-  .object({ network_id: z.string(), role: roleSchema })
-  .meta({ id: 'Scope' });
+export const scopeSchema = z.object({ network_id: z.string(), role: roleSchema }).meta({ id: 'Scope' });
 
 export const meSchema = z
   .object({

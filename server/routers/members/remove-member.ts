@@ -7,7 +7,10 @@ import { removeMemberInput } from './remove-member.types';
 export const removeMemberRoute = networkProcedure('administrator')
   .meta({
     withdrawsCredentials: true,
-    errors: { 'not-found': 'No member with this id in the network.', conflict: 'The version is stale, or the member is the last active administrator.' },
+    errors: {
+      'not-found': 'No member with this id in the network.',
+      conflict: 'The version is stale, or the member is the last active administrator.',
+    },
     openapi: {
       method: 'DELETE',
       path: '/networks/{networkId}/members/{memberId}',

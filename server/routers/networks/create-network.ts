@@ -6,7 +6,14 @@ import { networkSchema, presentNetwork } from './network.types';
 
 export const createNetworkRoute = superUserProcedure
   .meta({
-    openapi: { method: 'POST', path: '/networks', tags: ['networks'], summary: 'Create a network (super_user)', protect: true, successDescription: 'Created' },
+    openapi: {
+      method: 'POST',
+      path: '/networks',
+      tags: ['networks'],
+      summary: 'Create a network (super_user)',
+      protect: true,
+      successDescription: 'Created',
+    },
   })
   .input(createNetworkInput)
   .output(networkSchema)

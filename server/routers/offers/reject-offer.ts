@@ -19,7 +19,9 @@ export const rejectOfferRoute = networkProcedure('administrator')
   .input(rejectOfferInput)
   .output(offerSchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => rejectOffer({ tx, networkId: input.networkId, offerId: input.offerId, reason: input.reason || undefined }));
+    const row = await ctx.db.transaction((tx) =>
+      rejectOffer({ tx, networkId: input.networkId, offerId: input.offerId, reason: input.reason || undefined }),
+    );
     setEtag(ctx.http, row.version);
     return presentOffer(row);
   });

@@ -20,7 +20,11 @@ export const createPodcastRoute = networkProcedure('administrator')
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      createPodcast({ tx, networkId: input.networkId, fields: { name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url } }),
+      createPodcast({
+        tx,
+        networkId: input.networkId,
+        fields: { name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url },
+      }),
     );
     ctx.http.status = 201;
     setEtag(ctx.http, row.version);

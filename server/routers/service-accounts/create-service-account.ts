@@ -9,7 +9,8 @@ export const createServiceAccountRoute = networkProcedure('administrator')
     errors: {
       forbidden: 'The first key would exceed your own access.',
       conflict: 'The account would not hold the first key’s role.',
-      'quota-exceeded': 'Not in practice: the first key is minted like every key, against its owner’s quota of API keys (QUOTA_API_KEYS_PER_OWNER), which a new account has not reached.',
+      'quota-exceeded':
+        'Not in practice: the first key is minted like every key, against its owner’s quota of API keys (QUOTA_API_KEYS_PER_OWNER), which a new account has not reached.',
     },
     openapi: {
       method: 'POST',

@@ -6,7 +6,9 @@ import { presentWebhook } from './webhook.types';
 
 export const createWebhookRoute = networkProcedure('administrator')
   .meta({
-    errors: { 'quota-exceeded': 'The network already has as many webhook subscriptions as it may (QUOTA_WEBHOOKS_PER_NETWORK; disabled ones count).' },
+    errors: {
+      'quota-exceeded': 'The network already has as many webhook subscriptions as it may (QUOTA_WEBHOOKS_PER_NETWORK; disabled ones count).',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/webhooks',
@@ -24,7 +26,14 @@ export const createWebhookRoute = networkProcedure('administrator')
   .mutation(async ({ ctx, input }) => {
     await checkWebhookUrl(input.url);
     const { row, secret } = await ctx.db.transaction((tx) =>
-      createWebhook({ tx, networkId: input.networkId, url: input.url, events: input.events, description: input.description, actorKeyId: ctx.principal.keyId }),
+      createWebhook({
+        tx,
+        networkId: input.networkId,
+        url: input.url,
+        events: input.events,
+        description: input.description,
+        actorKeyId: ctx.principal.keyId,
+      }),
     );
     ctx.http.status = 201;
     setEtag(ctx.http, row.version);

@@ -13,10 +13,10 @@ export const deliveryStatsInput = z
       .enum(['hour', 'day'], { error: 'bucket must be hour or day.' })
       .default('hour')
       .meta({ description: 'Bucket size (UTC hours or days).' }),
-    since: z.iso
-      .datetime({ offset: true, error: 'since must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.' })
-      .optional()
-      .meta({ description: 'Start of the range (default: 24 hours ago for hour buckets, 14 days ago for day buckets); at most 7 days back for hours, 90 for days.' }),
+    since: z.iso.datetime({ offset: true, error: 'since must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.' }).optional().meta({
+      description:
+        'Start of the range (default: 24 hours ago for hour buckets, 14 days ago for day buckets); at most 7 days back for hours, 90 for days.',
+    }),
     webhook_id: z.string().min(1).optional().meta({ description: 'Only this subscription’s deliveries (whk_…).' }),
   })
   .superRefine((v, ctx) => {
@@ -35,7 +35,11 @@ export const deliveryStatsBucketSchema = z
     succeeded: z.number().int().meta({ description: 'Deliveries created in this bucket that succeeded.' }),
     failed: z.number().int().meta({ description: 'Deliveries created in this bucket that failed (every retry used up, or a final 4xx).' }),
     pending: z.number().int().meta({ description: 'Deliveries created in this bucket that are queued or retrying.' }),
-    latency_p50_ms: z.number().int().nullable().meta({ description: 'Median latency of the attempts started in this bucket; null when none answered.' }),
+    latency_p50_ms: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Median latency of the attempts started in this bucket; null when none answered.' }),
     latency_p95_ms: z.number().int().nullable().meta({ description: '95th percentile latency of the attempts started in this bucket.' }),
   })
   .meta({ id: 'WebhookDeliveryStatsBucket' });

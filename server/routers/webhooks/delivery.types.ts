@@ -26,7 +26,11 @@ export const deliverySchema = z
     attempt_count: z.number().int(),
     last_status_code: z.number().int().nullable(),
     last_attempt_at: timestamp.nullable(),
-    last_latency_ms: z.number().int().nullable().meta({ description: 'Latency of the latest attempt; null before the first attempt or when no response arrived.' }),
+    last_latency_ms: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Latency of the latest attempt; null before the first attempt or when no response arrived.' }),
     next_attempt_at: timestamp.nullable().meta({ description: 'When the next retry is due; null when none is scheduled (or it runs now).' }),
     succeeded_at: timestamp.nullable(),
     created_at: timestamp,

@@ -12,7 +12,9 @@ export const webhookHealthSchema = z
     last_delivery: z
       .object({
         id: z.string().meta({ description: 'The delivery id.' }),
-        outcome: z.enum(['succeeded', 'failed', 'retrying']).meta({ description: 'After its latest attempt: succeeded, failed for good, or waiting for a retry.' }),
+        outcome: z
+          .enum(['succeeded', 'failed', 'retrying'])
+          .meta({ description: 'After its latest attempt: succeeded, failed for good, or waiting for a retry.' }),
         status_code: z.number().int().nullable().meta({ description: 'The endpoint’s answer to that attempt; null when none arrived.' }),
         attempted_at: timestamp,
       })
@@ -29,7 +31,9 @@ export const webhookHealthSchema = z
     attempted_24h: z
       .number()
       .int()
-      .meta({ description: `Deliveries attempted in the last 24 hours, counted up to ${HEALTH_WINDOW_LIMIT} (${HEALTH_WINDOW_LIMIT} means at least that many).` }),
+      .meta({
+        description: `Deliveries attempted in the last 24 hours, counted up to ${HEALTH_WINDOW_LIMIT} (${HEALTH_WINDOW_LIMIT} means at least that many).`,
+      }),
   })
   .meta({ id: 'WebhookHealth' });
 

@@ -6,7 +6,10 @@ import { redeliverDeliveryInput } from './redeliver-delivery.types';
 
 export const redeliverDeliveryRoute = networkProcedure('administrator')
   .meta({
-    errors: { 'not-found': 'No webhook, or no delivery of it, with these ids.', conflict: 'An attempt of the delivery is under way right now, or the subscription is disabled.' },
+    errors: {
+      'not-found': 'No webhook, or no delivery of it, with these ids.',
+      conflict: 'An attempt of the delivery is under way right now, or the subscription is disabled.',
+    },
     openapi: {
       method: 'POST',
       path: '/networks/{networkId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',

@@ -22,7 +22,9 @@ export const sendTestEventRoute = networkProcedure('administrator')
   .input(sendTestEventInput)
   .output(deliverySchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => sendTestEvent({ tx, networkId: input.networkId, webhookId: input.webhookId, eventType: input.event_type }));
+    const row = await ctx.db.transaction((tx) =>
+      sendTestEvent({ tx, networkId: input.networkId, webhookId: input.webhookId, eventType: input.event_type }),
+    );
     ctx.http.status = 202;
     return presentDelivery(row);
   });

@@ -34,7 +34,14 @@ export const updateWebhookRoute = networkProcedure('administrator')
     if (input.description !== undefined) changes.description = input.description;
     if (input.status !== undefined) changes.status = input.status;
     const row = await ctx.db.transaction((tx) =>
-      updateWebhook({ tx, networkId: input.networkId, webhookId: input.webhookId, changes, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
+      updateWebhook({
+        tx,
+        networkId: input.networkId,
+        webhookId: input.webhookId,
+        changes,
+        expectedVersion: expected,
+        actorKeyId: ctx.principal.keyId,
+      }),
     );
     setEtag(ctx.http, row.version);
     return presentWebhook(row);

@@ -31,11 +31,22 @@ export async function deleteAdvertiser({
   const [live] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(campaigns)
-    .where(and(eq(campaigns.networkId, current.networkId), eq(campaigns.advertiserId, current.id), inArray(campaigns.status, [...LIVE_CAMPAIGN_STATUSES])));
+    .where(
+      and(eq(campaigns.networkId, current.networkId), eq(campaigns.advertiserId, current.id), inArray(campaigns.status, [...LIVE_CAMPAIGN_STATUSES])),
+    );
   if (live && live.count > 0) {
-    throw conflict(`This advertiser has ${live.count} campaign(s) in draft, active or paused state. Complete or archive them before deleting the advertiser.`);
+    throw conflict(
+      `This advertiser has ${live.count} campaign(s) in draft, active or paused state. Complete or archive them before deleting the advertiser.`,
+    );
   }
-  const [row] = await updateVersioned({ tx, table: advertisers, networkId: current.networkId, set: { deletedAt: sql`now()` }, where: eq(advertisers.id, current.id), version }).returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: advertisers,
+    networkId: current.networkId,
+    set: { deletedAt: sql`now()` },
+    where: eq(advertisers.id, current.id),
+    version,
+  }).returning();
   if (!row) throw modifiedConcurrently('Advertiser');
   return row;
 }

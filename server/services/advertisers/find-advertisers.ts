@@ -8,10 +8,13 @@ export type AdvertiserRow = typeof advertisers.$inferSelect;
 
 const a = advertisers;
 const liveAdvertiser = (lock: SQL) =>
-  tableStatement<typeof advertisers, { networkId: string; advertiserId: string }>(a, (columns) => sql`
+  tableStatement<typeof advertisers, { networkId: string; advertiserId: string }>(
+    a,
+    (columns) => sql`
     select ${columns} from ${a}
     where ${a.networkId} = ${sql.placeholder('networkId')} and ${a.id} = ${sql.placeholder('advertiserId')} and ${a.deletedAt} is null
-    ${lock}`);
+    ${lock}`,
+  );
 // A hot path (every new campaign reads its advertiser): one statement per lock, rendered once.
 const findLive = { none: liveAdvertiser(sql``), share: liveAdvertiser(sql`for share`), update: liveAdvertiser(sql`for update`) };
 /** What a new campaign runs, as Postgres receives it: the benchmark's bare server runs it (scripts/bench/service-statements.ts). */

@@ -31,7 +31,14 @@ export async function updateAdvertiser({
   if (!current) throw notFound('Advertiser');
   const version = assertAdvertiserVersion(current, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
-  const [row] = await updateVersioned({ tx, table: advertisers, networkId: current.networkId, set: input.changes, where: eq(advertisers.id, current.id), version }).returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: advertisers,
+    networkId: current.networkId,
+    set: input.changes,
+    where: eq(advertisers.id, current.id),
+    version,
+  }).returning();
   if (!row) throw modifiedConcurrently('Advertiser');
   return row;
 }

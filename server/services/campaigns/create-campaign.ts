@@ -21,7 +21,10 @@ const c = campaigns;
 /** Every keyed POST of a campaign runs this: rendered once (db/statement.ts). Timestamps go in as ISO text. */
 const insertCampaign = tableStatement<
   typeof campaigns,
-  Pick<CampaignRow, 'id' | 'networkId' | 'advertiserId' | 'name' | 'script' | 'status' | 'budgetCents' | 'currency'> & { startsAt: string | null; endsAt: string | null }
+  Pick<CampaignRow, 'id' | 'networkId' | 'advertiserId' | 'name' | 'script' | 'status' | 'budgetCents' | 'currency'> & {
+    startsAt: string | null;
+    endsAt: string | null;
+  }
 >(c, (columns) => {
   const p = sql.placeholder;
   return sql`

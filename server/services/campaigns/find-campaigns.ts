@@ -12,7 +12,15 @@ export interface CampaignFilter {
 }
 
 /** One campaign of the network, or undefined (also for another network's id: ids are not leaked). */
-export async function findCampaign({ db, networkId, campaignId }: { db: Queryable; networkId: string; campaignId: string }): Promise<CampaignRow | undefined> {
+export async function findCampaign({
+  db,
+  networkId,
+  campaignId,
+}: {
+  db: Queryable;
+  networkId: string;
+  campaignId: string;
+}): Promise<CampaignRow | undefined> {
   const [row] = await db
     .select()
     .from(campaigns)

@@ -48,7 +48,14 @@ export async function updateCampaign({
     budgetCents: changes.budgetCents !== undefined ? changes.budgetCents : current.budgetCents,
     currency: changes.currency !== undefined ? changes.currency : current.currency,
   });
-  const [row] = await updateVersioned({ tx, table: campaigns, networkId: current.networkId, set: changes, where: eq(campaigns.id, current.id), version }).returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: campaigns,
+    networkId: current.networkId,
+    set: changes,
+    where: eq(campaigns.id, current.id),
+    version,
+  }).returning();
   if (!row) throw modifiedConcurrently('Campaign');
   return row;
 }

@@ -18,5 +18,7 @@ export function renditionsOf(creative: Pick<CreativeRow, 'status' | 'renditions'
   if (creative.status !== 'ready') return [];
   if (creative.renditions) return creative.renditions;
   const format: AudioFormat = creative.mimeType === AUDIO_MIME_TYPES.mp3 ? 'mp3' : 'wav';
-  return [{ format, mimeType: creative.mimeType ?? AUDIO_MIME_TYPES[format], sizeBytes: creative.sizeBytes ?? 0, loudnessLufs: null, truePeakDbtp: null }];
+  return [
+    { format, mimeType: creative.mimeType ?? AUDIO_MIME_TYPES[format], sizeBytes: creative.sizeBytes ?? 0, loudnessLufs: null, truePeakDbtp: null },
+  ];
 }

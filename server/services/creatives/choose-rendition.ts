@@ -13,7 +13,15 @@ const MEDIA_TYPES: Record<AudioFormat, readonly string[]> = {
  * else the best match for `Accept` (ties go to the default), else the default. Nothing acceptable
  * is a 406 naming what is available.
  */
-export function chooseRendition({ available, format, accept }: { available: readonly AudioFormat[]; format?: AudioFormat; accept?: string }): AudioFormat {
+export function chooseRendition({
+  available,
+  format,
+  accept,
+}: {
+  available: readonly AudioFormat[];
+  format?: AudioFormat;
+  accept?: string;
+}): AudioFormat {
   const offered = available.map((f) => `${f} (${AUDIO_MIME_TYPES[f]})`).join(', ');
   if (format) {
     if (available.includes(format)) return format;
@@ -24,5 +32,8 @@ export function chooseRendition({ available, format, accept }: { available: read
   const [best] = new Negotiator({ headers: { accept } }).mediaTypes(candidates);
   const chosen = available.find((f) => best !== undefined && MEDIA_TYPES[f].includes(best));
   if (chosen) return chosen;
-  throw new AppError('not-acceptable', `No rendition of this creative matches Accept: ${accept.slice(0, 200)}. Available: ${offered}; or use ?format=.`);
+  throw new AppError(
+    'not-acceptable',
+    `No rendition of this creative matches Accept: ${accept.slice(0, 200)}. Available: ${offered}; or use ?format=.`,
+  );
 }

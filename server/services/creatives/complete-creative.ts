@@ -8,7 +8,15 @@ import { updateVersioned } from '@/server/services/optimistic-lock';
 export type CreativeRow = typeof creatives.$inferSelect;
 
 /** `networkId` is absent only in a job queued before jobs carried it: the creative is found by its id alone. */
-export async function loadGeneratingCreative({ db, networkId, id }: { db: Database; networkId?: string; id: string }): Promise<CreativeRow | undefined> {
+export async function loadGeneratingCreative({
+  db,
+  networkId,
+  id,
+}: {
+  db: Database;
+  networkId?: string;
+  id: string;
+}): Promise<CreativeRow | undefined> {
   const [row] = await db
     .select()
     .from(creatives)

@@ -44,7 +44,10 @@ export async function admitPreview<T>(networkId: string, synthesize: () => Promi
       'rate-limited',
       `This network already has ${error.running} preview(s) being made and ${error.waiting} waiting, the most one process takes. Retry after the seconds in Retry-After.`,
       // Paced like a budget's refusal: a network's refused previews wait in one line, a preview's time apart.
-      { headers: { 'Retry-After': String(retryAfter) }, pace: { line: `preview:${networkId}`, waitMs: retryAfter * 1000, everyMs: typicalMs / perNetwork } },
+      {
+        headers: { 'Retry-After': String(retryAfter) },
+        pace: { line: `preview:${networkId}`, waitMs: retryAfter * 1000, everyMs: typicalMs / perNetwork },
+      },
     );
   }
   const started = performance.now();

@@ -33,7 +33,15 @@ export function synthesisQueueName(networkId: string, creativeId: string, lanes 
 }
 
 /** Admit the synthesis of `creativeId` now, or say where and when its job goes instead. */
-export function admitSynthesis({ networkId, creativeId, now = Date.now() }: { networkId: string; creativeId: string; now?: number }): SynthesisAdmission {
+export function admitSynthesis({
+  networkId,
+  creativeId,
+  now = Date.now(),
+}: {
+  networkId: string;
+  creativeId: string;
+  now?: number;
+}): SynthesisAdmission {
   const running = inFlight.get(networkId) ?? 0;
   const limit = synthesisNetworkConcurrency();
   if (running >= limit) return { admitted: false, queueName: synthesisQueueName(networkId, creativeId, limit), runAt: new Date(now + 1_000) };
@@ -84,6 +92,12 @@ export async function requeueSynthesis({
  */
 export const STALE_SYNTHESIS_SECONDS = 30 * 60;
 
-export async function releaseStaleSynthesisJobs({ db, staleSeconds = STALE_SYNTHESIS_SECONDS }: { db: Queryable; staleSeconds?: number }): Promise<number> {
+export async function releaseStaleSynthesisJobs({
+  db,
+  staleSeconds = STALE_SYNTHESIS_SECONDS,
+}: {
+  db: Queryable;
+  staleSeconds?: number;
+}): Promise<number> {
   return releaseStaleJobs({ db, task: 'synthesize-creative', staleSeconds });
 }

@@ -120,5 +120,10 @@ export function exampleEnvelope(type: EventType): EventEnvelope {
 
 /** The event catalog, as GET /event-types serves it and /docs#webhook-events shows it. */
 export function eventCatalog() {
-  return EVENT_TYPE_NAMES.map((type) => ({ type, description: EVENT_TYPES[type], data_schema: eventDataJsonSchema(type), example: exampleEnvelope(type) }));
+  return EVENT_TYPE_NAMES.map((type) => ({
+    type,
+    description: EVENT_TYPES[type],
+    data_schema: eventDataJsonSchema(type),
+    example: exampleEnvelope(type),
+  }));
 }

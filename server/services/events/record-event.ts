@@ -19,7 +19,10 @@ export interface EventInput<T extends EventType = EventType> {
  */
 export async function recordEvent<T extends EventType>({ tx, ...input }: { tx: Tx } & EventInput<T>) {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data) as Record<string, unknown>;
-  const [row] = await tx.insert(events).values({ id: newId('event'), networkId: input.networkId, type: input.type, data }).returning();
+  const [row] = await tx
+    .insert(events)
+    .values({ id: newId('event'), networkId: input.networkId, type: input.type, data })
+    .returning();
   await fanOutEvent({ tx, event: row! });
   return row!;
 }

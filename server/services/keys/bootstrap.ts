@@ -18,7 +18,15 @@ async function platformOperator(tx: Tx): Promise<string> {
   return row!.id;
 }
 
-export async function createSuperUserKey({ db, ...input }: { db: Database; name: string; environment: KeyEnvironment; token?: string }): Promise<string> {
+export async function createSuperUserKey({
+  db,
+  ...input
+}: {
+  db: Database;
+  name: string;
+  environment: KeyEnvironment;
+  token?: string;
+}): Promise<string> {
   return db.transaction(async (tx) => {
     const userId = await platformOperator(tx);
     const { token } = await mintApiKey({ tx, ...input, owner: { userId }, creator: 'platform', superUser: true });
@@ -26,7 +34,8 @@ export async function createSuperUserKey({ db, ...input }: { db: Database; name:
   });
 }
 
-export type BootstrapResult = { kind: 'configured-created' } | { kind: 'configured-present' } | { kind: 'first-start'; token: string } | { kind: 'nothing' };
+export type BootstrapResult =
+  { kind: 'configured-created' } | { kind: 'configured-present' } | { kind: 'first-start'; token: string } | { kind: 'nothing' };
 
 /**
  * Make sure someone can call the API after start:

@@ -75,7 +75,17 @@ export async function listOwnKeys({ db, caller, afterId, take }: { db: Queryable
 }
 
 /** The keys of the network (invariant 2), each showing only its scope there. */
-export async function listNetworkKeys({ db, networkId, afterId, take }: { db: Queryable; networkId: string; afterId: string | undefined; take: number }) {
+export async function listNetworkKeys({
+  db,
+  networkId,
+  afterId,
+  take,
+}: {
+  db: Queryable;
+  networkId: string;
+  afterId: string | undefined;
+  take: number;
+}) {
   const rows = await db
     .select()
     .from(apiKeys)

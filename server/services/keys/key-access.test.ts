@@ -39,7 +39,9 @@ describe('key access rules', () => {
 
   it('lets only a super_user mint a super_user key (rule 7)', () => {
     expect(() => assertWithinCreatorAccess(principal({ net_a: 'administrator' }), { superUser: true, scopes: [] })).toThrow(/rule 7/);
-    expect(() => assertWithinCreatorAccess(principal({}, true), { superUser: true, scopes: [{ networkId: 'net_z', role: 'administrator' }] })).not.toThrow();
+    expect(() =>
+      assertWithinCreatorAccess(principal({}, true), { superUser: true, scopes: [{ networkId: 'net_z', role: 'administrator' }] }),
+    ).not.toThrow();
   });
 
   it('a key covers another only within its own access, and one that proves its owner only if it does too', () => {

@@ -33,9 +33,7 @@ export function assertWithinCreatorAccess(creator: Principal, requested: Grants)
       throw forbidden(`A new key's scopes must be within your access: you have no access to network ${scope.networkId} (rule 6).`);
     }
     if (!roleAtLeast(held, scope.role)) {
-      throw forbidden(
-        `A new key's scopes must be within your access: you hold ${held} on network ${scope.networkId}, not ${scope.role} (rule 6).`,
-      );
+      throw forbidden(`A new key's scopes must be within your access: you hold ${held} on network ${scope.networkId}, not ${scope.role} (rule 6).`);
     }
   }
 }

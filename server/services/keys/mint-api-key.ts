@@ -31,7 +31,9 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
   const seen = new Set<string>();
   for (const s of scopes) {
     if (seen.has(s.networkId)) {
-      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [{ path: 'scopes', message: 'Duplicate network_id.' }]);
+      throw badRequest(`Network ${s.networkId} appears twice in scopes; give each network one role.`, [
+        { path: 'scopes', message: 'Duplicate network_id.' },
+      ]);
     }
     seen.add(s.networkId);
   }
@@ -127,7 +129,8 @@ async function assertScopesWork(tx: Queryable, owner: KeyOwner, scopes: Scope[])
     .where(inArray(networks.id, networkIds));
   for (const scope of scopes) {
     const found = standing.find((s) => s.networkId === scope.networkId);
-    if (!found) throw badRequest(`Network ${scope.networkId} does not exist.`, [{ path: 'scopes', message: `Unknown network_id ${scope.networkId}.` }]);
+    if (!found)
+      throw badRequest(`Network ${scope.networkId} does not exist.`, [{ path: 'scopes', message: `Unknown network_id ${scope.networkId}.` }]);
     if (found.role === null || !roleAtLeast(found.role, scope.role)) {
       throw conflict(
         `This key would not work as asked: its owner ${found.role ? `holds only ${found.role}` : 'has no access'} on network ${scope.networkId}, ` +

@@ -16,6 +16,12 @@ export async function revokeKey({ tx, actorKeyId, found }: { tx: Tx; actorKeyId:
   const [revoked] = await revokeKeys({ db: tx, condition: eq(apiKeys.id, found.key.id) });
   if (!revoked) return found;
   await auditKeyChange({ tx, actorKeyId, action: 'api_key.revoked', keyId: revoked.id, scopes: found.granted });
-  await revokeInvitationsSentByKey({ tx, keyId: revoked.id, networkIds: found.granted.map((s) => s.networkId), actorKeyId, reason: 'api_key_revoked' });
+  await revokeInvitationsSentByKey({
+    tx,
+    keyId: revoked.id,
+    networkIds: found.granted.map((s) => s.networkId),
+    actorKeyId,
+    reason: 'api_key_revoked',
+  });
   return { ...found, key: revoked };
 }

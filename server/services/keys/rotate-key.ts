@@ -18,7 +18,9 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
   const old = found.key;
   await withdrawCredentialsOf(tx, [keyOwner(old)]);
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
-    throw conflict(`Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`);
+    throw conflict(
+      `Only an active key that has not been rotated can be rotated; this one is ${old.replacedByKeyId ? 'already rotated' : keyStatus(old)}.`,
+    );
   }
   const minted = await mintReplacementKey({
     tx,

@@ -38,7 +38,14 @@ export async function changeMemberRole({ tx, ...input }: { tx: Tx } & ChangeMemb
   if (membership.role === input.role) return current;
   if (input.role !== 'administrator') assertNotLastAdministrator(current, administratorIds, 'demote');
 
-  const [updated] = await updateVersioned({ tx, table: memberships, networkId: membership.networkId, set: { role: input.role }, where: eq(memberships.id, membership.id), version }).returning();
+  const [updated] = await updateVersioned({
+    tx,
+    table: memberships,
+    networkId: membership.networkId,
+    set: { role: input.role },
+    where: eq(memberships.id, membership.id),
+    version,
+  }).returning();
   if (!updated) throw modifiedConcurrently('Member');
   await recordAudit({
     tx,
@@ -50,7 +57,12 @@ export async function changeMemberRole({ tx, ...input }: { tx: Tx } & ChangeMemb
     data: { user_id: current.user.id, from: membership.role, to: input.role },
   });
   if (input.role === 'read_only') {
-    const withdrawal = { owner: { userId: current.user.id }, networkId: input.networkId, actorKeyId: input.actorKeyId, reason: 'member_demoted' } as const;
+    const withdrawal = {
+      owner: { userId: current.user.id },
+      networkId: input.networkId,
+      actorKeyId: input.actorKeyId,
+      reason: 'member_demoted',
+    } as const;
     await lowerKeysInNetwork({ tx, ...withdrawal });
     await revokeInvitationsSentBy({ tx, ...withdrawal });
   }

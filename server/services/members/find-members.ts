@@ -18,7 +18,15 @@ const memberColumns = {
 };
 
 /** One member of a network, or undefined (also when the id belongs to another network: ids are not leaked). */
-export async function findMember({ db, networkId, memberId }: { db: Queryable; networkId: string; memberId: string }): Promise<MemberRecord | undefined> {
+export async function findMember({
+  db,
+  networkId,
+  memberId,
+}: {
+  db: Queryable;
+  networkId: string;
+  memberId: string;
+}): Promise<MemberRecord | undefined> {
   const [row] = await db
     .select(memberColumns)
     .from(memberships)

@@ -51,7 +51,12 @@ export async function removeMember({ tx, ...input }: { tx: Tx } & RemoveMemberIn
     targetId: membership.id,
     data: { user_id: current.user.id, role: membership.role },
   });
-  const withdrawal = { owner: { userId: current.user.id }, networkId: input.networkId, actorKeyId: input.actorKeyId, reason: 'member_removed' } as const;
+  const withdrawal = {
+    owner: { userId: current.user.id },
+    networkId: input.networkId,
+    actorKeyId: input.actorKeyId,
+    reason: 'member_removed',
+  } as const;
   await cutKeysFromNetwork({ tx, ...withdrawal });
   await revokeInvitationsSentBy({ tx, ...withdrawal });
   return { membership: updated, user: current.user };

@@ -8,7 +8,8 @@ const n = networks;
 /** Every keyed POST of a network runs this: rendered once (db/statement.ts). */
 const insertNetwork = tableStatement<typeof networks, { id: string; name: string }>(
   n,
-  (columns) => sql`insert into ${n} (${column(n.id)}, ${column(n.name)}) values (${sql.placeholder('id')}, ${sql.placeholder('name')}) returning ${columns}`,
+  (columns) =>
+    sql`insert into ${n} (${column(n.id)}, ${column(n.name)}) values (${sql.placeholder('id')}, ${sql.placeholder('name')}) returning ${columns}`,
 );
 
 /** As Postgres receives it: the benchmark's bare server runs it (scripts/bench/service-statements.ts). */

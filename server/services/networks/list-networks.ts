@@ -23,7 +23,17 @@ const scopedNetworks = tableStatement<typeof networks, { ids: string[]; after: s
 export const LIST_NETWORKS_STATEMENTS = { all: allNetworks.rendered, scoped: scopedNetworks.rendered };
 
 /** Networks the key can see (all of them for super_user), in id order, after `afterId`. */
-export async function listNetworks({ db, principal, afterId, limit }: { db: Database; principal: Principal; afterId: string | undefined; limit: number }) {
+export async function listNetworks({
+  db,
+  principal,
+  afterId,
+  limit,
+}: {
+  db: Database;
+  principal: Principal;
+  afterId: string | undefined;
+  limit: number;
+}) {
   const client = postgresClientOf(db);
   if (principal.superUser) return allNetworks(client, { after: afterId ?? '', take: limit });
   const ids = [...principal.scopes.keys()];

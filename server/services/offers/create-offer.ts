@@ -35,7 +35,9 @@ export async function createOffer({ tx, networkId, ...input }: { tx: Tx; network
     throw badRequest('expires_at must be in the future.', [{ path: 'expires_at', message: 'Must be in the future.' }]);
   }
   if ((input.priceCents === undefined) !== (input.currency === undefined)) {
-    throw badRequest('price_cents and currency go together.', [{ path: input.currency ? 'price_cents' : 'currency', message: 'Required with the other.' }]);
+    throw badRequest('price_cents and currency go together.', [
+      { path: input.currency ? 'price_cents' : 'currency', message: 'Required with the other.' },
+    ]);
   }
   const [row] = await tx
     .insert(offers)

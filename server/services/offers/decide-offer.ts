@@ -24,8 +24,14 @@ async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promis
  */
 export async function acceptOffer({ tx, networkId, offerId }: { tx: Tx; networkId: string; offerId: string }) {
   const offer = await lockOpenOffer(tx, networkId, offerId);
-  const [campaign] = await tx.select().from(campaigns).where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, offer.campaignId)));
-  const [podcast] = await tx.select().from(podcasts).where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, offer.podcastId)));
+  const [campaign] = await tx
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, offer.campaignId)));
+  const [podcast] = await tx
+    .select()
+    .from(podcasts)
+    .where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, offer.podcastId)));
   const [creative] = await tx
     .insert(creatives)
     .values({

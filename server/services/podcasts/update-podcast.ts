@@ -25,7 +25,14 @@ export async function updatePodcast({
   if (!current) throw notFound('Podcast');
   const version = versionToWrite('Podcast', current.version, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
-  const [row] = await updateVersioned({ tx, table: podcasts, networkId: current.networkId, set: input.changes, where: eq(podcasts.id, current.id), version }).returning();
+  const [row] = await updateVersioned({
+    tx,
+    table: podcasts,
+    networkId: current.networkId,
+    set: input.changes,
+    where: eq(podcasts.id, current.id),
+    version,
+  }).returning();
   if (!row) throw modifiedConcurrently('Podcast');
   return row;
 }

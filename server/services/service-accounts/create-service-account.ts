@@ -18,7 +18,12 @@ export interface NewServiceAccount {
  * Create a service account and mint its first key, in one transaction: an
  * account is never left without the credential its creator was promised.
  */
-export async function createServiceAccount({ tx, principal, networkId, ...input }: { tx: Tx; principal: Principal; networkId: string } & NewServiceAccount) {
+export async function createServiceAccount({
+  tx,
+  principal,
+  networkId,
+  ...input
+}: { tx: Tx; principal: Principal; networkId: string } & NewServiceAccount) {
   checkExpiry(input.key.expiresAt);
   const [account] = await tx
     .insert(serviceAccounts)

@@ -46,6 +46,12 @@ export async function deleteServiceAccount({ tx, principal, networkId, id }: { t
       data: { reason: 'service_account_deleted', service_account_id: account.id },
     });
   }
-  await revokeInvitationsSentBy({ tx, owner: { serviceAccountId: account.id }, networkId, actorKeyId: principal.keyId, reason: 'service_account_deleted' });
+  await revokeInvitationsSentBy({
+    tx,
+    owner: { serviceAccountId: account.id },
+    networkId,
+    actorKeyId: principal.keyId,
+    reason: 'service_account_deleted',
+  });
   return { account, revokedKeyIds: revoked.map((k) => k.id) };
 }

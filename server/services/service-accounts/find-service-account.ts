@@ -11,7 +11,15 @@ export type ServiceAccountStatus = 'active' | 'deleted';
  * A service account of this network, deleted or not; undefined when it does not
  * exist or belongs to another network (404 either way: ids are not leaked).
  */
-export async function findServiceAccount({ db, networkId, id }: { db: Queryable; networkId: string; id: string }): Promise<ServiceAccountRow | undefined> {
+export async function findServiceAccount({
+  db,
+  networkId,
+  id,
+}: {
+  db: Queryable;
+  networkId: string;
+  id: string;
+}): Promise<ServiceAccountRow | undefined> {
   if (!isId('serviceAccount', id)) return undefined;
   const [row] = await db
     .select()

@@ -210,20 +210,23 @@ const p = (name: string) => sql.placeholder(name);
  * The attempt's record, the delivery's new state and (when another attempt is due) its job, in
  * one statement. The next attempt is a new job (what jobs/enqueue.ts addJob does), with this record.
  */
-const recordAttempt = statement<never, {
-  deliveryId: string;
-  networkId: string;
-  attemptNumber: number;
-  started: string;
-  latencyMs: number;
-  statusCode: number | null;
-  responseBody: string | null;
-  headersJson: string | null;
-  error: string | null;
-  status: string;
-  ok: boolean;
-  runAt: string | null;
-}>(sql`
+const recordAttempt = statement<
+  never,
+  {
+    deliveryId: string;
+    networkId: string;
+    attemptNumber: number;
+    started: string;
+    latencyMs: number;
+    statusCode: number | null;
+    responseBody: string | null;
+    headersJson: string | null;
+    error: string | null;
+    status: string;
+    ok: boolean;
+    runAt: string | null;
+  }
+>(sql`
   with attempt as (
     insert into ${at} (${column(at.deliveryId)}, ${column(at.networkId)}, ${column(at.attemptNumber)}, ${column(at.startedAt)}, ${column(at.latencyMs)}, ${column(at.statusCode)},
                        ${column(at.responseBody)}, ${column(at.responseHeaders)}, ${column(at.error)})
@@ -274,7 +277,10 @@ export async function attemptDelivery({
   if (!row || row.status !== 'pending') return 'skipped';
   // A disabled subscription pauses deliveries; a deleted one ends them.
   if (!row.webhook_id || row.deleted_at) {
-    await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null }).where(and(eq(webhookDeliveries.networkId, networkId), eq(webhookDeliveries.id, deliveryId)));
+    await db
+      .update(webhookDeliveries)
+      .set({ status: 'failed', nextAttemptAt: null })
+      .where(and(eq(webhookDeliveries.networkId, networkId), eq(webhookDeliveries.id, deliveryId)));
     return 'failed';
   }
   if (row.webhook_status !== 'active' && !row.test) return 'skipped';
@@ -353,6 +359,7 @@ export async function attemptDelivery({
     ok,
     runAt,
   });
-  if (result !== 'succeeded') logger.info({ deliveryId, attemptNumber, statusCode: outcome.statusCode, error: outcome.error, result }, 'webhook attempt');
+  if (result !== 'succeeded')
+    logger.info({ deliveryId, attemptNumber, statusCode: outcome.statusCode, error: outcome.error, result }, 'webhook attempt');
   return result;
 }

@@ -157,7 +157,9 @@ export async function redeliver({
   const current = await findDelivery({ db: tx, networkId, webhookId, deliveryId, lock: 'update' });
   if (!current) throw notFound('Delivery');
   if (current.status === 'pending' && (await attemptUnderWay(tx, current.id))) {
-    throw conflict('An attempt of this delivery is under way right now; its outcome appears in the delivery log in a moment. Retry once it has finished.');
+    throw conflict(
+      'An attempt of this delivery is under way right now; its outcome appears in the delivery log in a moment. Retry once it has finished.',
+    );
   }
   const [row] = await reschedule(tx, networkId, [current.id]);
   return row!;
@@ -180,7 +182,17 @@ async function attemptUnderWay(tx: Tx, deliveryId: string): Promise<boolean> {
  * Re-send every failed delivery of the subscription created at or after `since` (oldest first, at
  * most RECOVER_LIMIT). A `since` before the retention window is a 400 that says so: those are gone.
  */
-export async function recoverFailed({ tx, since, networkId, webhookId }: { tx: Tx; since: Date; networkId: string; webhookId: string }): Promise<number> {
+export async function recoverFailed({
+  tx,
+  since,
+  networkId,
+  webhookId,
+}: {
+  tx: Tx;
+  since: Date;
+  networkId: string;
+  webhookId: string;
+}): Promise<number> {
   const cutoff = retentionCutoff();
   if (since < cutoff) {
     const message = `since is older than the retention window: deliveries are kept for ${retentionDays()} days (WEBHOOK_RETENTION_DAYS), so since must be at or after ${cutoff.toISOString()}.`;

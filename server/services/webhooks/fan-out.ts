@@ -22,7 +22,12 @@ export async function fanOutEvent({ tx, event }: { tx: Tx; event: EventRow }): P
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(
-      and(eq(webhooks.networkId, event.networkId), eq(webhooks.status, 'active'), isNull(webhooks.deletedAt), arrayContains(webhooks.events, [event.type])),
+      and(
+        eq(webhooks.networkId, event.networkId),
+        eq(webhooks.status, 'active'),
+        isNull(webhooks.deletedAt),
+        arrayContains(webhooks.events, [event.type]),
+      ),
     );
   if (targets.length === 0) return 0;
   const occurredAt = event.occurredAt.toISOString();

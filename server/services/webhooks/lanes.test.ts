@@ -29,7 +29,12 @@ function endpoint(networkId = randomUUID()) {
 
 function deferred(admission: ReturnType<typeof admitAttempt>, now: number) {
   if (admission.admitted) throw new Error('expected the attempt to wait');
-  return { lane: admission.queueName?.startsWith(LANE_PREFIX) ?? false, delayMs: admission.runAt.getTime() - now, heldBy: admission.heldBy, queueName: admission.queueName };
+  return {
+    lane: admission.queueName?.startsWith(LANE_PREFIX) ?? false,
+    delayMs: admission.runAt.getTime() - now,
+    heldBy: admission.heldBy,
+    queueName: admission.queueName,
+  };
 }
 
 describe('admission beyond an endpoint’s share', () => {

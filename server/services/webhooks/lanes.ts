@@ -163,7 +163,17 @@ export async function admitAttemptSoon(attempt: { networkId: string; webhookId: 
  * Admit one attempt of `deliveryId` (of subscription `webhookId`, network `networkId`) now, or say
  * where and when its job goes instead.
  */
-export function admitAttempt({ networkId, webhookId, deliveryId, now = Date.now() }: { networkId: string; webhookId: string; deliveryId: string; now?: number }): Admission {
+export function admitAttempt({
+  networkId,
+  webhookId,
+  deliveryId,
+  now = Date.now(),
+}: {
+  networkId: string;
+  webhookId: string;
+  deliveryId: string;
+  now?: number;
+}): Admission {
   const network = stateOf(networks, networkId);
   const networkLimit = networkConcurrency();
   if (network.inFlight.size >= networkLimit) return networkDeferral(network, deliveryQueueName(networkId, deliveryId, networkLimit), now);

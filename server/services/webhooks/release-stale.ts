@@ -15,7 +15,13 @@ export function staleDeliverySeconds(): number {
   return Math.max(5, Math.ceil(timeoutSeconds * 4));
 }
 
-export async function releaseStaleDeliveryJobs({ db, staleSeconds = staleDeliverySeconds() }: { db: Queryable; staleSeconds?: number }): Promise<number> {
+export async function releaseStaleDeliveryJobs({
+  db,
+  staleSeconds = staleDeliverySeconds(),
+}: {
+  db: Queryable;
+  staleSeconds?: number;
+}): Promise<number> {
   // A delivery's lane (its named queue, lanes.ts) stays locked with its job: both are freed, or the
   // endpoint's other deliveries would wait the same four hours behind it.
   return releaseStaleJobs({ db, task: 'deliver-webhook', staleSeconds });

@@ -183,11 +183,15 @@ describe('assertDeliverableUrl', () => {
   it('requires https when requireHttps', async () => {
     const error = await refusal('http://93.184.216.34/hooks', live);
     expect(error.detail).toMatch(/https/);
-    await expect(assertDeliverableUrl('https://93.184.216.34/hooks', live)).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
+    await expect(assertDeliverableUrl('https://93.184.216.34/hooks', live)).resolves.toMatchObject({
+      addresses: [{ address: '93.184.216.34', family: 4 }],
+    });
   });
 
   it('allows public literal addresses and returns them', async () => {
-    await expect(assertDeliverableUrl('http://93.184.216.34/hooks', strict)).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
+    await expect(assertDeliverableUrl('http://93.184.216.34/hooks', strict)).resolves.toMatchObject({
+      addresses: [{ address: '93.184.216.34', family: 4 }],
+    });
     const v4 = await resolveDeliverableUrl('https://93.184.216.34/hooks', strict);
     expect(v4.addresses).toEqual([{ address: '93.184.216.34', family: 4 }]);
     const v6 = await resolveDeliverableUrl('https://[2001:4860:4860::8888]/hooks', strict);
@@ -196,8 +200,12 @@ describe('assertDeliverableUrl', () => {
   });
 
   it('allows private targets with allowPrivate, still returning the addresses', async () => {
-    await expect(assertDeliverableUrl('http://127.0.0.1:9/x', permissive)).resolves.toMatchObject({ addresses: [{ address: '127.0.0.1', family: 4 }] });
-    await expect(assertDeliverableUrl('http://169.254.169.254/latest', permissive)).resolves.toMatchObject({ addresses: [{ address: '169.254.169.254', family: 4 }] });
+    await expect(assertDeliverableUrl('http://127.0.0.1:9/x', permissive)).resolves.toMatchObject({
+      addresses: [{ address: '127.0.0.1', family: 4 }],
+    });
+    await expect(assertDeliverableUrl('http://169.254.169.254/latest', permissive)).resolves.toMatchObject({
+      addresses: [{ address: '169.254.169.254', family: 4 }],
+    });
     const local = await resolveDeliverableUrl('http://localhost:8080/', permissive);
     expect(local.addresses.length).toBeGreaterThan(0);
     expect(local.addresses.every((a) => isForbiddenAddress(a.address))).toBe(true);
@@ -210,13 +218,17 @@ describe('assertDeliverableUrl', () => {
     const ok = await resolveDeliverableUrl('https://hooks.example.test/x', strict, answers(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']));
     expect(ok.addresses.map((a) => a.address)).toEqual(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']);
     expect(ok.url.hostname).toBe('hooks.example.test');
-    await expect(resolveDeliverableUrl('https://hooks.example.test/x', strict, answers(['93.184.216.34', '10.0.0.5']))).rejects.toMatchObject({ kind: 'bad-request' });
+    await expect(resolveDeliverableUrl('https://hooks.example.test/x', strict, answers(['93.184.216.34', '10.0.0.5']))).rejects.toMatchObject({
+      kind: 'bad-request',
+    });
     await expect(resolveDeliverableUrl('https://hooks.example.test/x', strict, answers([]))).rejects.toMatchObject({ kind: 'bad-request' });
     // An IP literal is never handed to the resolver.
     const never = async (): Promise<never> => {
       throw new Error('resolver called for a literal');
     };
-    await expect(resolveDeliverableUrl('https://93.184.216.34/x', strict, never)).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34', family: 4 }] });
+    await expect(resolveDeliverableUrl('https://93.184.216.34/x', strict, never)).resolves.toMatchObject({
+      addresses: [{ address: '93.184.216.34', family: 4 }],
+    });
   });
 
   it('refuses a host that does not resolve', async () => {

@@ -62,7 +62,8 @@ export async function requireWebhook({ db, networkId, webhookId, lock }: { db: Q
 /** A disabled subscription sends nothing, so a redelivery would wait forever: refuse it. */
 export async function requireActiveWebhook({ db, networkId, webhookId }: { db: Queryable; networkId: string; webhookId: string }) {
   const hook = await requireWebhook({ db, networkId, webhookId });
-  if (hook.status !== 'active') throw conflict('The webhook subscription is disabled; enable it (PATCH status: active) before sending deliveries again.');
+  if (hook.status !== 'active')
+    throw conflict('The webhook subscription is disabled; enable it (PATCH status: active) before sending deliveries again.');
   return hook;
 }
 

@@ -65,7 +65,10 @@ export async function checkEveryToken(model: Model, real: Real): Promise<void> {
       );
     }
     if (!agrees(model, seen, accessOf(model, key))) {
-      throw violation(`GET /v1/me with ${key.label} (${key.origin}) shows ${describeAccess(model, seen)}; the model says ${describeAccess(model, accessOf(model, key))}`, answer);
+      throw violation(
+        `GET /v1/me with ${key.label} (${key.origin}) shows ${describeAccess(model, seen)}; the model says ${describeAccess(model, accessOf(model, key))}`,
+        answer,
+      );
     }
   });
 }
@@ -124,11 +127,14 @@ export async function checkOwnKeyList(model: Model, real: Real, actor: Key): Pro
     if (!key) {
       // Another run's key of the operator: what it shows must still be within the caller's access.
       if (!within(accessFromView(item), access)) {
-        throw violation(`GET /v1/apikeys with ${who} lists ${item.id} (${JSON.stringify({ super_user: item.super_user, scopes: item.scopes })}), which it does not cover`);
+        throw violation(
+          `GET /v1/apikeys with ${who} lists ${item.id} (${JSON.stringify({ super_user: item.super_user, scopes: item.scopes })}), which it does not cover`,
+        );
       }
       continue;
     }
-    if (!covers(model, actor, key)) throw violation(`GET /v1/apikeys with ${who} lists ${describeKey(model, key)} (${key.origin}), which it does not cover`);
+    if (!covers(model, actor, key))
+      throw violation(`GET /v1/apikeys with ${who} lists ${describeKey(model, key)} (${key.origin}), which it does not cover`);
     checkShownAccess(model, key, item, `GET /v1/apikeys with ${who}`);
   }
   if (operator) return;
@@ -147,9 +153,12 @@ export async function checkOwnKeyList(model: Model, real: Real, actor: Key): Pro
 export async function checkCreatedKey(model: Model, real: Real, key: Key, view: KeyView): Promise<void> {
   const expected = accessOf(model, key);
   const advertised = accessFromView(view);
-  if (view.owner.id !== ownerId(model, key.owner)) throw violation(`${key.label} was created for owner ${view.owner.id}; the model says ${ownerId(model, key.owner)}`);
+  if (view.owner.id !== ownerId(model, key.owner))
+    throw violation(`${key.label} was created for owner ${view.owner.id}; the model says ${ownerId(model, key.owner)}`);
   if (!agrees(model, advertised, expected)) {
-    throw violation(`${key.label} (${key.origin}) was answered 201 advertising ${describeAccess(model, advertised)}; the model says ${describeAccess(model, expected)}`);
+    throw violation(
+      `${key.label} (${key.origin}) was answered 201 advertising ${describeAccess(model, advertised)}; the model says ${describeAccess(model, expected)}`,
+    );
   }
   const me = await send(real, { method: 'GET', path: '/me', token: key.token });
   const read = await send(real, { method: 'GET', path: `/apikeys/${key.id}`, token: key.token });
@@ -158,6 +167,9 @@ export async function checkCreatedKey(model: Model, real: Real, key: Key, view: 
     throw violation(`${key.label} (${key.origin}) advertised ${describeAccess(model, advertised)} but GET /v1/me with its token disagrees`, me);
   }
   if (read.status !== 200 || !agrees(model, accessFromView(read.body as KeyView), advertised)) {
-    throw violation(`${key.label} (${key.origin}) advertised ${describeAccess(model, advertised)} but GET /v1/apikeys/${key.id} with its token disagrees`, read);
+    throw violation(
+      `${key.label} (${key.origin}) advertised ${describeAccess(model, advertised)} but GET /v1/apikeys/${key.id} with its token disagrees`,
+      read,
+    );
   }
 }

@@ -205,7 +205,9 @@ function judge(ctx: StepContext, name: string, answer: Answer, expectation: Expe
     if (answer.status !== success) throw violation(`${what}: must be allowed with ${success} (${expectation.why})`, answer);
   } else {
     const refusal = `refused with ${expectation.statuses.join(' or ') || 'a 4xx'} (${expectation.why})`;
-    const fits = carried ? expectation.outcome === 'either' : answer.status >= 400 && (!expectation.statuses.length || expectation.statuses.includes(answer.status));
+    const fits = carried
+      ? expectation.outcome === 'either'
+      : answer.status >= 400 && (!expectation.statuses.length || expectation.statuses.includes(answer.status));
     if (!fits) throw violation(`${what}: must be ${refusal}`, answer);
     if (carried && answer.status !== success) throw violation(`${what}: must answer ${success} if allowed`, answer);
   }
@@ -270,7 +272,14 @@ const mintOwnKey = command(3, {
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'mintOwnKey', answer, expectation, 201)) {
       const key = keep(ctx, answer.body as KeyView, spec, made, `minted by ${actor.label} with POST /v1/apikeys`);
-      remember(model, request, { kind: 'mintOwnKey', actorKeyId: actor.id, networkId: undefined, createdKeyId: key.id, answerId: key.id, description: `${actor.label} mints ${key.label}` });
+      remember(model, request, {
+        kind: 'mintOwnKey',
+        actorKeyId: actor.id,
+        networkId: undefined,
+        createdKeyId: key.id,
+        answerId: key.id,
+        description: `${actor.label} mints ${key.label}`,
+      });
     }
   },
 });
@@ -321,7 +330,14 @@ const rotateOwnKey = command(3, {
       const spec = rotationSpec(target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} with POST /v1/apikeys/{id}/rotate`);
       applyRotation(target, key.id);
-      remember(model, request, { kind: 'rotateOwnKey', actorKeyId: actor.id, networkId: undefined, createdKeyId: key.id, answerId: key.id, description: `${actor.label} rotates ${target.label} into ${key.label}` });
+      remember(model, request, {
+        kind: 'rotateOwnKey',
+        actorKeyId: actor.id,
+        networkId: undefined,
+        createdKeyId: key.id,
+        answerId: key.id,
+        description: `${actor.label} rotates ${target.label} into ${key.label}`,
+      });
     }
   },
 });
@@ -395,7 +411,14 @@ const rotateNetworkKey = command(3, {
       const spec = rotationSpec(target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} through network ${network.label}`);
       applyRotation(target, key.id);
-      remember(model, request, { kind: 'rotateNetworkKey', actorKeyId: actor.id, networkId: network.id, createdKeyId: key.id, answerId: key.id, description: `${actor.label} rotates ${target.label} in ${network.label} into ${key.label}` });
+      remember(model, request, {
+        kind: 'rotateNetworkKey',
+        actorKeyId: actor.id,
+        networkId: network.id,
+        createdKeyId: key.id,
+        answerId: key.id,
+        description: `${actor.label} rotates ${target.label} in ${network.label} into ${key.label}`,
+      });
     }
   },
 });
@@ -422,7 +445,14 @@ const mintMemberKey = command(2, {
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'mintMemberKey', answer, expectation, 201)) {
       const key = keep(ctx, answer.body as KeyView, spec, made, `minted for ${membership.person} by ${actor.label} in network ${network.label}`);
-      remember(model, request, { kind: 'mintMemberKey', actorKeyId: actor.id, networkId: network.id, createdKeyId: key.id, answerId: key.id, description: `${actor.label} mints ${key.label} for ${membership.person}` });
+      remember(model, request, {
+        kind: 'mintMemberKey',
+        actorKeyId: actor.id,
+        networkId: network.id,
+        createdKeyId: key.id,
+        answerId: key.id,
+        description: `${actor.label} mints ${key.label} for ${membership.person}`,
+      });
     }
   },
 });
@@ -435,7 +465,9 @@ const mintServiceAccountKey = command(1, {
     const actor = pickActor(model, p.actor);
     const sa = model.serviceAccounts[p.account % model.serviceAccounts.length]!;
     const network = homeOrForeign(model, sa.networkId, p.where.foreign, p.where.index);
-    ctx.say(`${describeKey(model, actor)} mints a key for service account ${sa.label}${sa.deleted ? ' (deleted)' : ''} in network ${network.label}${p.role ? ` as ${p.role}` : ''}`);
+    ctx.say(
+      `${describeKey(model, actor)} mints a key for service account ${sa.label}${sa.deleted ? ' (deleted)' : ''} in network ${network.label}${p.role ? ` as ${p.role}` : ''}`,
+    );
     const { expectation, spec } = expectMintServiceAccountKey(model, actor, network.id, sa, p.role);
     const made = madeBy(model, actor, spec.owner);
     const body: Record<string, unknown> = { key_name: nameOf(model) };
@@ -444,7 +476,14 @@ const mintServiceAccountKey = command(1, {
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'mintServiceAccountKey', answer, expectation, 201)) {
       const key = keep(ctx, answer.body as KeyView, spec, made, `minted for ${sa.label} by ${actor.label}`);
-      remember(model, request, { kind: 'mintServiceAccountKey', actorKeyId: actor.id, networkId: network.id, createdKeyId: key.id, answerId: key.id, description: `${actor.label} mints ${key.label} for ${sa.label}` });
+      remember(model, request, {
+        kind: 'mintServiceAccountKey',
+        actorKeyId: actor.id,
+        networkId: network.id,
+        createdKeyId: key.id,
+        answerId: key.id,
+        description: `${actor.label} mints ${key.label} for ${sa.label}`,
+      });
     }
   },
 });
@@ -468,7 +507,14 @@ const createServiceAccount = command(1, {
       model.serviceAccounts.push({ id: created.id, label, networkId: network.id, role: p.role, deleted: false });
       const spec: NewKeySpec = { owner: { kind: 'serviceAccount', label }, superUser: false, granted: { [network.id]: p.role } };
       const key = keep(ctx, created.api_key, spec, made, `${label}’s first key, created by ${actor.label}`);
-      remember(model, request, { kind: 'createServiceAccount', actorKeyId: actor.id, networkId: network.id, createdKeyId: key.id, answerId: created.id, description: `${actor.label} creates ${label}` });
+      remember(model, request, {
+        kind: 'createServiceAccount',
+        actorKeyId: actor.id,
+        networkId: network.id,
+        createdKeyId: key.id,
+        answerId: created.id,
+        description: `${actor.label} creates ${label}`,
+      });
     }
   },
 });
@@ -524,9 +570,27 @@ const invite = command(3, {
       const created = answer.body as { id: string; token: string };
       model.counter += 1;
       const label = `inv#${model.counter}`;
-      model.invitations.push({ id: created.id, token: created.token, label, networkId: network.id, email, role: p.role, sender: actor.owner, senderKeyId: actor.id, status: 'pending', contested: false });
+      model.invitations.push({
+        id: created.id,
+        token: created.token,
+        label,
+        networkId: network.id,
+        email,
+        role: p.role,
+        sender: actor.owner,
+        senderKeyId: actor.id,
+        status: 'pending',
+        contested: false,
+      });
       ctx.got(label);
-      remember(model, request, { kind: 'invite', actorKeyId: actor.id, networkId: network.id, createdKeyId: undefined, answerId: created.id, description: `${actor.label} invites ${whom} to ${network.label} (${label})` });
+      remember(model, request, {
+        kind: 'invite',
+        actorKeyId: actor.id,
+        networkId: network.id,
+        createdKeyId: undefined,
+        answerId: created.id,
+        description: `${actor.label} invites ${whom} to ${network.label} (${label})`,
+      });
     }
   },
 });
@@ -542,7 +606,9 @@ async function accept(ctx: StepContext, name: string, invitation: Invitation, vi
   const { model } = ctx;
   ctx.say(`${via ? describeKey(model, via) : 'the invitation token alone'} accepts ${describeInvitation(model, invitation)}`);
   const expectation = expectAccept(model, invitation, via);
-  const request = via ? post('/invitations/accept', via.token, { invitation_token: invitation.token }) : post('/invitations/accept', invitation.token, {});
+  const request = via
+    ? post('/invitations/accept', via.token, { invitation_token: invitation.token })
+    : post('/invitations/accept', invitation.token, {});
   const answer = await send(ctx.real, request);
   if (!judge(ctx, name, answer, expectation, 201)) {
     if (invitation.contested && answer.status === 409) invitation.status = 'revoked';
@@ -550,10 +616,22 @@ async function accept(ctx: StepContext, name: string, invitation: Invitation, vi
   }
   const accepted = answer.body as AcceptedView;
   const { spec, made, person: invitee } = applyAccept(model, invitation, { userId: accepted.member.user.id, memberId: accepted.member.id });
-  const key = keep(ctx, accepted.api_key, spec, made, `${invitee.label}’s key from accepting ${invitation.label} (sent by ${invitation.sender.label})`);
-  remember(model, request, { kind: 'accept', actorKeyId: via?.id, networkId: undefined, createdKeyId: key.id, answerId: key.id, description: `${via?.label ?? 'token alone'} accepts ${invitation.label}` });
+  const key = keep(
+    ctx,
+    accepted.api_key,
+    spec,
+    made,
+    `${invitee.label}’s key from accepting ${invitation.label} (sent by ${invitation.sender.label})`,
+  );
+  remember(model, request, {
+    kind: 'accept',
+    actorKeyId: via?.id,
+    networkId: undefined,
+    createdKeyId: key.id,
+    answerId: key.id,
+    description: `${via?.label ?? 'token alone'} accepts ${invitation.label}`,
+  });
 }
-
 
 const acceptWithToken = command(2, {
   name: 'acceptWithToken',
@@ -598,7 +676,12 @@ const changeRole = command(3, {
       `${describeKey(model, actor)} ${verb} ${membership.person} (${membership.status} ${membership.role} of ${networkLabel(model, membership.networkId)}) to ${p.role} in network ${network.label}`,
     );
     const expectation = expectChangeRole(model, actor, network.id, membership, p.role);
-    const request = { method: 'PATCH' as const, path: `/networks/${network.id}/members/${membership.id}`, token: actor.token, body: JSON.stringify({ role: p.role }) };
+    const request = {
+      method: 'PATCH' as const,
+      path: `/networks/${network.id}/members/${membership.id}`,
+      token: actor.token,
+      body: JSON.stringify({ role: p.role }),
+    };
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'changeRole', answer, expectation, 200)) applyChangeRole(model, membership, p.role);
   },
@@ -647,10 +730,18 @@ const replay = command(3, {
     const actor = record.actorKeyId ? keyById(model, record.actorKeyId) : undefined;
     ctx.say(`${actor ? describeKey(model, actor) : 'the invitation token'} replays «${record.description}» (same Idempotency-Key)`);
     const expectation = expectReplay(model, record);
-    const answer = await send(ctx.real, { method: 'POST', path: record.path, token: record.authorization, body: record.body, idempotencyKey: record.idempotencyKey });
+    const answer = await send(ctx.real, {
+      method: 'POST',
+      path: record.path,
+      token: record.authorization,
+      body: record.body,
+      idempotencyKey: record.idempotencyKey,
+    });
     if (judge(ctx, `replay ${record.kind}`, answer, expectation, 201)) {
-      if (answer.headers.get('idempotent-replayed') !== 'true') throw violation(`replay of «${record.description}» answered 201 without Idempotent-Replayed: true`, answer);
-      if (answerIdOf(record.kind, answer.body) !== record.answerId) throw violation(`replay of «${record.description}» answered something else than the stored answer`, answer);
+      if (answer.headers.get('idempotent-replayed') !== 'true')
+        throw violation(`replay of «${record.description}» answered 201 without Idempotent-Replayed: true`, answer);
+      if (answerIdOf(record.kind, answer.body) !== record.answerId)
+        throw violation(`replay of «${record.description}» answered something else than the stored answer`, answer);
     }
   },
 });

@@ -109,7 +109,12 @@ export function post(path: string, token: string, body: unknown): Request {
 }
 
 /** Every page of a list (limit 200), or only the first with `firstPageOnly`. */
-export async function listAll<T>(real: Real, path: string, token: string, firstPageOnly = false): Promise<{ status: number; items: T[]; text: string }> {
+export async function listAll<T>(
+  real: Real,
+  path: string,
+  token: string,
+  firstPageOnly = false,
+): Promise<{ status: number; items: T[]; text: string }> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {

@@ -106,14 +106,7 @@ export interface Invitation {
 }
 
 export type PostKind =
-  | 'mintOwnKey'
-  | 'rotateOwnKey'
-  | 'rotateNetworkKey'
-  | 'mintMemberKey'
-  | 'mintServiceAccountKey'
-  | 'createServiceAccount'
-  | 'invite'
-  | 'accept';
+  'mintOwnKey' | 'rotateOwnKey' | 'rotateNetworkKey' | 'mintMemberKey' | 'mintServiceAccountKey' | 'createServiceAccount' | 'invite' | 'accept';
 
 /** A POST that answered 201, kept byte for byte so it can be replayed with its Idempotency-Key. */
 export interface PostRecord {
@@ -594,7 +587,7 @@ export function applyNetworkRevoke(model: Model, target: Key, networkId: string)
 /** The key and the keys it replaced by rotation, back to the first. */
 function lineage(model: Model, key: Key): Set<string> {
   const ids = new Set([key.id]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const k of model.keys) {
       if (k.replacedBy && ids.has(k.replacedBy) && !ids.has(k.id)) {
@@ -609,7 +602,12 @@ function lineage(model: Model, key: Key): Set<string> {
 function revokeInvitationsSentByKey(model: Model, key: Key, networkId: string): void {
   const sentBy = lineage(model, key);
   for (const invitation of model.invitations) {
-    if (invitation.status === 'pending' && invitation.networkId === networkId && invitation.senderKeyId !== undefined && sentBy.has(invitation.senderKeyId)) {
+    if (
+      invitation.status === 'pending' &&
+      invitation.networkId === networkId &&
+      invitation.senderKeyId !== undefined &&
+      sentBy.has(invitation.senderKeyId)
+    ) {
       invitation.status = 'revoked';
     }
   }
@@ -675,6 +673,10 @@ export function applyAccept(
     model.memberships.push({ id: answer.memberId, person: invitee.label, networkId: invitation.networkId, role: invitation.role, status: 'active' });
   }
   invitation.status = 'accepted';
-  const spec: NewKeySpec = { owner: { kind: 'person', label: invitee.label }, superUser: false, granted: { [invitation.networkId]: invitation.role } };
+  const spec: NewKeySpec = {
+    owner: { kind: 'person', label: invitee.label },
+    superUser: false,
+    granted: { [invitation.networkId]: invitation.role },
+  };
   return { person: invitee, spec, made };
 }

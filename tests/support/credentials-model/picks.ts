@@ -7,9 +7,24 @@
  * arbitrary ones (others' keys, other networks, revoked keys).
  */
 import fc from 'fast-check';
-import { accessOf, isAdministrator, isLive, ownerAccess, ROLES, sameOwner, type Invitation, type Key, type Membership, type Model, type Network, type Owner, type Role } from './model';
+import {
+  accessOf,
+  isAdministrator,
+  isLive,
+  ownerAccess,
+  ROLES,
+  sameOwner,
+  type Invitation,
+  type Key,
+  type Membership,
+  type Model,
+  type Network,
+  type Owner,
+  type Role,
+} from './model';
 
-export const sometimes = (oneIn: number) => fc.oneof({ arbitrary: fc.constant(false), weight: oneIn - 1 }, { arbitrary: fc.constant(true), weight: 1 });
+export const sometimes = (oneIn: number) =>
+  fc.oneof({ arbitrary: fc.constant(false), weight: oneIn - 1 }, { arbitrary: fc.constant(true), weight: 1 });
 export const usually = (oneIn: number) => sometimes(oneIn).map((b) => !b);
 
 /**
@@ -60,7 +75,11 @@ interface TargetPick extends KeyPick {
   /** Among the caller's owner's keys, the keys in networks the caller administers, those granted more than one network, or all keys. */
   from: 'own' | 'near' | 'wide' | 'any';
 }
-export const ownTargetPick: fc.Arbitrary<TargetPick> = fc.record({ owner: fc.nat(), key: fc.nat(), from: fc.constantFrom<TargetPick['from']>('own', 'own', 'own', 'any') });
+export const ownTargetPick: fc.Arbitrary<TargetPick> = fc.record({
+  owner: fc.nat(),
+  key: fc.nat(),
+  from: fc.constantFrom<TargetPick['from']>('own', 'own', 'own', 'any'),
+});
 export const networkTargetPick: fc.Arbitrary<TargetPick> = fc.record({
   owner: fc.nat(),
   key: fc.nat(),
@@ -145,9 +164,7 @@ export interface InvitationPick {
 export const invitationPick: fc.Arbitrary<InvitationPick> = fc.record({ index: recentPick, open: usually(4), orphaned: sometimes(3) });
 
 function invitationPool(model: Readonly<Model>, pick: InvitationPick): readonly Invitation[] {
-  const orphaned = model.invitations.filter(
-    (i) => i.status === 'pending' && !isAdministrator(ownerAccess(model as Model, i.sender), i.networkId),
-  );
+  const orphaned = model.invitations.filter((i) => i.status === 'pending' && !isAdministrator(ownerAccess(model as Model, i.sender), i.networkId));
   if (pick.orphaned && orphaned.length) return orphaned;
   return pick.open ? model.invitations.filter((i) => i.status !== 'accepted') : model.invitations;
 }

@@ -19,10 +19,28 @@ type Roster = Array<{ label: string; memberships: Array<[(typeof NETWORKS)[numbe
  */
 export const ROSTERS: Record<'shared' | 'separate', Roster> = {
   shared: [
-    { label: 'alice', memberships: [['A', 'administrator'], ['B', 'read_only']] },
-    { label: 'bob', memberships: [['A', 'read_only'], ['B', 'administrator']] },
+    {
+      label: 'alice',
+      memberships: [
+        ['A', 'administrator'],
+        ['B', 'read_only'],
+      ],
+    },
+    {
+      label: 'bob',
+      memberships: [
+        ['A', 'read_only'],
+        ['B', 'administrator'],
+      ],
+    },
     { label: 'carol', memberships: [['A', 'administrator']] },
-    { label: 'dave', memberships: [['B', 'administrator'], ['C', 'administrator']] },
+    {
+      label: 'dave',
+      memberships: [
+        ['B', 'administrator'],
+        ['C', 'administrator'],
+      ],
+    },
     { label: 'erin', memberships: [['C', 'read_only']] },
   ],
   separate: [
@@ -61,20 +79,42 @@ export async function buildWorld(real: Real, kind: WorldKind, relax: ReadonlySet
   // owners and keys keep their places from run to run (picks depend on them).
   const [operatorKey, networks] = await Promise.all([
     created<KeyView>(real, 'the run’s super_user key', post('/apikeys', boot, { key_name: `operator ${tag}`, super_user: true })),
-    Promise.all(NETWORKS.map((label) => created<{ id: string }>(real, `network ${label}`, post('/networks', boot, { name: `credentials model ${tag} ${label}` })))),
+    Promise.all(
+      NETWORKS.map((label) =>
+        created<{ id: string }>(real, `network ${label}`, post('/networks', boot, { name: `credentials model ${tag} ${label}` })),
+      ),
+    ),
   ]);
   model.persons.push({ label: 'op', email: 'operator@localhost', userId: operatorKey.owner.id, operator: true });
   // Made by the bootstrap key for its own owner: it proves the operator's identity.
   const made = { creatorAccess: superUser, provesIdentity: true };
-  addKey(model, { id: operatorKey.id, token: operatorKey.token!, spec: { owner: operator, superUser: true, granted: {} }, made, origin: 'the run’s super_user key' });
+  addKey(model, {
+    id: operatorKey.id,
+    token: operatorKey.token!,
+    spec: { owner: operator, superUser: true, granted: {} },
+    made,
+    origin: 'the run’s super_user key',
+  });
   NETWORKS.forEach((label, i) => model.networks.push({ id: networks[i]!.id, label }));
   const networkId = (label: string) => model.networks.find((n) => n.label === label)!.id;
 
   const [joined, accounts] = await Promise.all([
-    Promise.all(ROSTERS[kind].map((entry) => joinNetworks(real, `${entry.label}-${tag}@example.test`, entry.memberships.map(([n, role]) => ({ networkId: networkId(n), role }))))),
+    Promise.all(
+      ROSTERS[kind].map((entry) =>
+        joinNetworks(
+          real,
+          `${entry.label}-${tag}@example.test`,
+          entry.memberships.map(([n, role]) => ({ networkId: networkId(n), role })),
+        ),
+      ),
+    ),
     Promise.all(
       SERVICE_ACCOUNTS.map((sa) =>
-        created<{ id: string; api_key: KeyView }>(real, `service account ${sa.label}`, post(`/networks/${networkId(sa.network)}/service-accounts`, boot, { name: sa.label, role: sa.role })),
+        created<{ id: string; api_key: KeyView }>(
+          real,
+          `service account ${sa.label}`,
+          post(`/networks/${networkId(sa.network)}/service-accounts`, boot, { name: sa.label, role: sa.role }),
+        ),
       ),
     ),
   ]);
@@ -105,7 +145,13 @@ export async function buildWorld(real: Real, kind: WorldKind, relax: ReadonlySet
     model.serviceAccounts.push({ id: answer.id, label: sa.label, networkId: networkId(sa.network), role: sa.role, deleted: false });
     const spec = { owner: { kind: 'serviceAccount', label: sa.label } as const, superUser: false, granted: { [networkId(sa.network)]: sa.role } };
     // Made by the operator's key for another owner: it proves nothing about the account.
-    addKey(model, { id: answer.api_key.id, token: answer.api_key.token!, spec, made: { creatorAccess: superUser, provesIdentity: false }, origin: `${sa.label}’s first key` });
+    addKey(model, {
+      id: answer.api_key.id,
+      token: answer.api_key.token!,
+      spec,
+      made: { creatorAccess: superUser, provesIdentity: false },
+      origin: `${sa.label}’s first key`,
+    });
   });
   real.stats.ms.world += Date.now() - started;
   return model;
@@ -120,7 +166,11 @@ export async function buildWorld(real: Real, kind: WorldKind, relax: ReadonlySet
 async function joinNetworks(real: Real, email: string, memberships: Array<{ networkId: string; role: Role }>) {
   const joined: Array<{ invitation: { id: string; token: string }; accepted: AcceptedView }> = [];
   for (const { networkId, role } of memberships) {
-    const invitation = await created<{ id: string; token: string }>(real, `inviting ${email}`, post(`/networks/${networkId}/invitations`, real.bootstrapToken, { email, role }));
+    const invitation = await created<{ id: string; token: string }>(
+      real,
+      `inviting ${email}`,
+      post(`/networks/${networkId}/invitations`, real.bootstrapToken, { email, role }),
+    );
     const firstKey = joined[0]?.accepted.api_key.token;
     let accepted: AcceptedView | undefined;
     if (firstKey) {

@@ -33,7 +33,11 @@ function subscribeToWidth(onChange: () => void): () => void {
  * The shell renders in the browser only (RequireSession), so the server's answer is never shown.
  */
 function useWideScreen(): boolean {
-  return useSyncExternalStore(subscribeToWidth, () => window.matchMedia(WIDE).matches, () => true);
+  return useSyncExternalStore(
+    subscribeToWidth,
+    () => window.matchMedia(WIDE).matches,
+    () => true,
+  );
 }
 
 /** The frame of every network page: side navigation (a drawer below lg), network switcher, key and sign-out. */

@@ -1,14 +1,6 @@
 'use client';
 
-import {
-  flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
-  useReactTable,
-  type ColumnDef,
-  type Row,
-  type SortingState,
-} from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type Row, type SortingState } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cn } from '@/app/(console)/_lib/cn';
@@ -158,7 +150,8 @@ export function DataTable<TRow>({
                     key={row.id}
                     className={cn(
                       'align-top max-sm:block max-sm:space-y-2 max-sm:px-4 max-sm:py-3',
-                      onRowClick && 'cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600',
+                      onRowClick &&
+                        'cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600',
                       selectedRowId === row.id && 'bg-indigo-50',
                     )}
                     {...(onRowClick
@@ -198,7 +191,11 @@ export function DataTable<TRow>({
           </tbody>
         </table>
       </div>
-      {showSkeleton && <span className="sr-only" role="status">Loading {label}…</span>}
+      {showSkeleton && (
+        <span className="sr-only" role="status">
+          Loading {label}…
+        </span>
+      )}
       {!showSkeleton && visibleRows.length === 0 && (empty ?? <EmptyState title={`No ${label.toLowerCase()} yet`} />)}
       {!showSkeleton && hasMore && onLoadMore && (
         <div className="flex justify-center border-t border-slate-100 p-3">

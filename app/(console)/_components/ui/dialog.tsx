@@ -27,11 +27,7 @@ export function DialogContent({
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClasses} />
-      <DialogPrimitive.Content
-        className={cn(panelClasses, className)}
-        {...(description ? {} : { 'aria-describedby': undefined })}
-        {...props}
-      >
+      <DialogPrimitive.Content className={cn(panelClasses, className)} {...(description ? {} : { 'aria-describedby': undefined })} {...props}>
         <div className="mb-4 pr-8">
           <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
           {description && <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description>}

@@ -7,17 +7,7 @@ import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
 import { Button } from './button';
 
 /** An error with the API's `detail` and a retry button: <ErrorState error={query.error} onRetry={() => query.refetch()} />. */
-export function ErrorState({
-  error,
-  onRetry,
-  title,
-  className,
-}: {
-  error: unknown;
-  onRetry?: () => void;
-  title?: string;
-  className?: string;
-}) {
+export function ErrorState({ error, onRetry, title, className }: { error: unknown; onRetry?: () => void; title?: string; className?: string }) {
   const problem = problemOf(error);
   return (
     <div role="alert" className={cn('flex flex-col items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-6 py-8 text-center', className)}>

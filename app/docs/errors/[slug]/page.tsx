@@ -81,8 +81,8 @@ export default async function ErrorTypePage({ params }: Props) {
 
       <h2>Example body</h2>
       <p>
-        Served as <code>application/problem+json</code>. <code>detail</code> explains the particular request; branch on{' '}
-        <code>status</code> or <code>type</code>, not on <code>detail</code>.
+        Served as <code>application/problem+json</code>. <code>detail</code> explains the particular request; branch on <code>status</code> or{' '}
+        <code>type</code>, not on <code>detail</code>.
       </p>
       <CodeBlock code={example} label={`example ${error.slug} body`} copy={false} />
 

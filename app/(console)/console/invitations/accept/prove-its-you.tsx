@@ -106,8 +106,8 @@ export function ProveItsYou({
           You already have an account with <Unbroken>{`${invitedEmail ?? 'this email'}.`}</Unbroken>
         </h2>
         <p className="mt-1 text-sm text-indigo-950">
-          Prove it’s you with one of your API keys. The invitation link alone cannot show who opened it. A key you paste is sent with this
-          request only and is not kept.
+          Prove it’s you with one of your API keys. The invitation link alone cannot show who opened it. A key you paste is sent with this request
+          only and is not kept.
         </p>
       </div>
       <Form
@@ -118,7 +118,8 @@ export function ProveItsYou({
           const apiKey = proof === 'signed-in' ? readApiKey() : pastedKey.trim();
           if (proof === 'pasted') {
             if (!apiKey) return refuseKey('Paste one of your API keys.');
-            if (apiKey.startsWith('inv_')) return refuseKey('That is the invitation token. Paste one of your API keys: it starts with sk_test_ or sk_live_.');
+            if (apiKey.startsWith('inv_'))
+              return refuseKey('That is the invitation token. Paste one of your API keys: it starts with sk_test_ or sk_live_.');
             if (!API_KEY_SHAPE.test(apiKey)) return refuseKey('That does not look like an API key. Keys start with sk_test_ or sk_live_.');
           }
           if (!apiKey) throw new Error('This tab is no longer signed in. Paste one of your API keys.');
@@ -197,8 +198,8 @@ export function ProveItsYou({
         </Button>
       </Form>
       <p className="mt-4 text-xs text-slate-600">
-        Not <Unbroken>{`${invitedEmail ?? 'you'}?`}</Unbroken> Then this invitation is not for you: ask the administrator who sent it for one
-        with your own email.
+        Not <Unbroken>{`${invitedEmail ?? 'you'}?`}</Unbroken> Then this invitation is not for you: ask the administrator who sent it for one with
+        your own email.
       </p>
     </>
   );

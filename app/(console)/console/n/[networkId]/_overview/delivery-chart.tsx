@@ -24,8 +24,25 @@ export function DeliveryChart({ data }: { data: DeliveryPoint[] }) {
         <Bar yAxisId="count" dataKey="Succeeded" stackId="d" fill="#059669" isAnimationActive={false} />
         <Bar yAxisId="count" dataKey="Failed" stackId="d" fill="#dc2626" isAnimationActive={false} />
         <Bar yAxisId="count" dataKey="Pending" stackId="d" fill="#d97706" isAnimationActive={false} />
-        <Line yAxisId="ms" type="monotone" dataKey="p50 latency (ms)" stroke="#4f46e5" dot={{ r: 3, fill: '#4f46e5' }} connectNulls isAnimationActive={false} />
-        <Line yAxisId="ms" type="monotone" dataKey="p95 latency (ms)" stroke="#7c3aed" strokeDasharray="4 3" dot={{ r: 3, fill: '#7c3aed' }} connectNulls isAnimationActive={false} />
+        <Line
+          yAxisId="ms"
+          type="monotone"
+          dataKey="p50 latency (ms)"
+          stroke="#4f46e5"
+          dot={{ r: 3, fill: '#4f46e5' }}
+          connectNulls
+          isAnimationActive={false}
+        />
+        <Line
+          yAxisId="ms"
+          type="monotone"
+          dataKey="p95 latency (ms)"
+          stroke="#7c3aed"
+          strokeDasharray="4 3"
+          dot={{ r: 3, fill: '#7c3aed' }}
+          connectNulls
+          isAnimationActive={false}
+        />
       </ComposedChart>
     </ResponsiveContainer>
   );

@@ -51,7 +51,9 @@ export function DeliveryHealth({ networkId }: { networkId: string }) {
       <CardHeader>
         <div>
           <CardTitle>Webhook deliveries</CardTitle>
-          <CardDescription>Succeeded and failed deliveries, and how fast endpoints answered, {range.caption} (UTC buckets, times in {timeZoneLabel()}).</CardDescription>
+          <CardDescription>
+            Succeeded and failed deliveries, and how fast endpoints answered, {range.caption} (UTC buckets, times in {timeZoneLabel()}).
+          </CardDescription>
         </div>
         <div role="group" aria-label="Range" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5 shadow-sm">
           {RANGES.map((r) => (

@@ -25,7 +25,10 @@ export function OverviewPage() {
   const role = useDeferredValue(useNetworkRole(networkId));
   return (
     <>
-      <PageHeader title="Overview" description="What is happening in this network: its advertising at a glance, the latest events, and how webhook deliveries are doing." />
+      <PageHeader
+        title="Overview"
+        description="What is happening in this network: its advertising at a glance, the latest events, and how webhook deliveries are doing."
+      />
       <div className="min-w-0 space-y-6">
         <Counts networkId={networkId} />
         <div className="grid gap-6 xl:grid-cols-5">
@@ -104,7 +107,10 @@ const RecentEvents = memo(function RecentEvents({ networkId }: { networkId: stri
   const events = useQuery(trpc.events.list.queryOptions({ networkId, limit: 10, order: 'desc' }, { refetchInterval: 10_000 }));
   const campaigns = useCampaigns(networkId);
   const podcasts = usePodcasts(networkId);
-  const names = useMemo(() => ({ campaigns: namesById(campaigns.data?.items), podcasts: namesById(podcasts.data?.items) }), [campaigns.data, podcasts.data]);
+  const names = useMemo(
+    () => ({ campaigns: namesById(campaigns.data?.items), podcasts: namesById(podcasts.data?.items) }),
+    [campaigns.data, podcasts.data],
+  );
   return (
     <Card className="h-full">
       <CardHeader>
@@ -147,7 +153,11 @@ const RecentEvents = memo(function RecentEvents({ networkId }: { networkId: stri
                     )}
                   </p>
                 </div>
-                <time dateTime={event.occurred_at} className="shrink-0 text-xs whitespace-nowrap text-slate-600" title={formatDateTime(event.occurred_at)}>
+                <time
+                  dateTime={event.occurred_at}
+                  className="shrink-0 text-xs whitespace-nowrap text-slate-600"
+                  title={formatDateTime(event.occurred_at)}
+                >
                   {relativeTime(event.occurred_at)}
                 </time>
               </li>

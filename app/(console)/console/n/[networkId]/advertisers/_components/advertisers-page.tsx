@@ -91,7 +91,9 @@ function CreateAdvertiserDialog({ open, onOpenChange }: { open: boolean; onOpenC
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const create = useMutation(trpc.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
+  const create = useMutation(
+    trpc.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }),
+  );
   const form = useZodForm(createSchema, { defaultValues: { name: '', website: '', contact_email: '' } });
   return (
     <FormDialog
@@ -139,7 +141,9 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   // Settled either way: after a conflict the list shows the latest version, so editing again starts from it.
-  const update = useMutation(trpc.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
+  const update = useMutation(
+    trpc.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }),
+  );
   const form = useZodForm(updateSchema, {
     defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
   });
@@ -175,7 +179,9 @@ function DeleteAdvertiser({ advertiser }: { advertiser: Advertiser }) {
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const remove = useMutation(trpc.advertisers.remove.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }));
+  const remove = useMutation(
+    trpc.advertisers.remove.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }),
+  );
   return (
     <ConfirmDialog
       trigger={
@@ -186,9 +192,8 @@ function DeleteAdvertiser({ advertiser }: { advertiser: Advertiser }) {
       title={`Delete ${advertiser.name}?`}
       description={
         <>
-          The advertiser disappears from the console and the API. Its completed and archived campaigns keep their history (and
-          their offers and creatives). An advertiser with campaigns still in draft, active or paused cannot be deleted: complete or
-          archive those campaigns first.
+          The advertiser disappears from the console and the API. Its completed and archived campaigns keep their history (and their offers and
+          creatives). An advertiser with campaigns still in draft, active or paused cannot be deleted: complete or archive those campaigns first.
         </>
       }
       confirmLabel="Delete advertiser"

@@ -101,8 +101,18 @@ export function ApiKeysView() {
         );
       },
     },
-    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <span>{formatDateTime(row.original.last_used_at, 'Never')}</span> },
-    { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <span>{formatDateTime(row.original.expires_at, 'Never')}</span> },
+    {
+      id: 'last_used',
+      header: 'Last used',
+      accessorKey: 'last_used_at',
+      cell: ({ row }) => <span>{formatDateTime(row.original.last_used_at, 'Never')}</span>,
+    },
+    {
+      id: 'expires',
+      header: 'Expires',
+      accessorKey: 'expires_at',
+      cell: ({ row }) => <span>{formatDateTime(row.original.expires_at, 'Never')}</span>,
+    },
     {
       id: 'status',
       header: 'Status',
@@ -120,7 +130,9 @@ export function ApiKeysView() {
         return (
           <div className="flex flex-col items-start gap-1">
             <StatusBadge status={key.status} />
-            {key.status === 'revoked' && key.revoked_at && <span className="text-xs whitespace-nowrap text-slate-600">{formatDateTime(key.revoked_at)}</span>}
+            {key.status === 'revoked' && key.revoked_at && (
+              <span className="text-xs whitespace-nowrap text-slate-600">{formatDateTime(key.revoked_at)}</span>
+            )}
           </div>
         );
       },
@@ -227,13 +239,17 @@ export function ApiKeysView() {
 function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKey: ApiKey; onRotated: (rotated: RotatedKey) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const revoke = useMutation(trpc.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }));
+  const revoke = useMutation(
+    trpc.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }),
+  );
   if (apiKey.status !== 'active') return null;
   const reachesOthers = apiKey.scopes.some((s) => s.network_id !== networkId);
   const rotated = inGracePeriod(apiKey);
   return (
     <div className="flex flex-col items-stretch gap-1.5">
-      {!rotated && !reachesOthers && !apiKey.super_user && <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} onRotated={onRotated} />}
+      {!rotated && !reachesOthers && !apiKey.super_user && (
+        <RotateKeyDialog networkId={networkId} keyId={apiKey.id} keyName={apiKey.key_name} onRotated={onRotated} />
+      )}
       <RevokeKeyDialog
         keyName={apiKey.key_name}
         description={

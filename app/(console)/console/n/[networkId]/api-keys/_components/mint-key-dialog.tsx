@@ -117,12 +117,7 @@ export function MintKeyDialog({
           {(field) => <Input autoComplete="off" {...field} />}
         </FormField>
         {!fixedOwner && (
-          <FormField
-            form={form}
-            name="owner"
-            label="Owner"
-            description="A member (the key acts as that person) or a service account (for programs)."
-          >
+          <FormField form={form} name="owner" label="Owner" description="A member (the key acts as that person) or a service account (for programs).">
             {(field) => (
               <Select {...field} placeholder={owners.length ? 'Choose a member or service account' : 'Loading…'}>
                 <optgroup label="Members">
@@ -166,7 +161,12 @@ export function MintKeyDialog({
             </Select>
           )}
         </FormField>
-        <FormField form={form} name="expires_at" label="Expires (optional)" description="Leave empty for a key that does not expire. In your local time.">
+        <FormField
+          form={form}
+          name="expires_at"
+          label="Expires (optional)"
+          description="Leave empty for a key that does not expire. In your local time."
+        >
           {(field) => <Input type="datetime-local" {...field} />}
         </FormField>
       </FormDialog>

@@ -34,7 +34,10 @@ export function CampaignDetail() {
   const advertisers = useAdvertisers(networkId);
 
   const back = (
-    <IntentLink href={networkPath(networkId, 'campaigns')} className="mb-3 inline-flex items-center gap-1 text-sm text-indigo-700 underline-offset-4 hover:underline">
+    <IntentLink
+      href={networkPath(networkId, 'campaigns')}
+      className="mb-3 inline-flex items-center gap-1 text-sm text-indigo-700 underline-offset-4 hover:underline"
+    >
       <ArrowLeft className="size-4" aria-hidden /> All campaigns
     </IntentLink>
   );
@@ -78,7 +81,11 @@ export function CampaignDetail() {
             <CardDescription>{c.script.length.toLocaleString()} of 2,000 characters, read by the host’s voice.</CardDescription>
           </CardHeader>
           <CardContent>
-            {c.script ? <p className="text-sm whitespace-pre-wrap text-slate-800">{c.script}</p> : <p className="text-sm text-slate-500">No script yet. Edit the campaign to write one.</p>}
+            {c.script ? (
+              <p className="text-sm whitespace-pre-wrap text-slate-800">{c.script}</p>
+            ) : (
+              <p className="text-sm text-slate-500">No script yet. Edit the campaign to write one.</p>
+            )}
             <dl className="mt-6 grid grid-cols-1 gap-4 text-sm sm:grid-cols-2">
               <Fact term="Advertiser" value={advertiser?.name ?? c.advertiser_id} />
               <Fact term="Budget" value={formatMoney(c.budget_cents, c.currency)} />
@@ -191,7 +198,14 @@ function StatusCard({ campaign, onRefresh }: { campaign: Campaign; onRefresh: ()
                       }}
                     />
                   ) : (
-                    <Button size="sm" className="sm:w-28" variant={to === 'active' ? 'primary' : 'secondary'} loading={update.isPending && update.variables?.status === to} disabled={update.isPending} onClick={() => move(to).catch(() => undefined)}>
+                    <Button
+                      size="sm"
+                      className="sm:w-28"
+                      variant={to === 'active' ? 'primary' : 'secondary'}
+                      loading={update.isPending && update.variables?.status === to}
+                      disabled={update.isPending}
+                      onClick={() => move(to).catch(() => undefined)}
+                    >
                       {label}
                     </Button>
                   )}
@@ -212,7 +226,8 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
   const selectId = useId();
   const [podcastId, setPodcastId] = useState('');
   const preview = useMutation({
-    mutationFn: (podcast: string) => fetchAuthorizedBlob(campaignPreviewPath(networkId, campaign.id), { method: 'POST', body: { podcast_id: podcast } }),
+    mutationFn: (podcast: string) =>
+      fetchAuthorizedBlob(campaignPreviewPath(networkId, campaign.id), { method: 'POST', body: { podcast_id: podcast } }),
   });
   const src = useBlobUrl(preview.data);
   const items = podcasts.data?.items ?? [];
@@ -241,8 +256,18 @@ function PreviewCard({ campaign }: { campaign: Campaign }) {
               <legend className="text-sm font-medium text-slate-800">Podcast</legend>
               <div className="max-h-56 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-1" data-testid="preview-podcasts">
                 {items.map((p) => (
-                  <label key={p.id} className="flex cursor-pointer items-start gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50 has-[:checked]:bg-indigo-50">
-                    <input type="radio" name={selectId} value={p.id} checked={chosen === p.id} onChange={() => setPodcastId(p.id)} className="mt-0.5 accent-indigo-600" />
+                  <label
+                    key={p.id}
+                    className="flex cursor-pointer items-start gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50 has-[:checked]:bg-indigo-50"
+                  >
+                    <input
+                      type="radio"
+                      name={selectId}
+                      value={p.id}
+                      checked={chosen === p.id}
+                      onChange={() => setPodcastId(p.id)}
+                      className="mt-0.5 accent-indigo-600"
+                    />
                     <span className="min-w-0 break-words">
                       <span className="font-medium text-slate-900">{p.name}</span>
                       <span className="block text-xs text-slate-600">

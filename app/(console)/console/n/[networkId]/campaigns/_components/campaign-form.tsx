@@ -111,7 +111,9 @@ export function CreateCampaignDialog({
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   const advertisers = useAdvertisers(networkId);
-  const create = useMutation(trpc.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }));
+  const create = useMutation(
+    trpc.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }),
+  );
   const defaults = { name: '', advertiser_id: advertiserId ?? '', script: '', status: 'draft' as const, starts_at: '', ends_at: '', currency: 'USD' };
   const form = useZodForm(createSchema, { defaultValues: defaults });
   const close = () => {
@@ -138,7 +140,9 @@ export function CreateCampaignDialog({
         <FormField form={form} name="advertiser_id" label="Advertiser">
           {(field) => (
             <Select
-              placeholder={advertisers.isPending ? 'Loading advertisers…' : advertisers.data?.items.length ? 'Choose an advertiser' : 'No advertisers yet'}
+              placeholder={
+                advertisers.isPending ? 'Loading advertisers…' : advertisers.data?.items.length ? 'Choose an advertiser' : 'No advertisers yet'
+              }
               options={namedOptions(advertisers.data?.items)}
               {...field}
             />
@@ -158,7 +162,9 @@ export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign:
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   // Settled either way: after a conflict the page shows the latest version, so editing again starts from it.
-  const update = useMutation(trpc.campaigns.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }));
+  const update = useMutation(
+    trpc.campaigns.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }),
+  );
   const defaults = {
     name: campaign.name,
     script: campaign.script,

@@ -25,7 +25,9 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
   const podcasts = usePodcasts(networkId);
   const podcastNames = useMemo(() => namesById(podcasts.data?.items), [podcasts.data]);
   const offers = pagedList(useInfiniteQuery(trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, campaign_id: campaignId }, byCursor)));
-  const creatives = pagedList(useInfiniteQuery(trpc.creatives.list.infiniteQueryOptions({ networkId, limit: 50, campaign_id: campaignId }, byCursor)));
+  const creatives = pagedList(
+    useInfiniteQuery(trpc.creatives.list.infiniteQueryOptions({ networkId, limit: 50, campaign_id: campaignId }, byCursor)),
+  );
   const creativeByOffer = useMemo(() => new Map((creatives.rows ?? []).map((c) => [c.offer_id, c])), [creatives.rows]);
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
@@ -50,7 +52,10 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
             <span className="inline-flex flex-wrap items-center gap-2">
               <StatusBadge status={creative.status} />
               {creative.duration_ms !== null && <span className="text-xs text-slate-600 tabular-nums">{formatDuration(creative.duration_ms)}</span>}
-              <IntentLink href={networkPath(networkId, `creatives?offer=${encodeURIComponent(row.original.id)}`)} className="text-indigo-700 underline-offset-4 hover:underline">
+              <IntentLink
+                href={networkPath(networkId, `creatives?offer=${encodeURIComponent(row.original.id)}`)}
+                className="text-indigo-700 underline-offset-4 hover:underline"
+              >
                 Open creative
               </IntentLink>
             </span>
@@ -67,9 +72,14 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
       <CardHeader className="items-center">
         <div>
           <CardTitle id="campaign-offers-title">Offers and creatives</CardTitle>
-          <CardDescription>Where this campaign was offered, what each podcast answered, and the host-voiced creative of each accepted offer.</CardDescription>
+          <CardDescription>
+            Where this campaign was offered, what each podcast answered, and the host-voiced creative of each accepted offer.
+          </CardDescription>
         </div>
-        <IntentLink href={networkPath(networkId, `offers?campaign=${encodeURIComponent(campaignId)}`)} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+        <IntentLink
+          href={networkPath(networkId, `offers?campaign=${encodeURIComponent(campaignId)}`)}
+          className={buttonVariants({ variant: 'secondary', size: 'sm' })}
+        >
           All its offers
         </IntentLink>
       </CardHeader>
@@ -79,7 +89,13 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
         columns={columns}
         {...pagedTable(offers)}
         error={offers.error ?? creatives.error}
-        empty={<EmptyState icon={<Handshake className="size-6" />} title="Not offered yet" description="Offer this campaign to opted-in podcasts on the Offers page." />}
+        empty={
+          <EmptyState
+            icon={<Handshake className="size-6" />}
+            title="Not offered yet"
+            description="Offer this campaign to opted-in podcasts on the Offers page."
+          />
+        }
       />
     </Card>
   );

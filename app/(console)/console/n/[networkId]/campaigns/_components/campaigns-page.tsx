@@ -28,7 +28,9 @@ export function CampaignsPage() {
 
   const advertisers = useAdvertisers(networkId);
   const advertiserNames = useMemo(() => namesById(advertisers.data?.items), [advertisers.data]);
-  const list = pagedList(useInfiniteQuery(trpc.campaigns.list.infiniteQueryOptions({ networkId, limit: 50, status, advertiser_id: advertiserId }, byCursor)));
+  const list = pagedList(
+    useInfiniteQuery(trpc.campaigns.list.infiniteQueryOptions({ networkId, limit: 50, status, advertiser_id: advertiserId }, byCursor)),
+  );
 
   const columns = useMemo<DataTableColumn<Campaign>[]>(
     () => [
@@ -78,7 +80,14 @@ export function CampaignsPage() {
         toolbar={
           <>
             <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(campaignStatusSchema.options)} />
-            <ListFilter filters={filters} name="advertiser" label="Advertiser" placeholder="All advertisers" options={namedOptions(advertisers.data?.items)} wide>
+            <ListFilter
+              filters={filters}
+              name="advertiser"
+              label="Advertiser"
+              placeholder="All advertisers"
+              options={namedOptions(advertisers.data?.items)}
+              wide
+            >
               {advertiserId && !advertiserNames.has(advertiserId) && <option value={advertiserId}>{advertiserId}</option>}
             </ListFilter>
           </>
@@ -88,7 +97,10 @@ export function CampaignsPage() {
         empty={{
           icon: <Megaphone className="size-6" />,
           title: 'No campaigns yet',
-          description: advertisers.data?.items.length === 0 ? 'Create an advertiser first, then its campaigns.' : 'A campaign holds the script the host voices read.',
+          description:
+            advertisers.data?.items.length === 0
+              ? 'Create an advertiser first, then its campaigns.'
+              : 'A campaign holds the script the host voices read.',
         }}
       />
       <CreateCampaignDialog

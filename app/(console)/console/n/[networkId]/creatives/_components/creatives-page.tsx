@@ -77,9 +77,19 @@ export function CreativesPage() {
         id: 'audio',
         header: 'Audio',
         enableSorting: false,
-        cell: ({ row }) => <CreativeAudio creative={row.original} canAdminister={canAdminister} label={`${campaignNames.get(row.original.campaign_id) ?? 'Creative'} on ${podcastNames.get(row.original.podcast_id) ?? 'podcast'}`} />,
+        cell: ({ row }) => (
+          <CreativeAudio
+            creative={row.original}
+            canAdminister={canAdminister}
+            label={`${campaignNames.get(row.original.campaign_id) ?? 'Creative'} on ${podcastNames.get(row.original.podcast_id) ?? 'podcast'}`}
+          />
+        ),
       },
-      { accessorKey: 'duration_ms', header: 'Length', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{formatDuration(row.original.duration_ms)}</span> },
+      {
+        accessorKey: 'duration_ms',
+        header: 'Length',
+        cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{formatDuration(row.original.duration_ms)}</span>,
+      },
       dateTimeColumn('created_at', 'Created'),
     ],
     [campaignNames, podcastNames, networkId, canAdminister],
@@ -101,7 +111,8 @@ export function CreativesPage() {
         <p role="status" aria-live="polite" className="mb-3 min-h-5 text-sm text-slate-600">
           {generating > 0 ? (
             <span className="inline-flex items-center gap-2">
-              <Loader2 className="size-4 animate-spin" aria-hidden /> {generating === 1 ? 'One creative is' : `${generating} creatives are`} being generated — this list updates by itself.
+              <Loader2 className="size-4 animate-spin" aria-hidden /> {generating === 1 ? 'One creative is' : `${generating} creatives are`} being
+              generated — this list updates by itself.
             </span>
           ) : null}
         </p>
@@ -145,7 +156,13 @@ function CreativeAudio({ creative, canAdminister, label }: { creative: Creative;
     <div className="max-w-72 space-y-2">
       <p className="text-sm text-red-800">{creative.failure_reason ?? 'The voice could not be generated.'}</p>
       {canAdminister && (
-        <Button variant="secondary" size="sm" loading={retry.isPending} onClick={() => retry.mutate({ networkId, creativeId: creative.id })} aria-label={`Retry ${label}`}>
+        <Button
+          variant="secondary"
+          size="sm"
+          loading={retry.isPending}
+          onClick={() => retry.mutate({ networkId, creativeId: creative.id })}
+          aria-label={`Retry ${label}`}
+        >
           <RotateCw aria-hidden /> Retry
         </Button>
       )}

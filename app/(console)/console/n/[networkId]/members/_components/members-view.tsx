@@ -155,7 +155,9 @@ function MemberActions({ networkId, member }: { networkId: string; member: Membe
           confirmLabel="Make read only"
           destructive={false}
           error={error}
-          onConfirm={() => run(() => update.mutateAsync({ networkId, memberId: member.id, role: 'read_only', version: member.version }), 'change the role')}
+          onConfirm={() =>
+            run(() => update.mutateAsync({ networkId, memberId: member.id, role: 'read_only', version: member.version }), 'change the role')
+          }
         />
       ) : (
         <Button
@@ -213,14 +215,33 @@ function InvitationsSection({ networkId }: { networkId: string }) {
     return `Key “${key.key_name}”`;
   }
   const columns: DataTableColumn<Invitation>[] = [
-    { id: 'email', header: 'Email', accessorKey: 'email', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.email}</span> },
-    { id: 'role', header: 'Role', accessorKey: 'role', cell: ({ row }) => <Badge tone={row.original.role === 'administrator' ? 'accent' : 'neutral'}>{roleLabel(row.original.role)}</Badge> },
-    { id: 'invited_by', header: 'Invited by', accessorFn: (i) => invitedBy(i.invited_by_key_id), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span> },
+    {
+      id: 'email',
+      header: 'Email',
+      accessorKey: 'email',
+      cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.email}</span>,
+    },
+    {
+      id: 'role',
+      header: 'Role',
+      accessorKey: 'role',
+      cell: ({ row }) => <Badge tone={row.original.role === 'administrator' ? 'accent' : 'neutral'}>{roleLabel(row.original.role)}</Badge>,
+    },
+    {
+      id: 'invited_by',
+      header: 'Invited by',
+      accessorFn: (i) => invitedBy(i.invited_by_key_id),
+      cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span>,
+    },
     {
       id: 'expires',
       header: 'Expires',
       accessorKey: 'expires_at',
-      cell: ({ row }) => <span className="whitespace-nowrap">{row.original.status === 'accepted' ? `Accepted ${formatDateTime(row.original.accepted_at)}` : formatDateTime(row.original.expires_at)}</span>,
+      cell: ({ row }) => (
+        <span className="whitespace-nowrap">
+          {row.original.status === 'accepted' ? `Accepted ${formatDateTime(row.original.accepted_at)}` : formatDateTime(row.original.expires_at)}
+        </span>
+      ),
     },
     { id: 'status', header: 'Status', accessorKey: 'status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
     {
@@ -251,7 +272,9 @@ function InvitationsSection({ networkId }: { networkId: string }) {
         hasMore={invitations.hasNextPage}
         onLoadMore={() => invitations.fetchNextPage()}
         loadingMore={invitations.isFetchingNextPage}
-        empty={<EmptyState title={status === 'pending' ? 'No pending invitations' : 'No invitations'} description="Use “Invite member” to add someone." />}
+        empty={
+          <EmptyState title={status === 'pending' ? 'No pending invitations' : 'No invitations'} description="Use “Invite member” to add someone." />
+        }
       />
     </section>
   );
@@ -261,12 +284,20 @@ function RevokeInvitation({ networkId, invitation }: { networkId: string; invita
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const revoke = useMutation(trpc.invitations.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.pathKey() }) }));
+  const revoke = useMutation(
+    trpc.invitations.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.pathKey() }) }),
+  );
   return (
     <div className="flex justify-end">
       <ConfirmDialog
         trigger={
-          <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke the invitation for ${invitation.email}`} onClick={() => setError(null)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-red-700 hover:bg-red-50"
+            aria-label={`Revoke the invitation for ${invitation.email}`}
+            onClick={() => setError(null)}
+          >
             <Ban aria-hidden /> Revoke
           </Button>
         }

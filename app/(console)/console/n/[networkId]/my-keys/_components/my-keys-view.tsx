@@ -51,7 +51,12 @@ export function MyKeysView() {
       },
     },
     { id: 'status', header: 'Status', accessorKey: 'status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
-    { id: 'last_used', header: 'Last used', accessorKey: 'last_used_at', cell: ({ row }) => <DateTime value={row.original.last_used_at} unset="Never" /> },
+    {
+      id: 'last_used',
+      header: 'Last used',
+      accessorKey: 'last_used_at',
+      cell: ({ row }) => <DateTime value={row.original.last_used_at} unset="Never" />,
+    },
     { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <DateTime value={row.original.expires_at} unset="Never" /> },
     {
       id: 'actions',
@@ -67,9 +72,9 @@ export function MyKeysView() {
         title="My keys"
         description={
           <>
-            {me.data ? `The API keys of ${me.data.owner.name}` : 'Your own API keys'} that the key you signed in with may manage. A key that
-            reaches further than this one (another network, or administrator where this key reads only) is not listed, and a key an
-            administrator minted for you does not list the keys you got yourself — sign in with one of those to see them all.
+            {me.data ? `The API keys of ${me.data.owner.name}` : 'Your own API keys'} that the key you signed in with may manage. A key that reaches
+            further than this one (another network, or administrator where this key reads only) is not listed, and a key an administrator minted for
+            you does not list the keys you got yourself — sign in with one of those to see them all.
           </>
         }
       />
@@ -77,7 +82,13 @@ export function MyKeysView() {
         label="My keys"
         columns={columns}
         {...pagedTable(list)}
-        empty={<EmptyState icon={<KeySquare className="size-6" />} title="No keys to show" description="The key you signed in with covers none of your keys." />}
+        empty={
+          <EmptyState
+            icon={<KeySquare className="size-6" />}
+            title="No keys to show"
+            description="The key you signed in with covers none of your keys."
+          />
+        }
       />
     </>
   );

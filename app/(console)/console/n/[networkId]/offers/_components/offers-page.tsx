@@ -51,7 +51,9 @@ export function OffersPage() {
   const campaignNames = useMemo(() => namesById(campaigns.data?.items), [campaigns.data]);
   const podcastNames = useMemo(() => namesById(podcasts.data?.items), [podcasts.data]);
   const list = pagedList(
-    useInfiniteQuery(trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId }, byCursor)),
+    useInfiniteQuery(
+      trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId }, byCursor),
+    ),
   );
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
@@ -80,7 +82,12 @@ export function OffersPage() {
       dateTimeColumn('expires_at', 'Expires', 'Never'),
       dateTimeColumn('created_at', 'Offered'),
       actionsColumn((offer) => (
-        <OfferActions offer={offer} canAdminister={canAdminister} campaignName={campaignNames.get(offer.campaign_id)} podcastName={podcastNames.get(offer.podcast_id)} />
+        <OfferActions
+          offer={offer}
+          canAdminister={canAdminister}
+          campaignName={campaignNames.get(offer.campaign_id)}
+          podcastName={podcastNames.get(offer.podcast_id)}
+        />
       )),
     ],
     [campaignNames, podcastNames, networkId, canAdminister],
@@ -96,8 +103,22 @@ export function OffersPage() {
         toolbar={
           <>
             <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(offerStatusSchema.options)} />
-            <ListFilter filters={filters} name="campaign" label="Campaign" placeholder="All campaigns" options={namedOptions(campaigns.data?.items)} wide />
-            <ListFilter filters={filters} name="podcast" label="Podcast" placeholder="All podcasts" options={namedOptions(podcasts.data?.items)} wide />
+            <ListFilter
+              filters={filters}
+              name="campaign"
+              label="Campaign"
+              placeholder="All campaigns"
+              options={namedOptions(campaigns.data?.items)}
+              wide
+            />
+            <ListFilter
+              filters={filters}
+              name="podcast"
+              label="Podcast"
+              placeholder="All podcasts"
+              options={namedOptions(podcasts.data?.items)}
+              wide
+            />
           </>
         }
         list={list}
@@ -113,14 +134,28 @@ export function OffersPage() {
   );
 }
 
-function OfferActions({ offer, canAdminister, campaignName, podcastName }: { offer: Offer; canAdminister: boolean; campaignName?: string; podcastName?: string }) {
+function OfferActions({
+  offer,
+  canAdminister,
+  campaignName,
+  podcastName,
+}: {
+  offer: Offer;
+  canAdminister: boolean;
+  campaignName?: string;
+  podcastName?: string;
+}) {
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
   const accept = useMutation(
     trpc.offers.accept.mutationOptions({
-      onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() })]),
+      onSettled: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() }),
+        ]),
     }),
   );
   const what = `${campaignName ?? 'this campaign'} on ${podcastName ?? 'this podcast'}`;
@@ -174,7 +209,9 @@ function RejectOfferDialog({ offer, what, onClose }: { offer: Offer; what: strin
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const reject = useMutation(trpc.offers.reject.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }));
+  const reject = useMutation(
+    trpc.offers.reject.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }),
+  );
   const form = useZodForm(rejectSchema, { defaultValues: { reason: '' } });
   return (
     <FormDialog
@@ -214,7 +251,9 @@ function CreateOfferDialog({
   const queryClient = useQueryClient();
   const campaigns = useCampaigns(networkId);
   const podcasts = usePodcasts(networkId);
-  const create = useMutation(trpc.offers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }));
+  const create = useMutation(
+    trpc.offers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }),
+  );
   const offerable = (campaigns.data?.items ?? []).filter((c) => c.status === 'draft' || c.status === 'active');
   const optedIn = (podcasts.data?.items ?? []).filter((p) => p.opt_in_status === 'opted_in');
   const defaults = { campaign_id: defaultCampaignId ?? '', podcast_id: defaultPodcastId ?? '', currency: 'USD', expires_at: '' };
@@ -255,7 +294,11 @@ function CreateOfferDialog({
         form={form}
         name="podcast_id"
         label="Podcast"
-        description={!podcasts.isPending && optedIn.length === 0 ? 'No opted-in podcasts: opt one in on the Podcasts page first.' : 'Only opted-in podcasts can receive offers.'}
+        description={
+          !podcasts.isPending && optedIn.length === 0
+            ? 'No opted-in podcasts: opt one in on the Podcasts page first.'
+            : 'Only opted-in podcasts can receive offers.'
+        }
       >
         {(field) => (
           <Select
@@ -266,14 +309,25 @@ function CreateOfferDialog({
         )}
       </FormField>
       <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-        <FormField form={form} name="price_cents" label="Price" registerOptions={{ valueAsNumber: true }} description="Optional. In whole units, e.g. 250.">
+        <FormField
+          form={form}
+          name="price_cents"
+          label="Price"
+          registerOptions={{ valueAsNumber: true }}
+          description="Optional. In whole units, e.g. 250."
+        >
           {(field) => <Input type="number" min={0} step="0.01" inputMode="decimal" {...field} />}
         </FormField>
         <FormField form={form} name="currency" label="Currency" description="ISO code.">
           {(field) => <Input maxLength={3} className="uppercase" {...field} />}
         </FormField>
       </div>
-      <FormField form={form} name="expires_at" label="Expires" description="Optional. After this time (your local time) the offer can no longer be accepted.">
+      <FormField
+        form={form}
+        name="expires_at"
+        label="Expires"
+        description="Optional. After this time (your local time) the offer can no longer be accepted."
+      >
         {(field) => <Input type="datetime-local" {...field} />}
       </FormField>
     </FormDialog>

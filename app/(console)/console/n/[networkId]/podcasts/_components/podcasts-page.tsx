@@ -153,7 +153,9 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const queryClient = useQueryClient();
-  const create = useMutation(trpc.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }));
+  const create = useMutation(
+    trpc.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }),
+  );
   const defaults = { name: '', host_name: '', voice: 'default' as const, rss_url: '' };
   const form = useZodForm(createSchema, { defaultValues: defaults });
   const close = () => {
@@ -180,7 +182,12 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       <FormField form={form} name="host_name" label="Host name" description="The host whose voice reads the ads.">
         {(field) => <Input {...field} />}
       </FormField>
-      <FormField form={form} name="voice" label="Voice preset" description="Creatives for this podcast are read in this voice. Hear it from a campaign’s page.">
+      <FormField
+        form={form}
+        name="voice"
+        label="Voice preset"
+        description="Creatives for this podcast are read in this voice. Hear it from a campaign’s page."
+      >
         {(field) => <Select options={VOICES} {...field} />}
       </FormField>
       <FormField form={form} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">

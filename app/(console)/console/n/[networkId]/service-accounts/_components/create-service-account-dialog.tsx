@@ -29,7 +29,11 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
   const queryClient = useQueryClient();
   const create = useMutation(
     trpc.serviceAccounts.create.mutationOptions({
-      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() })]),
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.serviceAccounts.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
+        ]),
     }),
   );
   const form = useZodForm(createForm, { defaultValues: { name: '', role: 'read_only', key_name: '', expires_at: '' } });
@@ -70,7 +74,12 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
         <FormField form={form} name="key_name" label="First key name (optional)" description="Default “default”.">
           {(field) => <Input autoComplete="off" placeholder="default" {...field} />}
         </FormField>
-        <FormField form={form} name="expires_at" label="First key expires (optional)" description="Leave empty for a key that does not expire. In your local time.">
+        <FormField
+          form={form}
+          name="expires_at"
+          label="First key expires (optional)"
+          description="Leave empty for a key that does not expire. In your local time."
+        >
           {(field) => <Input type="datetime-local" {...field} />}
         </FormField>
       </FormDialog>

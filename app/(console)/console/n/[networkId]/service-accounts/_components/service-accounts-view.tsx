@@ -37,7 +37,12 @@ export function ServiceAccountsView() {
 
   const columns: DataTableColumn<ServiceAccount>[] = [
     { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <span className="font-medium text-slate-900">{row.original.name}</span> },
-    { id: 'role', header: 'Role', accessorKey: 'role', cell: ({ row }) => <Badge tone={row.original.role === 'administrator' ? 'accent' : 'neutral'}>{roleLabel(row.original.role)}</Badge> },
+    {
+      id: 'role',
+      header: 'Role',
+      accessorKey: 'role',
+      cell: ({ row }) => <Badge tone={row.original.role === 'administrator' ? 'accent' : 'neutral'}>{roleLabel(row.original.role)}</Badge>,
+    },
     {
       id: 'created',
       header: status === 'active' ? 'Created' : 'Deleted',
@@ -114,7 +119,11 @@ function AccountActions({ networkId, account }: { networkId: string; account: Se
   const [error, setError] = useState<string | null>(null);
   const remove = useMutation(
     trpc.serviceAccounts.delete.mutationOptions({
-      onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.serviceAccounts.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() })]),
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.serviceAccounts.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
+        ]),
     }),
   );
   return (
@@ -129,7 +138,13 @@ function AccountActions({ networkId, account }: { networkId: string; account: Se
       />
       <ConfirmDialog
         trigger={
-          <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Delete ${account.name}`} onClick={() => setError(null)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-red-700 hover:bg-red-50"
+            aria-label={`Delete ${account.name}`}
+            onClick={() => setError(null)}
+          >
             <Trash2 aria-hidden /> Delete
           </Button>
         }

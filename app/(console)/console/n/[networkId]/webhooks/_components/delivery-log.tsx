@@ -65,7 +65,11 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
         cell: ({ row }) => (
           <span className="font-mono text-xs whitespace-nowrap">
             {row.original.event_type}
-            {row.original.test && <Badge tone="info" className="ml-1 font-sans">test</Badge>}
+            {row.original.test && (
+              <Badge tone="info" className="ml-1 font-sans">
+                test
+              </Badge>
+            )}
           </span>
         ),
       },
@@ -90,7 +94,11 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
           </span>
         ),
       },
-      { accessorKey: 'last_latency_ms', header: 'Latency', cell: ({ row }) => <span className="tabular-nums whitespace-nowrap">{formatLatency(row.original.last_latency_ms)}</span> },
+      {
+        accessorKey: 'last_latency_ms',
+        header: 'Latency',
+        cell: ({ row }) => <span className="tabular-nums whitespace-nowrap">{formatLatency(row.original.last_latency_ms)}</span>,
+      },
       { accessorKey: 'created_at', header: 'Time', cell: ({ row }) => <DateTime value={row.original.created_at} /> },
     ],
     [],
@@ -110,7 +118,13 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
         <div className="grid gap-3 sm:grid-cols-2 sm:items-end">
           <div className="space-y-1.5">
             <Label htmlFor={`${ids}-status`}>Status</Label>
-            <Select id={`${ids}-status`} value={status} onChange={(e) => setStatus(e.target.value)} options={STATUS_OPTIONS} placeholder="Any status" />
+            <Select
+              id={`${ids}-status`}
+              value={status}
+              onChange={(e) => setStatus(e.target.value)}
+              options={STATUS_OPTIONS}
+              placeholder="Any status"
+            />
           </div>
           <div className="space-y-1.5">
             <Label htmlFor={`${ids}-event`}>Event type</Label>
@@ -214,7 +228,14 @@ function RecoverForm({ networkId, webhook }: { networkId: string; webhook: Webho
     >
       <Label htmlFor={`${id}-since`}>Recover failed since…</Label>
       <div className="flex flex-wrap gap-2">
-        <Input id={`${id}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} aria-describedby={`${id}-hint`} className="w-auto min-w-[14rem] flex-1" />
+        <Input
+          id={`${id}-since`}
+          type="datetime-local"
+          value={since}
+          onChange={(e) => setSince(e.target.value)}
+          aria-describedby={`${id}-hint`}
+          className="w-auto min-w-[14rem] flex-1"
+        />
         <Button type="submit" variant="secondary" loading={recover.isPending}>
           <History aria-hidden /> Recover
         </Button>

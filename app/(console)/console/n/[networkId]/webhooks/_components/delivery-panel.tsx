@@ -93,7 +93,9 @@ function DeliveryDetail({ networkId, webhook, deliveryId }: { networkId: string;
               setRedeliverError(null);
               try {
                 await redeliver.mutateAsync({ networkId, webhookId: webhook.id, deliveryId: d.id });
-                toast.success(pending ? 'Sending now instead of waiting for the next retry.' : 'Redelivery scheduled: same id, same body, freshly signed.');
+                toast.success(
+                  pending ? 'Sending now instead of waiting for the next retry.' : 'Redelivery scheduled: same id, same body, freshly signed.',
+                );
               } catch (error) {
                 setRedeliverError(problemSentence(error, 'redeliver'));
               }
@@ -201,7 +203,11 @@ function Attempt({ attempt: a }: { attempt: Detail['attempts'][number] }) {
       </div>
       {a.error && <p className="mt-2 text-xs text-red-800">Error: {a.error}</p>}
       {a.response_body !== null && a.response_body !== '' && (
-        <pre className="mt-2 max-h-40 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-800" tabIndex={0} aria-label={`Response to attempt ${a.attempt_number}`}>
+        <pre
+          className="mt-2 max-h-40 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs text-slate-800"
+          tabIndex={0}
+          aria-label={`Response to attempt ${a.attempt_number}`}
+        >
           {a.response_body}
         </pre>
       )}

@@ -44,7 +44,9 @@ export function SendTestEventButton({ networkId, webhook }: { networkId: string;
         {open && (
           <DialogContent
             title="Send a test event"
-            description={'Sends the example envelope of the type you choose, signed like every delivery. It carries "test": true and the header X-Service-Test: true, and is not in the event log. Works while the webhook is disabled.'}
+            description={
+              'Sends the example envelope of the type you choose, signed like every delivery. It carries "test": true and the header X-Service-Test: true, and is not in the event log. Works while the webhook is disabled.'
+            }
           >
             <form
               className="space-y-4"

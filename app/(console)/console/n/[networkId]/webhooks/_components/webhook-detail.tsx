@@ -118,9 +118,7 @@ function WebhookSummary({ webhook: w }: { webhook: Webhook }) {
                   : 'Paused: nothing is sent. Deliveries waiting for a retry resume when you enable it; events that happen meanwhile are not queued.'}
               </p>
               {w.disabled_reason && (
-                <p className="mt-1 rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
-                  Disabled automatically: {w.disabled_reason}
-                </p>
+                <p className="mt-1 rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">Disabled automatically: {w.disabled_reason}</p>
               )}
             </dd>
           </div>
@@ -200,7 +198,11 @@ function WebhookActions({ webhook: w, networkId }: { webhook: Webhook; networkId
             await update.mutateAsync({ networkId, webhookId: w.id, status: enabling ? 'active' : 'disabled', version: w.version });
             toast.success(enabling ? 'Webhook enabled: deliveries resume.' : 'Webhook disabled: deliveries are paused.');
           } catch (error) {
-            setToggleError(isVersionConflict(problemOf(error)) ? CONFLICT_SENTENCE : problemSentence(error, enabling ? 'enable the webhook' : 'disable the webhook'));
+            setToggleError(
+              isVersionConflict(problemOf(error))
+                ? CONFLICT_SENTENCE
+                : problemSentence(error, enabling ? 'enable the webhook' : 'disable the webhook'),
+            );
             if (isVersionConflict(problemOf(error))) void refresh();
             throw error;
           }
@@ -320,7 +322,10 @@ function EditWebhookForm({ webhook, networkId, onDone }: { webhook: Webhook; net
         {(field) => <Textarea rows={2} {...field} />}
       </FormField>
       {conflict && (
-        <div role="alert" className="flex flex-col gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between">
+        <div
+          role="alert"
+          className="flex flex-col gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between"
+        >
           <p>{CONFLICT_SENTENCE}</p>
           <Button size="sm" variant="secondary" onClick={reload}>
             <RotateCw aria-hidden /> Reload

@@ -29,9 +29,7 @@ export function WebhookHealthCell({ health }: { health: Health }) {
         <span className="tabular-nums" data-testid="success-rate-24h">
           {formatRate(health.success_rate_24h)}
         </span>{' '}
-        <span className="text-slate-600">
-          succeeded in 24 h{health.attempted_24h > 0 ? ` (${health.attempted_24h} attempted)` : ''}
-        </span>
+        <span className="text-slate-600">succeeded in 24 h{health.attempted_24h > 0 ? ` (${health.attempted_24h} attempted)` : ''}</span>
       </p>
     </div>
   );

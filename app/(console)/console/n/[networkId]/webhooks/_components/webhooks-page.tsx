@@ -59,7 +59,11 @@ export function WebhooksPage() {
   return (
     <>
       {header}
-      {role === 'administrator' ? <WebhookList networkId={networkId} onCreate={() => setCreating(true)} /> : <DataTable columns={[]} rows={undefined} label="Webhooks" />}
+      {role === 'administrator' ? (
+        <WebhookList networkId={networkId} onCreate={() => setCreating(true)} />
+      ) : (
+        <DataTable columns={[]} rows={undefined} label="Webhooks" />
+      )}
       <CreateWebhookDialog
         networkId={networkId}
         open={creating}
@@ -208,7 +212,12 @@ function CreateWebhookDialog({
         onCreated({ id: hook.id, secret: hook.secret });
       }}
     >
-      <FormField form={form} name="url" label="Endpoint URL" description="An http or https URL your server answers with 2xx. Private and loopback addresses are refused.">
+      <FormField
+        form={form}
+        name="url"
+        label="Endpoint URL"
+        description="An http or https URL your server answers with 2xx. Private and loopback addresses are refused."
+      >
         {(field) => <Input type="url" placeholder="https://example.com/webhooks/ads" autoComplete="off" {...field} />}
       </FormField>
       <EventTypesField control={form.control} name="events" error={eventsError} />
