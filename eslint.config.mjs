@@ -1,5 +1,25 @@
 import tseslint from 'typescript-eslint';
 
+/** One import alias (docs/ARCHITECTURE.md): `@/…` from the repository root, never `../`. */
+const ALIAS_ONLY = { regex: '^\\.\\./', message: "Import with the '@/' alias (npx tsx scripts/alias-imports.ts <dir> rewrites it)." };
+
+/**
+ * The request flows one way (docs/ARCHITECTURE.md): transports (server/http's server, rest,
+ * console-transport, health) → routers → services → db. A lower layer importing a higher one is
+ * refused here; each block repeats ALIAS_ONLY, since a file's last matching block sets the rule.
+ */
+const layer = (files, forbidden) => ({
+  files,
+  ignores: ['**/*.test.ts', '**/*.test.tsx'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [ALIAS_ONLY, ...forbidden] }] },
+});
+const NOT_THE_CONSOLE = { regex: '^@/app/', message: 'The server does not import the console (app/).' };
+const NOT_TRANSPORTS = {
+  regex: '^@/server/(routers(/|$)|http/(server|rest|console-transport|health)$)',
+  message: 'Services and jobs sit below the transports and routers: they take plain inputs and a transaction, and throw AppError.',
+};
+const DB_AT_THE_BOTTOM = { regex: '^@/(server|jobs|app)/', message: 'db/ is the bottom layer: it imports no service, job or console code.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/', '.next/', '.data/', 'test-results/', 'playwright-report/', 'next-env.d.ts', 'db/migrations/'] },
   ...tseslint.configs.recommended,
@@ -28,10 +48,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./', message: "Import with the '@/' alias (npx tsx scripts/alias-imports.ts <dir> rewrites it)." }] },
+        { patterns: [ALIAS_ONLY] },
       ],
     },
   },
+  layer(['server/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE]),
+  layer(['server/services/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS]),
+  layer(['db/**/*.ts'], [DB_AT_THE_BOTTOM]),
   {
     // The console's links prefetch on intent, not on sight (IntentLink; docs/PERFORMANCE.md, "Console (Lighthouse)").
     files: ['app/(console)/**/*.{ts,tsx}'],
@@ -41,7 +64,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'next/link', message: "Use IntentLink from '@/app/(console)/_components/ui/intent-link' (prefetches on intent)." }],
-          patterns: [{ regex: '^\\.\\./', message: "Import with the '@/' alias (npx tsx scripts/alias-imports.ts <dir> rewrites it)." }],
+          patterns: [ALIAS_ONLY],
         },
       ],
     },
