@@ -179,6 +179,9 @@ class LocalEngine {
       this.calls++;
       const reply = await this.exchange(worker, { text, options }, signal);
       worker.unref(); // an idle engine must not keep the process alive
+      // eSpeak ends its run (emscripten's "exit(0) called") without audio when the text holds
+      // nothing it can speak: the text's fault, so rejected, not the engine failing.
+      if (reply.error && /exit\(0\) called/.test(reply.error)) throw new EngineFailure('rejected', false, 'nothing in the text the engine can speak');
       if (reply.error || !reply.audio) throw new EngineFailure('engine_error', false, reply.error ?? 'engine returned no audio');
       return Buffer.from(reply.audio.buffer, reply.audio.byteOffset, reply.audio.byteLength);
     } catch (err) {

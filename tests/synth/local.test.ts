@@ -82,6 +82,17 @@ describe('local synthesis provider', () => {
     expect(result.durationMs).toBeGreaterThan(200);
   });
 
+  it('refuses text it has nothing to speak for (symbols of scripts it has no voice for) as rejected, for good', async () => {
+    // Found by the fuzz (FUZZ_SEED=1790575937): eSpeak ends without audio, and a preview answered 502 "retry later".
+    await expect(provider.synthesize({ text: 'ഭ𝆺𝅥𝅮Ꭶ 䳸꣸-$𝅗𝅥', voice: 'default' })).rejects.toMatchObject({
+      name: 'SynthesisError',
+      retryable: false,
+      code: 'rejected',
+    });
+    // The engine is still there for the next call.
+    expect((await provider.synthesize({ text: SENTENCE, voice: 'default' })).durationMs).toBeGreaterThan(200);
+  });
+
   it('refuses an unknown preset and empty text with permanent errors', async () => {
     await expect(provider.synthesize({ text: SENTENCE, voice: 'robot' })).rejects.toMatchObject({
       name: 'SynthesisError',

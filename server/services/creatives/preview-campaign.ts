@@ -49,9 +49,9 @@ export async function previewCampaign({
     // Per-network admission (429 when this network's queue is full), then the engine, after creatives.
     return await admitPreview(networkId, () => synthesisProvider().synthesize({ text, voice: podcast.voice }, { purpose: 'preview', networkId }));
   } catch (error) {
-    // Refused before any voice service was called (nothing speakable left, too long): retrying
+    // Refused for the text (nothing speakable, too long, rejected by the voice service): retrying
     // will not help, so this is not the voice service being unavailable (502) but the campaign.
-    if (error instanceof SynthesisError && error.code === 'invalid_request') {
+    if (error instanceof SynthesisError && (error.code === 'invalid_request' || error.code === 'rejected')) {
       throw new AppError('conflict', `The campaign's script cannot be previewed: ${error.clientReason} Edit the campaign's script (or name) first.`);
     }
     if (error instanceof SynthesisError) {
