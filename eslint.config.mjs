@@ -5,7 +5,7 @@ const ALIAS_ONLY = { regex: '^\\.\\./', message: "Import with the '@/' alias (np
 
 /**
  * The request flows one way (docs/ARCHITECTURE.md): transports (server/http's server, rest,
- * console-transport, health) → routers → services → db. A lower layer importing a higher one is
+ * console-transport, health) → routers → services → db → domain (the shared vocabulary). A lower layer importing a higher one is
  * refused here; each block repeats ALIAS_ONLY, since a file's last matching block sets the rule.
  */
 const layer = (files, forbidden) => ({
@@ -18,7 +18,7 @@ const NOT_TRANSPORTS = {
   regex: '^@/server/(routers(/|$)|http/(server|rest|console-transport|health)$)',
   message: 'Services and jobs sit below the transports and routers: they take plain inputs and a transaction, and throw AppError.',
 };
-const DB_AT_THE_BOTTOM = { regex: '^@/(server|jobs|app)/', message: 'db/ is the bottom layer: it imports no service, job or console code.' };
+const DB_AT_THE_BOTTOM = { regex: '^@/(server|jobs|app)/', message: 'db/ imports no service, job or console code (only domain/ is below it).' };
 
 export default tseslint.config(
   { ignores: ['node_modules/', '.next/', '.data/', 'test-results/', 'playwright-report/', 'next-env.d.ts', 'db/migrations/'] },
@@ -44,17 +44,15 @@ export default tseslint.config(
   {
     // One import alias (docs/ARCHITECTURE.md): code outside the file's own folder is `@/…` from
     // the repository root, `./…` within a folder, never `../` (`npx tsx scripts/alias-imports.ts <dir>` fixes them).
-    files: ['server/**', 'db/**', 'jobs/**', 'scripts/**', 'tests/**', 'app/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    files: ['server/**', 'db/**', 'domain/**', 'jobs/**', 'scripts/**', 'tests/**', 'app/**/*.{ts,tsx}', 'e2e/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [ALIAS_ONLY] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [ALIAS_ONLY] }],
     },
   },
   layer(['server/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE]),
   layer(['server/services/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS]),
   layer(['db/**/*.ts'], [DB_AT_THE_BOTTOM]),
+  layer(['domain/**/*.ts'], [{ regex: '^@/(?!domain/)', message: 'domain/ is the shared vocabulary: it imports nothing of ours but domain/.' }]),
   {
     // The console's links prefetch on intent, not on sight (IntentLink; docs/PERFORMANCE.md, "Console (Lighthouse)").
     files: ['app/(console)/**/*.{ts,tsx}'],

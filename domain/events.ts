@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '@/server/auth/roles';
+import { ROLES } from '@/domain/roles';
 
 /** Every event type the service records and delivers (spec: Events). */
 export const EVENT_TYPES = {

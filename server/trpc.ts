@@ -7,7 +7,7 @@ import { database, type Database } from '@/db/client';
 import { config, type Config } from './config';
 import { boundToCredential } from './auth/credential-lock';
 import { authenticate, bearerToken, type Principal } from './auth/principal';
-import { roleAtLeast, type Role } from './auth/roles';
+import { roleAtLeast, type Role } from '@/domain/roles';
 import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from './errors';
 import { refuseUnsafeInput } from './http/body';
 import { clientAddressOf, compileTrustedProxies, lockoutKeyOf, type TrustedProxies } from './http/client-address';

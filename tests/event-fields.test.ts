@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dataFields } from '@/app/docs/event-fields';
-import { EVENT_TYPE_NAMES, eventDataJsonSchema } from '@/server/services/events/event-types';
+import { EVENT_TYPE_NAMES, eventDataJsonSchema } from '@/domain/events';
 
 describe('the field tables of /docs#webhook-events', () => {
   it('name every property of each published data schema, in order', () => {

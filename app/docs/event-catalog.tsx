@@ -1,4 +1,4 @@
-import { eventCatalog } from '@/server/services/events/event-types';
+import { eventCatalog } from '@/domain/events';
 import { CodeBlock } from './code-block';
 import { dataFields } from './event-fields';
 import { Code } from './inline-text';

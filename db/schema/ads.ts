@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { lifecycle, versioned } from './columns';
-import { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat } from './statuses';
+import { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat } from '@/domain/statuses';
 import { networks } from './networks';
 
 export { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat };

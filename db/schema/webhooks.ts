@@ -3,7 +3,7 @@ import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, unique
 import { lifecycle, versioned } from './columns';
 import { events } from './events';
 import { networks } from './networks';
-import { DELIVERY_STATUSES } from './statuses';
+import { DELIVERY_STATUSES } from '@/domain/statuses';
 
 export { DELIVERY_STATUSES };
 

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { AUDIO_MIME_TYPES, type AudioFormat } from '@/db/schema/statuses';
+import { AUDIO_MIME_TYPES, type AudioFormat } from '@/domain/statuses';
 import { FairQueue } from '@/server/fair-queue';
 import { parseWav } from './audio';
 import { ffmpegBinary, FfmpegFailure, parseEbur128Summary, runFfmpeg, type LoudnessMeasurement } from './ffmpeg';

@@ -46,7 +46,7 @@ import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench
 import { benchCommand, numberEnv, parseEnvList, root } from '@/scripts/bench/settings';
 import { finiteSorted, median as medianOf, percentile } from '@/scripts/bench/stats';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { EVENT_DATA_EXAMPLES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 
 export const FANOUT_THROUGHPUT_TARGET = 1_000;

@@ -4,7 +4,7 @@ import { apiKeys } from '@/db/schema';
 import { statement } from '@/db/statement';
 import { forbidden, unauthorized } from '@/server/errors';
 import { findKeyById, findKeyOnNetwork, refuseUnusable, type KeyRow, type Principal } from './principal';
-import { roleAtLeast } from './roles';
+import { roleAtLeast } from '@/domain/roles';
 
 /*
  * Credentials are linearizable (docs/SECURITY.md invariant 7, docs/keys-and-roles.md "Decided at commit").

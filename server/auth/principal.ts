@@ -3,7 +3,7 @@ import { database, sqlClient } from '@/db/client';
 import { apiKeyAccess, apiKeys, serviceAccounts, users } from '@/db/schema';
 import { statement } from '@/db/statement';
 import { unauthorized } from '@/server/errors';
-import type { Role } from './roles';
+import type { Role } from '@/domain/roles';
 import { API_KEY_PATTERN, hashToken } from './tokens';
 
 /** Who is calling: one API key, with the roles it may act with right now. */

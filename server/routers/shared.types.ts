@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ID_PREFIXES } from '@/db/ids';
-import { ROLES } from '@/server/auth/roles';
+import { ROLES } from '@/domain/roles';
 
 /** ISO 8601 UTC timestamp, as every response shows time. */
 export const timestamp = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.000Z' });

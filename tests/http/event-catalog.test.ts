@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { api, type Page } from '@/tests/support/api';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';

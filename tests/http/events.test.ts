@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { recordEvent } from '@/server/services/events/record-event';
-import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/domain/events';
 import { api } from '@/tests/support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 

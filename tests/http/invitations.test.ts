@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { apiKeys, auditLog, invitations, memberships, users } from '@/db/schema';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { api, type Page, type Problem } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { apiKeyScopes, auditLog, memberships } from '@/db/schema';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { api, type Page, type Problem } from '@/tests/support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
-import { EVENT_DATA_EXAMPLES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 import { createWebhook } from '@/server/services/webhooks/subscriptions';
 import { api } from '@/tests/support/api';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DbHandle } from '@/db/client';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 import { api } from '@/tests/support/api';
 import { startOwnServer, startWorkerProcess, type ServerProcess } from '@/tests/support/server-process';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { auditLog, webhooks } from '@/db/schema';
-import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { api, type Page, type Problem } from '@/tests/support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@/db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { EVENT_DATA_EXAMPLES } from '@/server/services/events/event-types';
+import { EVENT_DATA_EXAMPLES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 import { reportReliability } from '@/tests/support/reliability';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { closeDatabase, database, openDatabase } from '@/db/client';
 import { newId } from '@/db/ids';
 import { memberships, networks, serviceAccounts, users } from '@/db/schema';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { loadAppSecret } from '@/server/secrets';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES } from '@/db/schema/statuses';
+import { CAMPAIGN_STATUSES } from '@/domain/statuses';
 import type { CampaignRow } from '@/server/services/campaigns/find-campaigns';
 import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INITIAL_CAMPAIGN_STATUSES } from '@/server/services/campaigns/transitions';
+import { INITIAL_CAMPAIGN_STATUSES } from '@/domain/campaign-transitions';
 import { nameField, networkParam } from '@/server/routers/shared.types';
 import { advertiserIdField, budgetCentsField, currencyField, dateTimeField, scriptField } from './campaign.types';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIO_FORMATS, CREATIVE_STATUSES } from '@/db/schema/statuses';
+import { AUDIO_FORMATS, CREATIVE_STATUSES } from '@/domain/statuses';
 import { audioUrl, renditionsOf } from '@/server/services/creatives/audio-url';
 import type { CreativeRow } from '@/server/services/creatives/complete-creative';
 import { idField, iso, isoOrNull, resourceVersion, timestamp } from '@/server/routers/shared.types';

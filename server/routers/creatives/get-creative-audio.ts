@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIO_MIME_TYPES } from '@/db/schema/statuses';
+import { AUDIO_MIME_TYPES } from '@/domain/statuses';
 import { conflict, notFound } from '@/server/errors';
 import { parseRange } from '@/server/http/range';
 import { renditionsOf } from '@/server/services/creatives/audio-url';

@@ -1,4 +1,4 @@
-import { eventCatalog } from '@/server/services/events/event-types';
+import { eventCatalog } from '@/domain/events';
 import { authedProcedure } from '@/server/trpc';
 import { eventTypeListSchema, listEventTypesInput } from './list-event-types.types';
 

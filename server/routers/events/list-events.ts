@@ -1,7 +1,7 @@
 import type { events } from '@/db/schema';
 import { paginate } from '@/server/http/pagination';
 import { listEvents } from '@/server/services/events/list-events';
-import type { EventType } from '@/server/services/events/event-types';
+import type { EventType } from '@/domain/events';
 import { networkProcedure } from '@/server/trpc';
 import { iso } from '@/server/routers/shared.types';
 import { listEventsInput, listEventsOutput } from './list-events.types';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listParams, pageOf } from '@/server/http/page';
-import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { idField, networkParam, timestamp } from '@/server/routers/shared.types';
 
 export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES).meta({ id: 'EventType' });

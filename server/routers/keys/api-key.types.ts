@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf } from '@/server/http/page';
 import type { apiKeys } from '@/db/schema';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { keyStatus } from '@/server/services/keys/key-status';
 import { idField, iso, isoOrNull, maxCharacters, roleSchema, timestamp } from '@/server/routers/shared.types';
 

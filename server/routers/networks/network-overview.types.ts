@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from '@/db/schema/statuses';
+import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from '@/domain/statuses';
 import { networkParam } from '@/server/routers/shared.types';
 
 export const networkOverviewInput = z.strictObject({ ...networkParam });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OFFER_STATUSES } from '@/db/schema/statuses';
+import { OFFER_STATUSES } from '@/domain/statuses';
 import { offerStatus } from '@/server/services/offers/offer-status';
 import type { OfferRow } from '@/server/services/offers/find-offers';
 import { idField, iso, isoOrNull, resourceVersion, timestamp } from '@/server/routers/shared.types';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES } from '@/db/schema/statuses';
+import { DELIVERY_STATUSES } from '@/domain/statuses';
 import { USER_AGENT } from '@/server/services/webhooks/user-agent';
 import type { AttemptRow, DeliveryRow } from '@/server/services/webhooks/deliveries';
 import { idField, iso, isoOrNull, timestamp } from '@/server/routers/shared.types';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPE_NAMES } from '@/server/services/events/event-types';
+import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { webhookParams } from './webhook.types';
 
 export const sendTestEventInput = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@/server/services/events/event-types';
+import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@/domain/events';
 import type { WebhookRow } from '@/server/services/webhooks/subscriptions';
 import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
 

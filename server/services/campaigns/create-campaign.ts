@@ -7,7 +7,7 @@ import { badRequest } from '@/server/errors';
 import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
 import { assertCampaignTerms, type CampaignTerms } from './campaign-rules';
 import type { CampaignRow } from './find-campaigns';
-import type { CampaignStatus } from './transitions';
+import type { CampaignStatus } from '@/domain/campaign-transitions';
 
 export interface CreateCampaignInput extends CampaignTerms {
   networkId: string;

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { campaigns } from '@/db/schema';
-import type { CampaignStatus } from './transitions';
+import type { CampaignStatus } from '@/domain/campaign-transitions';
 import type { NetworkPage } from '@/server/services/page';
 
 export type CampaignRow = typeof campaigns.$inferSelect;

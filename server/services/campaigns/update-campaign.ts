@@ -4,7 +4,8 @@ import { campaigns } from '@/db/schema';
 import { conflict, notFound } from '@/server/errors';
 import { assertCampaignTerms } from './campaign-rules';
 import { findCampaign, type CampaignRow } from './find-campaigns';
-import { assertCampaignTransition, type CampaignStatus } from './transitions';
+import type { CampaignStatus } from '@/domain/campaign-transitions';
+import { assertCampaignTransition } from './transitions';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
 export interface CampaignChanges {

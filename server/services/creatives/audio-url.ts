@@ -1,4 +1,4 @@
-import { AUDIO_MIME_TYPES, type AudioFormat } from '@/db/schema/statuses';
+import { AUDIO_MIME_TYPES, type AudioFormat } from '@/domain/statuses';
 import type { RenditionSummary } from '@/db/schema';
 import { config } from '@/server/config';
 import type { CreativeRow } from './complete-creative';

@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator';
-import { AUDIO_MIME_TYPES, type AudioFormat } from '@/db/schema/statuses';
+import { AUDIO_MIME_TYPES, type AudioFormat } from '@/domain/statuses';
 import { AppError } from '@/server/errors';
 
 /** Media types a client may name for each format (the registered one first; the others are in common use). */

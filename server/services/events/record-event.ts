@@ -2,7 +2,7 @@ import type { Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { events } from '@/db/schema';
 import { fanOutEvent } from '@/server/services/webhooks/fan-out';
-import { EVENT_DATA_SCHEMAS, type EventData, type EventType } from './event-types';
+import { EVENT_DATA_SCHEMAS, type EventData, type EventType } from '@/domain/events';
 
 export interface EventInput<T extends EventType = EventType> {
   networkId: string;

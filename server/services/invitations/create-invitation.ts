@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { invitations, memberships, users } from '@/db/schema';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { generateSecretToken, hashToken } from '@/server/auth/tokens';
 import { conflict } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';

@@ -1,6 +1,6 @@
 import type { Tx } from '@/db/client';
 import type { Principal } from '@/server/auth/principal';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { config } from '@/server/config';
 import { badRequest } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, apiKeyScopes, memberships, serviceAccounts } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
-import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { roleAtLeast, type Role } from '@/domain/roles';
 import { forbidden } from '@/server/errors';
 
 export interface Scope {

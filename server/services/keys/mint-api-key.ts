@@ -4,7 +4,7 @@ import { holdCredentialOf } from '@/server/auth/credential-lock';
 import { newId } from '@/db/ids';
 import { apiKeys, apiKeyScopes, networks } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
-import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { roleAtLeast, type Role } from '@/domain/roles';
 import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '@/server/auth/tokens';
 import { badRequest, conflict } from '@/server/errors';
 import { reserveKeySlot } from '@/server/services/quotas';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { memberships } from '@/db/schema';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { conflict, notFound } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { lowerKeysInNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';

@@ -1,6 +1,6 @@
 import type { Tx } from '@/db/client';
 import type { Principal } from '@/server/auth/principal';
-import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { roleAtLeast, type Role } from '@/domain/roles';
 import { badRequest, conflict, notFound } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';

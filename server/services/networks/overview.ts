@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from '@/db/schema/statuses';
+import { CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES } from '@/domain/statuses';
 
 type Counts<K extends string> = Record<K, number>;
 

@@ -2,7 +2,7 @@ import type { Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { serviceAccounts } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
-import type { Role } from '@/server/auth/roles';
+import type { Role } from '@/domain/roles';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { checkExpiry } from '@/server/services/keys/create-own-key';
 import { mintServiceAccountKey, type NewServiceAccountKey } from './mint-service-account-key';

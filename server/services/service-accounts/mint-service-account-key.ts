@@ -1,6 +1,6 @@
 import type { Tx } from '@/db/client';
 import type { Principal } from '@/server/auth/principal';
-import { roleAtLeast, type Role } from '@/server/auth/roles';
+import { roleAtLeast, type Role } from '@/domain/roles';
 import { config } from '@/server/config';
 import { conflict, forbidden, notFound } from '@/server/errors';
 import { auditKeyChange, checkExpiry } from '@/server/services/keys/create-own-key';

@@ -7,7 +7,7 @@ import { conflict, notFound } from '@/server/errors';
 import { sealSecret } from '@/server/secrets';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { reserveWebhookSlot } from '@/server/services/quotas';
-import type { EventType } from '@/server/services/events/event-types';
+import type { EventType } from '@/domain/events';
 import { deliveryJobSql } from './delivery-job';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';

@@ -7,7 +7,7 @@ import { useParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { Campaign } from '@/server/routers/campaigns/campaign.types';
 // The API's own table of moves: the console offers only these (the API still decides; a refusal is shown as a sentence).
-import { CAMPAIGN_TRANSITIONS } from '@/server/services/campaigns/transitions';
+import { CAMPAIGN_TRANSITIONS } from '@/domain/campaign-transitions';
 import { useBlobUrl } from '@/app/(console)/_components/ui/authorized-audio';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/campaign.types';
 import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
 import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
-import { INITIAL_CAMPAIGN_STATUSES } from '@/server/services/campaigns/transitions';
+import { INITIAL_CAMPAIGN_STATUSES } from '@/domain/campaign-transitions';
 import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
