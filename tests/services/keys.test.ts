@@ -130,7 +130,7 @@ describe('findOwnKey and listOwnKeys (invariant 1): a key reaches only its owner
 describe('rule 6 in every service that mints, whatever its route checked first', () => {
   it('createOwnKey and rotateKey: not on a network the calling key lacks, nor above its role, though the owner holds both', async () => {
     const { b, both, onA, readsA, onB } = await personOnTwoNetworks();
-    const ownKeysBefore = await database().select().from(apiKeys).where(eq(apiKeys.userId, both.person.id));
+    const ownKeysBefore = await database().select().from(apiKeys).where(eq(apiKeys.userId, both.person.id)).orderBy(apiKeys.id);
     for (const [token, scopes] of [
       [onA.token, [{ networkId: b.id, role: 'read_only' as const }]],
       [readsA.token, [{ networkId: onA.scopes[0]!.networkId, role: 'administrator' as const }]],
@@ -147,7 +147,7 @@ describe('rule 6 in every service that mints, whatever its route checked first',
     const rotation = await refusal(database().transaction((tx) => rotateKey({ tx, caller, found: keyOnB, graceSeconds: 0 })));
     expect(rotation.kind).toBe('forbidden');
     expect(rotation.detail).toMatch(/rule 6/);
-    const ownKeysAfter = await database().select().from(apiKeys).where(eq(apiKeys.userId, both.person.id));
+    const ownKeysAfter = await database().select().from(apiKeys).where(eq(apiKeys.userId, both.person.id)).orderBy(apiKeys.id);
     expect(ownKeysAfter.map((k) => [k.id, k.revokedAt, k.replacedByKeyId])).toEqual(ownKeysBefore.map((k) => [k.id, k.revokedAt, k.replacedByKeyId]));
   });
 
