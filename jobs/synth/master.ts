@@ -127,6 +127,9 @@ export async function measureLoudness(ffmpeg: string, inputs: readonly LoudnessI
   return measured;
 }
 
+/** What each rendition is: mono at SAMPLE_RATE, with no metadata and no encoder tag that varies by build. */
+const EVERY_RENDITION = ['-ar', String(SAMPLE_RATE), '-ac', '1', '-map_metadata', '-1', '-fflags', '+bitexact'];
+
 async function render(ffmpeg: string, input: string, dir: string, gainDb: number, ceilingDbtp: number, signal?: AbortSignal) {
   const oversampled = SAMPLE_RATE * 4;
   const limit = Math.pow(10, ceilingDbtp / 20).toFixed(5);
@@ -142,36 +145,8 @@ async function render(ffmpeg: string, input: string, dir: string, gainDb: number
       input,
       '-filter_complex',
       chain,
-      '-map',
-      '[wav]',
-      '-c:a',
-      'pcm_s16le',
-      '-ar',
-      String(SAMPLE_RATE),
-      '-ac',
-      '1',
-      '-map_metadata',
-      '-1',
-      '-fflags',
-      '+bitexact',
-      files.wav,
-      '-map',
-      '[mp3]',
-      '-c:a',
-      'libmp3lame',
-      '-b:a',
-      `${MP3_BITRATE_KBPS}k`,
-      '-ar',
-      String(SAMPLE_RATE),
-      '-ac',
-      '1',
-      '-map_metadata',
-      '-1',
-      '-fflags',
-      '+bitexact',
-      '-id3v2_version',
-      '0',
-      files.mp3,
+      ...['-map', '[wav]', '-c:a', 'pcm_s16le', ...EVERY_RENDITION, files.wav],
+      ...['-map', '[mp3]', '-c:a', 'libmp3lame', '-b:a', `${MP3_BITRATE_KBPS}k`, ...EVERY_RENDITION, '-id3v2_version', '0', files.mp3],
     ],
     { signal },
   );

@@ -11364,7 +11364,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The script (or, without one, the name) has nothing speakable. */
+            /** @description Conflict: The script (or, without one, the name) has nothing speakable, or the voice service rejected it: edit it; retrying will not help. */
             409: {
                 headers: {
                     [name: string]: unknown;

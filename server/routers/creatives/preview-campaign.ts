@@ -8,7 +8,7 @@ export const previewCampaignRoute = networkProcedure('read_only')
     changesNothing: true,
     errors: {
       'not-found': 'No campaign (or podcast) with this id in the network.',
-      conflict: 'The script (or, without one, the name) has nothing speakable.',
+      conflict: 'The script (or, without one, the name) has nothing speakable, or the voice service rejected it: edit it; retrying will not help.',
       'upstream-unavailable': 'The voice service failed; retry later.',
       'rate-limited':
         'The network already has PREVIEW_CONCURRENCY_PER_NETWORK previews being made and PREVIEW_QUEUE_PER_NETWORK waiting in this process; Retry-After says when to try again.',
