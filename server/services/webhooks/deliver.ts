@@ -8,7 +8,8 @@ import { column, statement } from '@/db/statement';
 import { logger } from '@/server/logger';
 import { openSecret } from '@/server/secrets';
 import { deliveryJobSql } from './delivery-job';
-import { admitAttemptSoon } from './lanes';
+import { admitAttemptSoon, networkDeferral } from './lanes';
+import { putBack } from './requeue';
 import { nextRetryDelayMs } from './retry-schedule';
 import { signatureHeader, standardSignatureHeader } from './signature';
 import type { VettedAddress, VettedTarget } from './ssrf';
@@ -245,14 +246,6 @@ const recordAttempt = statement<
    where ${p('runAt')}::timestamptz is not null`);
 
 /**
- * Put the delivery's job back (same key: still one job per delivery) without an attempt, in a lane
- * of its subscription or not, to run at `runAt` (lanes.ts). The running job's key is cleared by
- * add_job, and it completes at once.
- */
-const requeueDelivery = statement<never, { deliveryId: string; networkId: string; queueName: string | null; runAt: string }>(sql`
-  select ${deliveryJobSql({ deliveryId: sql`${deliveryIdParam}::uuid`, networkId: sql`${networkIdParam}::text` }, { queueName: sql`${p('queueName')}`, runAt: sql`${p('runAt')}` })}`);
-
-/**
  * One delivery attempt: POST the stored bytes, signed; record the attempt;
  * then mark the delivery succeeded, schedule the next attempt, or fail it.
  * Redirects are not followed. Returns what happened, for logs and tests.
@@ -273,6 +266,12 @@ export async function attemptDelivery({
   checkUrl: UrlCheck;
 }): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped' | 'deferred'> {
   const client = postgresClientOf(db);
+  // Fair delivery (lanes.ts): beyond its network's or its endpoint's share of this process's slots, a job waits.
+  const held = networkDeferral({ networkId, deliveryId });
+  if (held) {
+    await putBack(client, { deliveryId, networkId, queueName: held.queueName, runAt: held.runAt });
+    return 'deferred';
+  }
   const [row] = await readDelivery(client, { deliveryId, networkId });
   if (!row || row.status !== 'pending') return 'skipped';
   // A disabled subscription pauses deliveries; a deleted one ends them.
@@ -284,10 +283,9 @@ export async function attemptDelivery({
     return 'failed';
   }
   if (row.webhook_status !== 'active' && !row.test) return 'skipped';
-  // Fair delivery (lanes.ts): beyond its network's or its endpoint's share of this process's slots, a job waits.
   const admission = await admitAttemptSoon({ networkId, webhookId: row.webhook_id, deliveryId });
   if (!admission.admitted) {
-    await requeueDelivery(client, { deliveryId, networkId, queueName: admission.queueName, runAt: admission.runAt.toISOString() });
+    await putBack(client, { deliveryId, networkId, queueName: admission.queueName, runAt: admission.runAt });
     return 'deferred';
   }
 

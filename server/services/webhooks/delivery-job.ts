@@ -15,7 +15,7 @@ export function deliveryJobSql(delivery: { deliveryId: SQL; networkId: SQL }, op
   return jobSql('deliver-webhook', delivery, { ...options, jobKey: deliveryJobKeySql(delivery.deliveryId) });
 }
 
-/** The same job as a `job_spec`, for `graphile_worker.add_jobs` (a fan-out adds all at once). */
-export function deliveryJobSpecSql(delivery: { deliveryId: SQL; networkId: SQL }): SQL {
-  return jobSpecSql('deliver-webhook', delivery, { jobKey: deliveryJobKeySql(delivery.deliveryId) });
+/** The same job as a `job_spec`, for `graphile_worker.add_jobs` (a fan-out, or put-backs, all at once). */
+export function deliveryJobSpecSql(delivery: { deliveryId: SQL; networkId: SQL }, options: Pick<SqlJobOptions, 'queueName' | 'runAt'> = {}): SQL {
+  return jobSpecSql('deliver-webhook', delivery, { ...options, jobKey: deliveryJobKeySql(delivery.deliveryId) });
 }

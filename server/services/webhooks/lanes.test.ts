@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { config, loadConfig, setConfig } from '@/server/config';
-import { admitAttempt, admitAttemptSoon, endpointConcurrency, LANE_PREFIX, networkConcurrency, QUICK_WAIT_MS, SLOW_AFTER_MS } from './lanes';
+import {
+  admitAttempt,
+  admitAttemptSoon,
+  endpointConcurrency,
+  LANE_PREFIX,
+  networkConcurrency,
+  networkDeferral,
+  QUICK_WAIT_MS,
+  SLOW_AFTER_MS,
+} from './lanes';
 
 /**
  * Where a job beyond an endpoint's or a network's share goes (lanes.ts). Each test uses its own
@@ -186,5 +195,35 @@ describe('a job beyond a busy network’s share waits briefly in process (admitA
     const admission = await admitAttemptSoon({ networkId, webhookId: randomUUID(), deliveryId: randomUUID() });
     expect(Date.now() - started).toBeLessThan(50);
     expect(admission).toMatchObject({ admitted: false, queueName: null, heldBy: 'network' });
+  });
+});
+
+describe('a job of a network whose share is held by attempts that are not ending is put back unread (networkDeferral)', () => {
+  it('defers it from the job alone while the share is full and nothing has ended within QUICK_WAIT_MS; lanes once the attempts are slow', () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    const job = (now: number) => networkDeferral({ networkId, deliveryId: randomUUID(), now });
+    expect(job(Date.now())).toBeNull(); // nothing in flight: read and admitted as usual
+    const held = Array.from({ length: networkConcurrency() }, () => endpoint(networkId).fill(1)[0]!);
+    const now = Date.now();
+    expect(job(now)).toMatchObject({ admitted: false, queueName: null, heldBy: 'network' });
+    expect(job(now + SLOW_AFTER_MS + 1)).toMatchObject({
+      admitted: false,
+      heldBy: 'network',
+      queueName: expect.stringContaining(`${LANE_PREFIX}${networkId}:`),
+    });
+
+    // An attempt ends: the network's attempts are ending, so a job is read and may wait for a place.
+    held[0]!.done({ latencyMs: 5, responded: true });
+    endpoint(networkId).fill(1);
+    expect(job(Date.now())).toBeNull();
+    expect(job(Date.now() + QUICK_WAIT_MS + 1)).toMatchObject({ admitted: false, heldBy: 'network' });
+  });
+
+  it('leaves a network with room to the full admission', () => {
+    useShare('0.25', '20');
+    const networkId = randomUUID();
+    endpoint(networkId).fill(1);
+    expect(networkDeferral({ networkId, deliveryId: randomUUID() })).toBeNull();
   });
 });

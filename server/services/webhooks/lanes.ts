@@ -23,6 +23,13 @@ import { networkSlots } from '@/server/services/network-share';
  *   be taken at once — instead of being picked up and put back over and over.
  *
  * Healthy endpoints' jobs never enter a lane and keep the worker's full batch throughput.
+ *
+ * A put-back is cheap, because a hanging network's whole fetched backlog is put back at once, a few
+ * times, before its lanes take it: a job of a network whose share is full of attempts that are not
+ * ending is put back before its delivery is read (networkDeferral), and the put-backs of a moment
+ * are one `add_jobs` call (requeue.ts). One query per job, and one `jobs:insert` notification each
+ * waking the worker's pools, was what slowed other networks' requests on the same machine
+ * (docs/PERFORMANCE.md, "Noisy neighbours").
  */
 export function endpointConcurrency(): number {
   return config().WEBHOOK_ENDPOINT_CONCURRENCY;
@@ -63,9 +70,8 @@ interface HolderState {
   waiting: Array<() => void>;
 }
 
-export type Admission =
-  | { admitted: true; done: (outcome: { latencyMs: number; responded: boolean }) => void }
-  | { admitted: false; queueName: string | null; runAt: Date; heldBy: 'network' | 'endpoint' };
+export type Deferral = { admitted: false; queueName: string | null; runAt: Date; heldBy: 'network' | 'endpoint' };
+export type Admission = { admitted: true; done: (outcome: { latencyMs: number; responded: boolean }) => void } | Deferral;
 
 const endpoints = new Map<string, HolderState>();
 const networks = new Map<string, HolderState>();
@@ -95,7 +101,7 @@ function later(state: HolderState, now: number): Date {
  * Where a job beyond a subscription's share goes: back soon while the endpoint is quick (`later`),
  * else into its lanes for 1 s.
  */
-function endpointDeferral(state: HolderState, lane: string, now: number): Admission {
+function endpointDeferral(state: HolderState, lane: string, now: number): Deferral {
   const oldest = Math.min(...[...state.inFlight].map((e) => e.startedAt));
   const slow = state.slowUntil > now || now - oldest > SLOW_AFTER_MS;
   return { admitted: false, queueName: slow ? lane : null, runAt: slow ? new Date(now + 1_000) : later(state, now), heldBy: 'endpoint' };
@@ -108,7 +114,7 @@ function endpointDeferral(state: HolderState, lane: string, now: number): Admiss
  * slow — that is its subscription's lanes' job — so a network whose other endpoints answer keeps
  * its share's pace instead of a lane's (one job per lane per 2 s poll).
  */
-function networkDeferral(state: HolderState, lane: string, now: number): Admission {
+function deferByNetwork(state: HolderState, lane: string, now: number): Deferral {
   const held = [...state.inFlight].every((e) => now - e.startedAt > SLOW_AFTER_MS);
   return { admitted: false, queueName: held ? lane : null, runAt: held ? new Date(now + 1_000) : later(state, now), heldBy: 'network' };
 }
@@ -160,6 +166,20 @@ export async function admitAttemptSoon(attempt: { networkId: string; webhookId: 
 }
 
 /**
+ * Where a job goes when its network's share is full of attempts that are not ending (none ended
+ * within QUICK_WAIT_MS, so admitAttemptSoon would not wait): decided from the job alone, before
+ * its delivery is read — a hanging network's backlog is put back without a query per job. `null`
+ * when the network has room or its attempts are ending: then the delivery is read and admitted.
+ */
+export function networkDeferral(attempt: { networkId: string; deliveryId: string; now?: number }): Deferral | null {
+  const now = attempt.now ?? Date.now();
+  const network = networks.get(attempt.networkId);
+  const limit = networkConcurrency();
+  if (!network || network.inFlight.size < limit || now - network.lastEndedAt <= QUICK_WAIT_MS) return null;
+  return deferByNetwork(network, deliveryQueueName(attempt.networkId, attempt.deliveryId, limit), now);
+}
+
+/**
  * Admit one attempt of `deliveryId` (of subscription `webhookId`, network `networkId`) now, or say
  * where and when its job goes instead.
  */
@@ -176,7 +196,7 @@ export function admitAttempt({
 }): Admission {
   const network = stateOf(networks, networkId);
   const networkLimit = networkConcurrency();
-  if (network.inFlight.size >= networkLimit) return networkDeferral(network, deliveryQueueName(networkId, deliveryId, networkLimit), now);
+  if (network.inFlight.size >= networkLimit) return deferByNetwork(network, deliveryQueueName(networkId, deliveryId, networkLimit), now);
   const endpoint = stateOf(endpoints, webhookId);
   const endpointLimit = endpointConcurrency();
   if (endpoint.inFlight.size >= endpointLimit) return endpointDeferral(endpoint, deliveryQueueName(webhookId, deliveryId, endpointLimit), now);
