@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { axeOnPage } from './axe';
 
@@ -63,9 +64,24 @@ export async function expectNoSeriousA11yViolations(page: Page, testInfo: TestIn
   }
 }
 
-/** A full-page screenshot under test-results/ (the README embeds some). */
+/** The shots README.md embeds, by the name a spec gives them → their file under docs/screenshots/. */
+const README_SHOTS: Record<string, string> = {
+  'console-overview-1280': 'overview.png',
+  'console-webhook-detail-delivery-1280': 'webhook-delivery.png',
+  'console-members-1280': 'members.png',
+  'console-creatives-1280': 'creatives.png',
+};
+
+/**
+ * A full-page screenshot under test-results/. With README_SCREENSHOTS=1 (`npm run screenshots`)
+ * the shots README.md embeds are written to docs/screenshots/ as well.
+ */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+  const readme = README_SHOTS[name];
+  // What a reader's window shows: a full-page shot draws a scrolled page's fixed sidebar and drawer mid-page.
+  if (process.env.README_SCREENSHOTS === '1' && readme)
+    await page.screenshot({ path: fileURLToPath(new URL(`../docs/screenshots/${readme}`, import.meta.url)) });
 }
 
 /**
