@@ -1,9 +1,9 @@
 /**
  * The report, docs/PERFORMANCE.md: the verdicts at the top, the machine, the setup, the service
  * against the baseline (results, every run, memory), then the sections each scenario renders
- * (offer lists, soak, pool, creatives, webhook fan-out), why the service is built this way, and how
- * to reproduce it. Everything above REPORT_MARKER is regenerated on each run; anything below it
- * (hand-written analysis) is carried over unchanged.
+ * (offer lists, soak, pool, creatives, webhook fan-out). Everything above REPORT_MARKER is
+ * regenerated on each run; anything below it — why the service is built this way, how to reproduce
+ * the run, the analysis — is Markdown written by hand and carried over unchanged.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -181,27 +181,6 @@ export function renderReport(
   );
   push(...sections);
 
-  push(
-    '## Why the service is built this way',
-    '',
-    "- **/v1 is off Next's route-handler layer.** One custom `node:http` server (`server/http/server.ts`, started by `scripts/start.ts`) sends `/v1/*` to the procedures through a route table compiled at start from their `openapi` meta (`server/http/rest.ts`, `server/http/rest-routes.ts`) and `/api/trpc` to tRPC's node handler; only the console pages and `/docs` go to Next. On this machine a trivial JSON GET through a Next 16 route handler capped near 1,000–1,300 req/s (p50 24–28 ms), against 4,900–5,600 req/s for a node-http handler (wrk -c32, measured when the architecture was chosen). Everything the service does beyond the baseline (tRPC, zod, the OpenAPI adapter, the problem-envelope wrapper, the request log, the rate limiter, and how its queries reach Postgres) shows up in the CPU columns above; the notes below the marker say where it goes.",
-    '- **One indexed query per request for authentication**, never cached (revocation and removed memberships bite on the next request); `last_used_at` is written at most once a minute per key, off the request path. The rate limiter keeps token buckets in memory and syncs them to an UNLOGGED table every 250 ms in one statement, so no request waits on or writes to the database for it. Request logs are buffered pino writes (`sync: false`).',
-    "- **postgres.js Queue patch** (`patches/postgres+3.4.9.patch`, applied by `patch-package` on install): 3.4.9's `Queue` keeps its consumed front until the queue fully drains and `remove()` scans the whole array, so a pool that stays busy gets slower by the second. The patch drops the consumed front once it is ≥ 1024 entries and ≥ half the array (amortised O(1) per shift); the pool benchmark above guards it.",
-    '',
-    '## Reproduce',
-    '',
-    '```sh',
-    'npm run bench                      # full run, rewrites docs/PERFORMANCE.md above the marker (~25 min, 11 of them the soak)',
-    'BENCH_QUICK=1 npm run bench        # smoke run (~3 min); prints results, writes no report',
-    'BENCH_SOAK=0 npm run bench         # without the 10-minute soak',
-    'BENCH_DURATION=20 BENCH_RUNS=5 BENCH_CONNECTIONS=64 npm run bench   # other settings',
-    '```',
-    '',
-    'Needs a Postgres on 127.0.0.1:5432 that user `postgres` can create databases on (`BENCH_PG_URL` to change); the database it creates is dropped at the end, also on failure or Ctrl-C.',
-    '',
-    'The code, in `scripts/bench/`: `run.ts` composes the steps (its header lists every `BENCH_*` variable and the layout); `settings.ts` reads the variables, `services.ts` starts and stops the service and the baseline, `seed.ts` makes the data, `load.ts` drives autocannon and accounts for CPU and memory, `scenarios/` holds the service-vs-baseline runs (`throughput.ts`), `offer-lists.ts`, `soak.ts` and `pool.ts`, and `report.ts` writes this page. `baseline.ts`, `creative-overhead.ts`, `webhook-fanout.ts` and `pg-pool.ts` stay at the paths the section titles name; the last two also run alone (`npx tsx scripts/bench/webhook-fanout.ts`, `npx tsx scripts/bench/pg-pool.ts`).',
-    '',
-  );
   return lines.join('\n');
 }
 

@@ -552,7 +552,7 @@ export function renderWebhookSection(
   return lines;
 }
 
-/** Replace (or insert before "## Why the service is built this way", or before the marker) this section of the report. */
+/** Replace (or insert before the END OF GENERATED REPORT marker) this section of the report. */
 export function spliceSection(report: string, section: string[], title = FANOUT_SECTION_TITLE): string {
   const text = `${section.join('\n').replace(/\n+$/, '')}\n\n`;
   const start = report.indexOf(title);
@@ -562,11 +562,8 @@ export function spliceSection(report: string, section: string[], title = FANOUT_
     const end = nextHeading < 0 ? report.length : start + title.length + nextHeading + 1;
     return report.slice(0, start) + text + report.slice(end);
   }
-  for (const anchor of ['## Why the service is built this way', '<!-- END OF GENERATED REPORT']) {
-    const at = report.indexOf(anchor);
-    if (at >= 0) return report.slice(0, at) + text + report.slice(at);
-  }
-  return `${report}\n${text}`;
+  const at = report.indexOf('<!-- END OF GENERATED REPORT');
+  return at >= 0 ? report.slice(0, at) + text + report.slice(at) : `${report}\n${text}`;
 }
 
 // ---------------------------------------------------------------- standalone
