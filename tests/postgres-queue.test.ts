@@ -5,8 +5,9 @@
  *
  * `postgres/src/queue.js` is not in the package's exports map, so the file is
  * located from the package root (found via the resolvable main entry) and
- * imported by file URL. Every shipped copy is checked: src/ (the ESM "import"
- * entry), cjs/src/ (the "default"/require entry) and cf/src/ ("workerd").
+ * imported by file URL. Both copies Node loads are checked: src/ (the ESM "import"
+ * entry) and cjs/src/ (the "default"/require entry); the Cloudflare build (cf/) is
+ * not patched (patches/README.md).
  */
 import { describe, it, expect } from 'vitest';
 import { createRequire } from 'node:module';
@@ -26,7 +27,7 @@ const require = createRequire(import.meta.url);
 // require.resolve('postgres') -> <root>/cjs/src/index.js
 const pkgRoot = path.resolve(path.dirname(require.resolve('postgres')), '..', '..');
 
-const copies = ['src/queue.js', 'cjs/src/queue.js', 'cf/src/queue.js'].filter((rel) => existsSync(path.join(pkgRoot, rel)));
+const copies = ['src/queue.js', 'cjs/src/queue.js'].filter((rel) => existsSync(path.join(pkgRoot, rel)));
 
 async function loadQueue(rel: string): Promise<QueueFactory> {
   const file = path.join(pkgRoot, rel);
