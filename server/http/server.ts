@@ -15,10 +15,10 @@ function startsWithSegment(url: string, prefix: string): boolean {
 }
 
 /**
- * One HTTP server for the whole service. /v1 goes straight to the node-http
- * OpenAPI handler and /api/trpc to tRPC's node handler — both off Next's
- * route-handler layer, which alone would cap the API near 1,000 req/s — and
- * everything else (the console and /docs) to Next.
+ * One HTTP server for the whole service. /v1 goes to the procedures through the route table
+ * compiled from their `openapi` meta (rest.ts) and /api/trpc to tRPC's node handler
+ * (console-transport.ts) — both off Next's route-handler layer, which alone would cap the API near
+ * 1,000 req/s — and everything else (the console and /docs) to Next.
  */
 export function createAppServer(pages?: PageHandler): Server {
   const serveRest = createRestHandler();
