@@ -5,7 +5,9 @@ const ALIAS_ONLY = { regex: '^\\.\\./', message: "Import with the '@/' alias (np
 
 /**
  * The request flows one way (docs/ARCHITECTURE.md): transports (server/http's server, rest,
- * console-transport, health) → routers → services → db → domain (the shared vocabulary). A lower layer importing a higher one is
+ * console-transport, health) → routers → services (with server/synth and server/jobs, the job
+ * builder, beneath them; the worker's tasks in jobs/ call services) → db → domain (the shared
+ * vocabulary). A lower layer importing a higher one is
  * refused here; each block repeats ALIAS_ONLY, since a file's last matching block sets the rule.
  */
 const layer = (files, forbidden) => ({
@@ -17,6 +19,11 @@ const NOT_THE_CONSOLE = { regex: '^@/app/', message: 'The server does not import
 const NOT_TRANSPORTS = {
   regex: '^@/server/(routers(/|$)|http/(server|rest|console-transport|health)$)',
   message: 'Services and jobs sit below the transports and routers: they take plain inputs and a transaction, and throw AppError.',
+};
+const NOT_THE_WORKER = {
+  regex: '^@/jobs/',
+  message:
+    "Services sit below the worker: a job is built with server/jobs/enqueue.ts, and the worker's tasks (jobs/) call services, not the other way round.",
 };
 const DB_AT_THE_BOTTOM = { regex: '^@/(server|jobs|app)/', message: 'db/ imports no service, job or console code (only domain/ is below it).' };
 
@@ -50,7 +57,8 @@ export default tseslint.config(
     },
   },
   layer(['server/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE]),
-  layer(['server/services/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS]),
+  layer(['server/services/**/*.ts', 'server/synth/**/*.ts', 'server/jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS, NOT_THE_WORKER]),
+  layer(['jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS]),
   layer(['db/**/*.ts'], [DB_AT_THE_BOTTOM]),
   layer(['domain/**/*.ts'], [{ regex: '^@/(?!domain/)', message: 'domain/ is the shared vocabulary: it imports nothing of ours but domain/.' }]),
   {

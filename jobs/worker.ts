@@ -5,7 +5,7 @@ import { connect } from '@/db/client';
 import { logger } from '@/server/logger';
 import { releaseStaleSynthesisJobs } from '@/server/services/creatives/synthesis-lanes';
 import { releaseStaleDeliveryJobs, staleDeliverySeconds } from '@/server/services/webhooks/release-stale';
-import { ffmpegBinary } from './synth/ffmpeg';
+import { ffmpegBinary } from '@/server/synth/ffmpeg';
 import { crontab, taskList } from './tasks';
 
 export interface WorkerOptions {
@@ -94,7 +94,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * error it retries): it expects a process supervisor to start it again. In the web process nothing
  * else would, and webhooks would stop until the next deploy. So a runner that stops without
  * `stop()` is replaced: its jobs are unlocked and a new one starts, retrying while Postgres is away.
- * With the production tasks it first checks for ffmpeg (jobs/synth/ffmpeg.ts) and fails the start,
+ * With the production tasks it first checks for ffmpeg (server/synth/ffmpeg.ts) and fails the start,
  * naming what to install, when there is none.
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpConfigFromEnv, type HttpProviderConfig } from '@/jobs/synth/http';
+import { httpConfigFromEnv, type HttpProviderConfig } from '@/server/synth/http';
 import { CONSOLE_BATCH_ITEMS } from './http/console-batch';
 
 export const NETWORK_SHARE_RULE = 'must be a fraction of the slots between 0 and 1 (0.25: a quarter) or a whole number of slots (5)';
@@ -100,7 +100,7 @@ const envSchema = z.object({
   WEBHOOK_AUTO_DISABLE_DAYS: z.coerce.number().positive().default(5),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
-  // Voice synthesis (jobs/synth/): the provider; `http` reads SYNTH_BASE_URL and the other SYNTH_*
+  // Voice synthesis (server/synth/): the provider; `http` reads SYNTH_BASE_URL and the other SYNTH_*
   // settings (httpConfigFromEnv, below). Synthesis job attempts before a creative is failed.
   SYNTH_PROVIDER: z
     .string()
@@ -108,7 +108,7 @@ const envSchema = z.object({
     .transform((value) => value.trim().toLowerCase() || 'local')
     .pipe(z.enum(['local', 'http'], { error: 'must be "local" or "http"' })),
   SYNTH_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
-  // The ffmpeg that masters creatives; unset: `ffmpeg` on PATH, else the npm-bundled build (jobs/synth/ffmpeg.ts).
+  // The ffmpeg that masters creatives; unset: `ffmpeg` on PATH, else the npm-bundled build (server/synth/ffmpeg.ts).
   FFMPEG_PATH: z
     .string()
     .optional()

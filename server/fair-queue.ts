@@ -8,7 +8,7 @@
  *
  * In memory, per process: what one process holds. Used for previews (per-network admission,
  * server/services/creatives/preview-admission.ts), the local voice engine (one synthesis at a time,
- * jobs/synth/local.ts) and mastering (one per core, jobs/synth/master.ts).
+ * server/synth/local.ts) and mastering (one per core, server/synth/master.ts).
  */
 export interface FairQueueOptions {
   /** Work of every key running at once. Default: no bound. */

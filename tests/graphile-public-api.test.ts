@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
  * graphile-worker through its public API only (patches/README.md): its `_private_*` tables change
  * between releases without notice, and a job built by hand escapes the task's payload type. The
  * product's code (not tests, not benchmarks) names no private table, and calls `add_job(s)` only
- * in jobs/enqueue.ts, the one module that builds jobs.
+ * in server/jobs/enqueue.ts, the one module that builds jobs.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PRODUCT = ['app', 'db', 'jobs', 'server', 'scripts'];
@@ -27,14 +27,14 @@ const sources = PRODUCT.flatMap((dir) => sourcesUnder(path.join(ROOT, dir))).map
 
 describe('graphile-worker is used through its public API', () => {
   it('reads its sources', () => {
-    expect(sources.map((s) => s.file)).toContain('jobs/enqueue.ts');
+    expect(sources.map((s) => s.file)).toContain('server/jobs/enqueue.ts');
   });
 
   it('names none of its private tables', () => {
     expect(sources.filter((s) => /graphile_worker\._private_/.test(s.text)).map((s) => s.file)).toEqual([]);
   });
 
-  it('builds every job in jobs/enqueue.ts', () => {
-    expect(sources.filter((s) => /graphile_worker\.add_jobs?\s*\(/.test(s.text)).map((s) => s.file)).toEqual(['jobs/enqueue.ts']);
+  it('builds every job in server/jobs/enqueue.ts', () => {
+    expect(sources.filter((s) => /graphile_worker\.add_jobs?\s*\(/.test(s.text)).map((s) => s.file)).toEqual(['server/jobs/enqueue.ts']);
   });
 });

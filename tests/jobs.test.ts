@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
-import { addJob } from '@/jobs/enqueue';
+import { addJob } from '@/server/jobs/enqueue';
 import { startWorker, type WorkerHandle } from '@/jobs/worker';
 import { closeTestDatabase, openTestDatabase } from './support/fixtures';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { addJob } from '@/jobs/enqueue';
+import { addJob } from '@/server/jobs/enqueue';
 import { releaseStaleSynthesisJobs } from '@/server/services/creatives/synthesis-lanes';
 import { releaseStaleDeliveryJobs } from '@/server/services/webhooks/release-stale';
 import { closeTestDatabase, openTestDatabase } from './support/fixtures';

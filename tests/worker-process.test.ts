@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { connect } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { enqueueJob } from '@/jobs/enqueue';
+import { enqueueJob } from '@/server/jobs/enqueue';
 import { createTestDatabase } from './support/database';
 import { ROOT } from './support/server-process';
 

@@ -7,7 +7,7 @@
 import { describe, it } from 'vitest';
 import { connect } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { addJob } from '@/jobs/enqueue';
+import { addJob } from '@/server/jobs/enqueue';
 import { startWorker } from '@/jobs/worker';
 import { logger } from '@/server/logger';
 import { createTestDatabase } from '@/tests/support/database';

@@ -1,19 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { database } from '@/db/client';
 import { webhookDeliveries } from '@/db/schema';
 import { attemptDelivery } from '@/server/services/webhooks/deliver';
 import { assertDeliverableUrl, webhookUrlPolicy } from '@/server/services/webhooks/ssrf';
-
-/** `networkId` names the delivery's network (every statement on a tenant table names it); jobs queued before it was added lack it. */
-export const deliverWebhookPayload = z.object({ deliveryId: z.string().uuid(), networkId: z.string().min(1).optional() });
+import type { TaskPayload } from '@/server/jobs/payloads';
 
 /**
  * One attempt of one delivery. The target is checked again now (DNS may have
  * changed since the subscription was made); the next attempt, if any, is
  * scheduled by attemptDelivery as a new job.
  */
-export async function deliverWebhook(payload: z.output<typeof deliverWebhookPayload>): Promise<void> {
+export async function deliverWebhook(payload: TaskPayload<'deliver-webhook'>): Promise<void> {
   const db = database();
   const networkId = payload.networkId ?? (await networkOfDelivery(payload.deliveryId));
   if (networkId === undefined) return; // no such delivery

@@ -1,29 +1,12 @@
 import type { JobHelpers, Task, TaskList } from 'graphile-worker';
-import { z } from 'zod';
 import { expireOffers } from '@/server/services/offers/expire-offers';
 import { database } from '@/db/client';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
 import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
-import { deliverWebhook, deliverWebhookPayload } from './deliver-webhook';
-import { pruneIdempotencyKeys, pruneIdempotencyKeysPayload } from './prune-idempotency-keys';
-import { synthesizeCreative, synthesizeCreativePayload } from './synthesize-creative';
-
-/**
- * Every task the worker runs, with the zod schema of its payload. Payloads carry
- * ids only; a task re-reads the state it needs and returns early when the work
- * is no longer relevant.
- */
-export const taskPayloadSchemas = {
-  'prune-idempotency-keys': pruneIdempotencyKeysPayload,
-  'expire-offers': z.object({}).passthrough(),
-  'synthesize-creative': synthesizeCreativePayload,
-  'deliver-webhook': deliverWebhookPayload,
-  'auto-disable-webhooks': z.object({}).passthrough(),
-  'prune-webhook-deliveries': z.object({}).passthrough(),
-} satisfies Record<string, z.ZodType>;
-
-export type TaskName = keyof typeof taskPayloadSchemas;
-export type TaskPayloads = { [K in TaskName]: z.input<(typeof taskPayloadSchemas)[K]> };
+import { taskPayloadSchemas, type TaskName, type TaskPayload } from '@/server/jobs/payloads';
+import { deliverWebhook } from './deliver-webhook';
+import { pruneIdempotencyKeys } from './prune-idempotency-keys';
+import { synthesizeCreative } from './synthesize-creative';
 
 export const crontab = [
   '*/15 * * * * prune-idempotency-keys',
@@ -32,9 +15,10 @@ export const crontab = [
   '37 * * * * prune-webhook-deliveries',
 ].join('\n');
 
-function task<T extends TaskName>(name: T, run: (payload: z.output<(typeof taskPayloadSchemas)[T]>, helpers: JobHelpers) => Promise<unknown>): Task {
+/** The task `name`, its payload parsed with its schema (server/jobs/payloads.ts) before `run` sees it. */
+function task<T extends TaskName>(name: T, run: (payload: TaskPayload<T>, helpers: JobHelpers) => Promise<unknown>): Task {
   return async (raw, helpers) => {
-    await run(taskPayloadSchemas[name].parse(raw ?? {}) as z.output<(typeof taskPayloadSchemas)[T]>, helpers);
+    await run(taskPayloadSchemas[name].parse(raw ?? {}) as TaskPayload<T>, helpers);
   };
 }
 

@@ -1,9 +1,6 @@
 import { lt } from 'drizzle-orm';
-import { z } from 'zod';
 import { database } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
-
-export const pruneIdempotencyKeysPayload = z.object({}).passthrough();
 
 /** Cron task: forget Idempotency-Keys past their 24 h window. */
 export async function pruneIdempotencyKeys(): Promise<number> {

@@ -1,18 +1,15 @@
 import type { JobHelpers } from 'graphile-worker';
-import { z } from 'zod';
 import { database } from '@/db/client';
 import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt, type CreativeRow } from '@/server/services/creatives/complete-creative';
 import { admitSynthesis, requeueSynthesis } from '@/server/services/creatives/synthesis-lanes';
 import { logger } from '@/server/logger';
-import { synthesisProvider } from '@/jobs/synth';
-import { masterAudio } from '@/jobs/synth/master';
-import { SynthesisError } from '@/jobs/synth/types';
-
-/** `networkId` names the creative's network (every statement on a tenant table names it); jobs queued before it was added lack it. */
-export const synthesizeCreativePayload = z.object({ creativeId: z.string().min(1), networkId: z.string().min(1).optional() });
+import { synthesisProvider } from '@/server/synth';
+import { masterAudio } from '@/server/synth/master';
+import { SynthesisError } from '@/server/synth/types';
+import type { TaskPayload } from '@/server/jobs/payloads';
 
 /**
- * Generate a creative's audio and master it (jobs/synth/master.ts: −16 LUFS, MP3 + WAV).
+ * Generate a creative's audio and master it (server/synth/master.ts: −16 LUFS, MP3 + WAV).
  * Re-reads the creative and does nothing unless it
  * is still generating (a retry of a finished job, or a duplicate, is harmless). Beyond its
  * network's share of the synthesis slots, the job is put back (synthesis-lanes.ts).
@@ -20,7 +17,7 @@ export const synthesizeCreativePayload = z.object({ creativeId: z.string().min(1
  * a permanent failure, or the last attempt, fails the creative with a
  * client-facing reason and the creative.failed event.
  */
-export async function synthesizeCreative(payload: z.output<typeof synthesizeCreativePayload>, helpers: JobHelpers): Promise<void> {
+export async function synthesizeCreative(payload: TaskPayload<'synthesize-creative'>, helpers: JobHelpers): Promise<void> {
   const db = database();
   const creative = await loadGeneratingCreative({ db, networkId: payload.networkId, id: payload.creativeId });
   if (!creative) return;

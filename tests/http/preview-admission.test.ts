@@ -10,7 +10,7 @@ import { startOwnServer, type ServerProcess } from '@/tests/support/server-proce
  * at a time per process, shared by previews (web) and creatives (worker). Network A's read_only
  * key sends A_FLOOD previews at once; each network may have PER_NETWORK made and QUEUE waiting
  * (server/services/creatives/preview-admission.ts), so the rest are refused with 429 at once, and
- * the engine serves a creative before waiting previews and the networks in turn (jobs/synth/local.ts).
+ * the engine serves a creative before waiting previews and the networks in turn (server/synth/local.ts).
  */
 let server: ServerProcess;
 let stopServer: () => Promise<void>;

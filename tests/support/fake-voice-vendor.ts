@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
+import { ffmpegBinary } from '@/server/synth/ffmpeg';
 import { pcmWav, speechLike } from './signals';
 
 export type VendorMode = 'ok' | 'fail' | 'hang' | 'reject';

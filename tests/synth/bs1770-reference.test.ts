@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
-import { measureLoudness } from '@/jobs/synth/master';
+import { ffmpegBinary } from '@/server/synth/ffmpeg';
+import { measureLoudness } from '@/server/synth/master';
 import { integratedLoudness, truePeak } from '@/tests/support/bs1770';
 import { pcmWav, speechLike } from '@/tests/support/signals';
 

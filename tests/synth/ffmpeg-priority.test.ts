@@ -2,11 +2,11 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ffmpegBinary, runFfmpeg } from '@/jobs/synth/ffmpeg';
+import { ffmpegBinary, runFfmpeg } from '@/server/synth/ffmpeg';
 
 /**
  * Mastering is background work: ffmpeg runs below the service's CPU priority, so that requests on
- * the same cores do not wait while it encodes (jobs/synth/ffmpeg.ts). A wrapper reports the nice
+ * the same cores do not wait while it encodes (server/synth/ffmpeg.ts). A wrapper reports the nice
  * value it runs at (read after a moment: the priority is lowered just after the start), then runs
  * the real ffmpeg.
  */

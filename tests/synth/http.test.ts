@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, it, expect } from 'vitest';
-import { parseMp3 } from '@/jobs/synth/audio';
-import { DEFAULT_VOICE_MAP } from '@/jobs/synth/http';
-import { synthesisProvider } from '@/jobs/synth/index';
-import { SynthesisError, type SynthesisProvider } from '@/jobs/synth/types';
+import { parseMp3 } from '@/server/synth/audio';
+import { DEFAULT_VOICE_MAP } from '@/server/synth/http';
+import { synthesisProvider } from '@/server/synth/index';
+import { SynthesisError, type SynthesisProvider } from '@/server/synth/types';
 
 /** N constant-bit-rate MPEG-1 Layer III frames: 128 kbps, 44.1 kHz, stereo, no padding (417 bytes each). */
 function fakeMp3(frames: number): Buffer {

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { parseWav } from '@/jobs/synth/audio';
-import { localProvider } from '@/jobs/synth/local';
-import { synthesisProvider } from '@/jobs/synth/index';
-import { SynthesisError, VOICE_PRESETS } from '@/jobs/synth/types';
+import { parseWav } from '@/server/synth/audio';
+import { localProvider } from '@/server/synth/local';
+import { synthesisProvider } from '@/server/synth/index';
+import { SynthesisError, VOICE_PRESETS } from '@/server/synth/types';
 
 const SENTENCE = 'Welcome back to the show. Today we talk about gardening in small spaces.';
 

@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { ffmpegBinary } from '@/jobs/synth/ffmpeg';
-import { localProvider } from '@/jobs/synth/local';
-import { loudnessPerDb, masterAudio, measureLoudness, nearTarget } from '@/jobs/synth/master';
+import { ffmpegBinary } from '@/server/synth/ffmpeg';
+import { localProvider } from '@/server/synth/local';
+import { loudnessPerDb, masterAudio, measureLoudness, nearTarget } from '@/server/synth/master';
 import { adScript, decodeMp3, decodeWav, expectBroadcastReady } from '@/tests/support/loudness';
 import { pcmWav, speechLike } from '@/tests/support/signals';
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Tx } from '@/db/client';
 import { creativeAudio, creatives, type RenditionSummary } from '@/db/schema';
-import type { MasteredAudio } from '@/jobs/synth/master';
+import type { MasteredAudio } from '@/server/synth/master';
 import { recordEvent } from '@/server/services/events/record-event';
 import { updateVersioned } from '@/server/services/optimistic-lock';
 

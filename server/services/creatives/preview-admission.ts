@@ -8,7 +8,7 @@ import { FairQueue, QueueFull } from '@/server/fair-queue';
  * admits per network at most PREVIEW_CONCURRENCY_PER_NETWORK previews at a time, and lets at most
  * PREVIEW_QUEUE_PER_NETWORK more wait; a preview beyond that is refused at once with 429 and a
  * Retry-After. Networks never wait for each other here (each has its own places); where they meet
- * (the local engine) they are served in turn, and after creatives (jobs/synth/local.ts).
+ * (the local engine) they are served in turn, and after creatives (server/synth/local.ts).
  *
  * Per process: with N web processes a network may run N × PREVIEW_CONCURRENCY_PER_NETWORK at once.
  */

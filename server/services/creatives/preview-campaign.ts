@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { campaigns, podcasts } from '@/db/schema';
-import { synthesisProvider } from '@/jobs/synth';
-import { SynthesisError, type SynthesisResult } from '@/jobs/synth/types';
+import { synthesisProvider } from '@/server/synth';
+import { SynthesisError, type SynthesisResult } from '@/server/synth/types';
 import { AppError, badRequest, notFound } from '@/server/errors';
 import { admitPreview } from './preview-admission';
 

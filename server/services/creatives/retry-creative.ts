@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { creatives } from '@/db/schema';
-import { enqueueJob } from '@/jobs/enqueue';
+import { enqueueJob } from '@/server/jobs/enqueue';
 import { conflict, notFound } from '@/server/errors';
 import { synthesisAttempts } from '@/server/services/offers/decide-offer';
 import { findCreative } from './find-creatives';

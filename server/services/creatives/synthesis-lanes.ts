@@ -1,5 +1,5 @@
 import type { Queryable } from '@/db/client';
-import { enqueueJob } from '@/jobs/enqueue';
+import { enqueueJob } from '@/server/jobs/enqueue';
 import { config } from '@/server/config';
 import { networkSlots } from '@/server/services/network-share';
 import { releaseStaleJobs } from '@/server/services/stale-jobs';

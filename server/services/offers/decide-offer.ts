@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { campaigns, creatives, offers, podcasts } from '@/db/schema';
-import { enqueueJob } from '@/jobs/enqueue';
+import { enqueueJob } from '@/server/jobs/enqueue';
 import { conflict, notFound } from '@/server/errors';
 import { recordEvent } from '@/server/services/events/record-event';
 import { findOffer, offerStatus, type OfferRow } from './find-offers';

@@ -209,7 +209,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /**
  * The attempt's record, the delivery's new state and (when another attempt is due) its job, in
- * one statement. The next attempt is a new job (what jobs/enqueue.ts addJob does), with this record.
+ * one statement. The next attempt is a new job (what server/jobs/enqueue.ts addJob does), with this record.
  */
 const recordAttempt = statement<
   never,

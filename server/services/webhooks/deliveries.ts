@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
-import { enqueueJob } from '@/jobs/enqueue';
+import { enqueueJob } from '@/server/jobs/enqueue';
 import { badRequest, conflict, notFound } from '@/server/errors';
 import type { NetworkPage } from '@/server/services/page';
 import { deliveryJobKey } from './delivery-job';

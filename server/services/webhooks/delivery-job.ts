@@ -1,10 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { jobSpecSql, jobSql, type SqlJobOptions } from '@/jobs/enqueue';
+import { jobSpecSql, jobSql, type SqlJobOptions } from '@/server/jobs/enqueue';
 
 /**
  * A delivery's job: one per delivery at a time, by its key (`delivery:<id>`), so a retry, a
  * redelivery or a resumed subscription replaces the pending job instead of adding a second one.
- * Every place that makes one builds it here (jobs/enqueue.ts types the payload).
+ * Every place that makes one builds it here (server/jobs/enqueue.ts types the payload).
  */
 export const deliveryJobKey = (deliveryId: string): string => `delivery:${deliveryId}`;
 

@@ -4,7 +4,7 @@ import type { Tx } from '@/db/client';
 import type { events } from '@/db/schema';
 import { webhookDeliveries, webhooks } from '@/db/schema';
 import { column } from '@/db/statement';
-import { addJobsSql } from '@/jobs/enqueue';
+import { addJobsSql } from '@/server/jobs/enqueue';
 import { deliveryJobSpecSql } from './delivery-job';
 
 type EventRow = typeof events.$inferSelect;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { statement } from '@/db/statement';
-import { addJobsSql } from '@/jobs/enqueue';
+import { addJobsSql } from '@/server/jobs/enqueue';
 import { deliveryJobSpecSql } from './delivery-job';
 
 /** A delivery's job put back without an attempt (lanes.ts): where it goes, and when. */

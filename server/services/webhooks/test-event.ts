@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '@/db/client';
 import { webhookDeliveries } from '@/db/schema';
-import { enqueueJob } from '@/jobs/enqueue';
+import { enqueueJob } from '@/server/jobs/enqueue';
 import { EVENT_DATA_EXAMPLES, type EventEnvelope, type EventType } from '@/domain/events';
 import type { DeliveryRow } from './deliveries';
 import { requireWebhook } from './subscriptions';

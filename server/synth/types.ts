@@ -1,5 +1,5 @@
 /**
- * Voice synthesis: one interface, several providers (jobs/synth/README.md; `SYNTH_PROVIDER` chooses one).
+ * Voice synthesis: one interface, several providers (server/synth/README.md; `SYNTH_PROVIDER` chooses one).
  *
  * Nothing in this module's client-facing output (`SynthesisError.clientReason`) may name the
  * vendor, its voice ids or its URLs; those stay in `message`/`detail`, which are for logs only.

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import type { TaskName, TaskPayloads } from './tasks';
+import type { TaskName, TaskPayloads } from './payloads';
 
 /**
  * The one module that builds graphile-worker jobs, through its public functions (`add_job`,

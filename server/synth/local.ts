@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseWav } from './audio';
-import type { EngineReply, EngineRequest, EngineWorkerData } from '@/jobs/synth/local-engine.worker';
+import type { EngineReply, EngineRequest, EngineWorkerData } from '@/server/synth/local-engine.worker';
 import { FairQueue } from '@/server/fair-queue';
 import {
   CLIENT_REASONS,

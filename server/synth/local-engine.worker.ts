@@ -1,11 +1,11 @@
 /**
- * Worker-thread body of the `local` synthesis engine (started by `jobs/synth/local.ts`, which
+ * Worker-thread body of the `local` synthesis engine (started by `server/synth/local.ts`, which
  * explains why the engine lives in a thread): loads `mespeak` with its config and the US-English
  * voice, says `{ ready: true }`, then answers one `EngineRequest` at a time with audio or an error.
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MespeakOptions } from '@/jobs/synth/local';
+import type { MespeakOptions } from '@/server/synth/local';
 
 /** What the thread is started with. */
 export interface EngineWorkerData {
