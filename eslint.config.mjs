@@ -4,9 +4,10 @@ import tseslint from 'typescript-eslint';
 const ALIAS_ONLY = { regex: '^\\.\\./', message: "Import with the '@/' alias (npx tsx scripts/alias-imports.ts <dir> rewrites it)." };
 
 /**
- * The request flows one way (docs/ARCHITECTURE.md): transports (server/http's server, rest,
+ * The request flows one way (docs/ARCHITECTURE.md): transports (server/transport: server, rest,
  * console-transport, health) → routers → services (with server/synth and server/jobs, the job
- * builder, beneath them; the worker's tasks in jobs/ call services) → db → domain (the shared
+ * builder, beneath them; the worker's tasks in jobs/ call services) → the kit (server/http:
+ * idempotency, budgets, bodies, pages, locking; server/auth) → db → domain (the shared
  * vocabulary). A lower layer importing a higher one is
  * refused here; each block repeats ALIAS_ONLY, since a file's last matching block sets the rule.
  */
@@ -17,13 +18,17 @@ const layer = (files, forbidden) => ({
 });
 const NOT_THE_CONSOLE = { regex: '^@/app/', message: 'The server does not import the console (app/).' };
 const NOT_TRANSPORTS = {
-  regex: '^@/server/(routers(/|$)|http/(server|rest|console-transport|health)$)',
+  regex: '^@/server/(routers(/|$)|transport/)',
   message: 'Services and jobs sit below the transports and routers: they take plain inputs and a transaction, and throw AppError.',
 };
 const NOT_THE_WORKER = {
   regex: '^@/jobs/',
   message:
     "Services sit below the worker: a job is built with server/jobs/enqueue.ts, and the worker's tasks (jobs/) call services, not the other way round.",
+};
+const KIT_BELOW_PROCEDURES = {
+  regex: '^@/server/(trpc$|routers(/|$)|transport/|services/)',
+  message: 'server/http/ and server/auth/ are the kit procedures and services use: they import no procedure, router, transport or service.',
 };
 const DB_AT_THE_BOTTOM = { regex: '^@/(server|jobs|app)/', message: 'db/ imports no service, job or console code (only domain/ is below it).' };
 
@@ -59,6 +64,7 @@ export default tseslint.config(
   layer(['server/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE]),
   layer(['server/services/**/*.ts', 'server/synth/**/*.ts', 'server/jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS, NOT_THE_WORKER]),
   layer(['jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS]),
+  layer(['server/http/**/*.ts', 'server/auth/**/*.ts'], [NOT_THE_CONSOLE, NOT_THE_WORKER, KIT_BELOW_PROCEDURES]),
   layer(['db/**/*.ts'], [DB_AT_THE_BOTTOM]),
   layer(['domain/**/*.ts'], [{ regex: '^@/(?!domain/)', message: 'domain/ is the shared vocabulary: it imports nothing of ours but domain/.' }]),
   {

@@ -24,7 +24,7 @@ export const logger = pino(
 export type Logger = typeof logger;
 
 /**
- * The per-request line (server/http/server.ts): fixed fields that are never secret (ids, method,
+ * The per-request line (server/transport/server.ts): fixed fields that are never secret (ids, method,
  * route template, status, duration), so it skips the redaction pass — 3 of its 8 µs per request
  * (docs/PERFORMANCE.md, "/v1 at the speed of a bare server"). Everything else logs through
  * `logger`, redacted.

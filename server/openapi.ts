@@ -89,7 +89,7 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   },
 };
 
-/** What reading the request can answer, by method (server/http/rest.ts reads bodies of POST and PATCH). */
+/** What reading the request can answer, by method (server/transport/rest.ts reads bodies of POST and PATCH). */
 function transportErrors(method: string, meta: RouteMeta): Partial<Record<ErrorKind, string>> {
   const body = { 'payload-too-large': 'The body is over 1 MiB.', 'unsupported-media-type': 'The body is not JSON.' };
   const clash = 'The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.';

@@ -7,7 +7,7 @@ import { startWorker, type WorkerHandle } from '@/jobs/worker';
 import type { Config } from './config';
 import { compileTrustedProxies } from './http/client-address';
 import { configureLimits } from './http/limits';
-import { createAppServer, type PageHandler } from './http/server';
+import { createAppServer, type PageHandler } from '@/server/transport/server';
 import { flushLogs, logger } from './logger';
 import { loadAppSecret } from './secrets';
 import { bootstrapSuperUser } from './services/keys/bootstrap';

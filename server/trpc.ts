@@ -19,14 +19,7 @@ import { paceRefusal } from './http/refusal-pacing';
 import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget } from './http/request-budget';
 import { findInvitationByToken, INVITATION_TOKEN_PATTERN } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
-
-/** What a handler may say about the HTTP response, whatever the transport. */
-export interface HttpOut {
-  status?: number;
-  headers: Record<string, string>;
-  /** A non-JSON body (audio): the REST layer sends these bytes instead of the procedure's JSON output. */
-  raw?: { body: Buffer; contentType: string };
-}
+import type { HttpOut } from './http/answer';
 
 export interface Context {
   db: Database;

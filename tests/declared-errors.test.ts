@@ -21,7 +21,8 @@ const HELPER_KINDS: Record<string, ErrorKind> = {
 
 /**
  * Every AppError kind a procedure's handler can throw: its own code and, transitively, every
- * function of ours it calls in server/services, server/routers and server/http, resolved with the
+ * function of ours it calls in server/services, server/routers, server/http, server/auth, server/synth
+ * and server/jobs, resolved with the
  * type checker. The gate (server/trpc.ts) is not followed: its errors are the gate's.
  */
 function thrownKinds(checker: ts.TypeChecker, start: ts.Node): Set<ErrorKind> {
@@ -40,7 +41,7 @@ function thrownKinds(checker: ts.TypeChecker, start: ts.Node): Set<ErrorKind> {
       const file = declaration?.getSourceFile().fileName ?? '';
       const helper = HELPER_KINDS[callee.getText()];
       if (helper && /\/server\/(errors|services\/optimistic-lock)\.ts$/.test(file)) kinds.add(helper);
-      else if (declaration && /\/server\/(services|routers|http)\//.test(file) && !seen.has(declaration)) {
+      else if (declaration && /\/server\/(services|routers|http|auth|synth|jobs)\//.test(file) && !seen.has(declaration)) {
         seen.add(declaration);
         visit(declaration);
       }

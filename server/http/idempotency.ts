@@ -7,7 +7,7 @@ import type { Principal } from '@/server/auth/principal';
 import { config } from '@/server/config';
 import { AppError, badRequest, ERROR_KINDS, forbidden, type ErrorKind } from '@/server/errors';
 import { openSecret, sealSecret } from '@/server/secrets';
-import { covers } from '@/server/services/keys/key-access';
+import { covers } from '@/server/auth/key-access';
 import { problemFromError, type Problem } from './problem';
 
 /*

@@ -1,4 +1,4 @@
-import type { HttpOut } from '@/server/trpc';
+import type { HttpOut } from './answer';
 import { badRequest } from '@/server/errors';
 
 /**

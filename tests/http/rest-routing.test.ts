@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, envelopeKeys } from '@/tests/support/api';
 
-/** The /v1 route table (server/http/rest-routes.ts) reads paths as trpc-to-openapi's handler did. */
+/** The /v1 route table (server/transport/rest-routes.ts) reads paths as trpc-to-openapi's handler did. */
 describe('/v1 routing', () => {
   it('reads a doubled slash as part of the path, never as a host: //me/networks is no route, not GET /networks', async () => {
     const res = await api('GET', '//me/networks');

@@ -43,7 +43,7 @@ const EXCEPTIONS: Array<{ relations: string[]; matches: RegExp; reason: string }
     relations: ['api_key_scopes'],
     matches: /not exists \(select 1 from "api_key_scopes" where "api_key_scopes"\."key_id" = "api_keys"\."id" and not \(/,
     reason:
-      'Invariant 1 (coveredBy, server/services/keys/key-access.ts): the caller manages a key of its owner only if every scope of that key, ' +
+      'Invariant 1 (coveredBy, server/auth/key-access.ts): the caller manages a key of its owner only if every scope of that key, ' +
       'on whatever network, is within the caller’s access — so all of them are read.',
   },
   {

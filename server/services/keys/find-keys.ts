@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-or
 import type { Queryable } from '@/db/client';
 import { apiKeyAccess, apiKeys } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
-import { coveredBy, networkKey, type Scope } from './key-access';
+import { coveredBy, networkKey, type Scope } from '@/server/auth/key-access';
 import { ownerOf } from './owner';
 
 export type KeyRow = typeof apiKeys.$inferSelect;

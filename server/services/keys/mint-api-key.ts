@@ -9,7 +9,7 @@ import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from 
 import { badRequest, conflict } from '@/server/errors';
 import { reserveKeySlot } from '@/server/services/quotas';
 import type { KeyOwner } from './find-keys';
-import { assertWithinCreatorAccess, type Scope } from './key-access';
+import { assertWithinCreatorAccess, type Scope } from '@/server/auth/key-access';
 
 export interface MintApiKeyInput {
   name: string;

@@ -5,11 +5,12 @@ import { badRequest } from '@/server/errors';
 import { logger } from '@/server/logger';
 import { openApiDocument } from '@/server/openapi';
 import { appRouter } from '@/server/routers';
-import { admitWithoutOperation, createContext, requestState, type AppRequest, type HttpOut } from '@/server/trpc';
-import { parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from './body';
-import { requestFingerprint } from './idempotency';
-import { paceRefusal } from './refusal-pacing';
-import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from './problem';
+import type { HttpOut } from '@/server/http/answer';
+import { admitWithoutOperation, createContext, requestState, type AppRequest } from '@/server/trpc';
+import { parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from '@/server/http/body';
+import { requestFingerprint } from '@/server/http/idempotency';
+import { paceRefusal } from '@/server/http/refusal-pacing';
+import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from '@/server/http/problem';
 import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
 
 export const REST_PREFIX = '/v1';
@@ -96,7 +97,7 @@ function refuseShadowedPathParameters(given: Record<string, unknown>, pathInput:
 }
 
 export function createRestHandler() {
-  // The route table comes from the procedures' own `openapi` meta (server/http/rest-routes.ts).
+  // The route table comes from the procedures' own `openapi` meta (server/transport/rest-routes.ts).
   const findRoute = compileRestRoutes(appRouter);
 
   return async function serveRest(req: AppRequest, res: ServerResponse): Promise<void> {

@@ -6,9 +6,9 @@ import { badRequest } from '@/server/errors';
 import { logger } from '@/server/logger';
 import { appRouter } from '@/server/routers';
 import { createContext, requestState, type AppRequest, type Context } from '@/server/trpc';
-import { MAX_BODY_BYTES, refuseUnsafeHeaders, refuseUnsafeTarget } from './body';
-import { errorHeaders, problemFromError, type Problem } from './problem';
-import { holdAnswer, jittered } from './refusal-pacing';
+import { MAX_BODY_BYTES, refuseUnsafeHeaders, refuseUnsafeTarget } from '@/server/http/body';
+import { errorHeaders, problemFromError, type Problem } from '@/server/http/problem';
+import { holdAnswer, jittered } from '@/server/http/refusal-pacing';
 
 export const CONSOLE_PREFIX = '/api/trpc';
 

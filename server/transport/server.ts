@@ -3,7 +3,7 @@ import { logger, requestLogger } from '@/server/logger';
 import { requestState, type AppRequest } from '@/server/trpc';
 import { CONSOLE_PREFIX, createConsoleHandler } from './console-transport';
 import { HEALTH_PATH, serveHealth } from './health';
-import { problem, PROBLEM_CONTENT_TYPE } from './problem';
+import { problem, PROBLEM_CONTENT_TYPE } from '@/server/http/problem';
 import { createRestHandler, REST_PREFIX } from './rest';
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { logger } from '@/server/logger';
-import { DATABASE_RETRY_AFTER_SECONDS, problem, PROBLEM_CONTENT_TYPE } from './problem';
+import { DATABASE_RETRY_AFTER_SECONDS, problem, PROBLEM_CONTENT_TYPE } from '@/server/http/problem';
 
 export const HEALTH_PATH = '/healthz';
 
