@@ -21,9 +21,9 @@ const HELPER_KINDS: Record<string, ErrorKind> = {
 
 /**
  * Every AppError kind a procedure's handler can throw: its own code and, transitively, every
- * function of ours it calls in server/services, server/routers, server/http, server/auth, server/synth
- * and server/jobs, resolved with the
- * type checker. The gate (server/trpc.ts) is not followed: its errors are the gate's.
+ * function of ours it calls in server/services, server/routers, server/http, server/auth,
+ * server/synth and server/jobs, resolved with the type checker. The gate (server/trpc.ts) is not
+ * followed: its errors are the gate's.
  */
 function thrownKinds(checker: ts.TypeChecker, start: ts.Node): Set<ErrorKind> {
   const kinds = new Set<ErrorKind>();
