@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -207,14 +207,10 @@ export function ApiKeysView() {
             )}
           </div>
           <DataTable
+            {...pagedRows(keys)}
             label="API keys"
             columns={columns}
             rows={role === undefined ? undefined : rows}
-            error={keys.error}
-            onRetry={() => keys.refetch()}
-            hasMore={keys.hasNextPage}
-            onLoadMore={() => keys.fetchNextPage()}
-            loadingMore={keys.isFetchingNextPage}
             empty={
               filtered ? (
                 <EmptyState

@@ -8,7 +8,7 @@ import type { Member } from '@/server/routers/members/member.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -101,12 +101,7 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
       <DataTable
         label="Members"
         columns={columns}
-        rows={members.data?.pages.flatMap((p) => p.items)}
-        error={members.error}
-        onRetry={() => members.refetch()}
-        hasMore={members.hasNextPage}
-        onLoadMore={() => members.fetchNextPage()}
-        loadingMore={members.isFetchingNextPage}
+        {...pagedRows(members)}
         empty={
           status === 'active' ? (
             <EmptyState
@@ -266,12 +261,7 @@ function InvitationsSection({ networkId }: { networkId: string }) {
       <DataTable
         label="Invitations"
         columns={columns}
-        rows={invitations.data?.pages.flatMap((p) => p.items)}
-        error={invitations.error}
-        onRetry={() => invitations.refetch()}
-        hasMore={invitations.hasNextPage}
-        onLoadMore={() => invitations.fetchNextPage()}
-        loadingMore={invitations.isFetchingNextPage}
+        {...pagedRows(invitations)}
         empty={
           <EmptyState title={status === 'pending' ? 'No pending invitations' : 'No invitations'} description="Use “Invite member” to add someone." />
         }

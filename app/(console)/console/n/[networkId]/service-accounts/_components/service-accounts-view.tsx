@@ -8,7 +8,7 @@ import type { ServiceAccount } from '@/server/routers/service-accounts/service-a
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button, buttonVariants } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -92,12 +92,7 @@ export function ServiceAccountsView() {
       <DataTable
         label="Service accounts"
         columns={columns}
-        rows={accounts.data?.pages.flatMap((p) => p.items)}
-        error={accounts.error}
-        onRetry={() => accounts.refetch()}
-        hasMore={accounts.hasNextPage}
-        onLoadMore={() => accounts.fetchNextPage()}
-        loadingMore={accounts.isFetchingNextPage}
+        {...pagedRows(accounts)}
         empty={
           status === 'active' ? (
             <EmptyState

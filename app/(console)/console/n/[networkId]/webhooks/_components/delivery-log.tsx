@@ -8,7 +8,7 @@ import { recoverDeliveriesInput } from '@/server/routers/webhooks/recover-delive
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Label } from '@/app/(console)/_components/ui/label';
@@ -160,16 +160,12 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
           </div>
         </div>
         <DataTable
+          {...pagedRows(log)}
           columns={columns}
           rows={rows}
           label="Deliveries"
-          error={log.error}
-          onRetry={() => log.refetch()}
           onRowClick={(d) => setOpenId(d.id)}
           selectedRowId={openId ?? undefined}
-          hasMore={log.hasNextPage}
-          onLoadMore={() => log.fetchNextPage()}
-          loadingMore={log.isFetchingNextPage}
           empty={
             <EmptyState
               icon={<Inbox className="size-6" />}

@@ -10,7 +10,7 @@ import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -149,15 +149,11 @@ function WebhookList({ networkId, onCreate }: { networkId: string; onCreate: () 
 
   return (
     <DataTable
+      {...pagedRows(list)}
       columns={columns}
       rows={rows}
       label="Webhooks"
-      error={list.error}
-      onRetry={() => list.refetch()}
       onRowClick={(hook) => router.push(networkPath(networkId, `webhooks/${hook.id}`))}
-      hasMore={list.hasNextPage}
-      onLoadMore={() => list.fetchNextPage()}
-      loadingMore={list.isFetchingNextPage}
       empty={
         <EmptyState
           icon={<WebhookIcon className="size-6" />}
