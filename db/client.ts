@@ -215,7 +215,15 @@ export function postgresClientOf(db: Queryable): postgres.Sql {
 export function transactionAsDatabase(tx: Tx): Database {
   // Configurable, so that a second call on the same transaction redefines it rather than throwing.
   Object.defineProperty(tx, 'transaction', { value: <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => fn(tx), configurable: true });
+  inline.add(tx);
   return tx as unknown as Database;
+}
+
+const inline = new WeakSet<object>();
+
+/** Whether `db` is a transaction presented as a database (its `transaction` runs inline, in it). */
+export function isInlineTransaction(db: Queryable | Database): boolean {
+  return inline.has(db);
 }
 
 export async function closeDatabase(): Promise<void> {

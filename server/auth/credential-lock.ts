@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { postgresClientOf, type Database, type Queryable, type Tx } from '@/db/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isInlineTransaction, isTransientConflict, postgresClientOf, type Database, type Queryable, type Tx } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import { statement } from '@/db/statement';
 import { forbidden, unauthorized } from '@/server/errors';
@@ -131,21 +132,48 @@ function refuseWriteOutsideTransaction(): never {
 }
 
 /**
+ * How many times a write's transaction runs when Postgres rolls it back to break a deadlock (or a
+ * serialization failure). Owners' credential locks are taken in the order requests need them — the
+ * caller's, then (in a trigger) the owner whose access a change takes away — so two writes that
+ * each take away the other's access can deadlock; Postgres then rolls one back after
+ * deadlock_timeout, having changed nothing. Run again, it sees the other's commit and answers as
+ * it would have in that order (often 401 or 403), which is what a linearizable history needs; a
+ * 409 to retry only when every run lost.
+ */
+export const TRANSIENT_CONFLICT_RUNS = 3;
+
+async function runAgainOnTransientConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= TRANSIENT_CONFLICT_RUNS || !isTransientConflict(error)) throw error;
+      await sleep(Math.round(10 * attempt * (0.5 + Math.random()))); // the winner commits meanwhile
+    }
+  }
+}
+
+/**
  * `db` for a mutation of `principal`: `transaction(fn)` runs `fn` after `holdCredential(check)` in
- * the new transaction, and checks expiry before COMMIT; `insert`, `update`, `delete` and `execute`
- * outside a transaction throw (a programming error, so every write is checked). Reads go to `db`.
+ * the new transaction, and checks expiry before COMMIT; a transaction Postgres rolled back to break
+ * a deadlock runs again (TRANSIENT_CONFLICT_RUNS), unless `db` is itself inside a transaction,
+ * which that rollback ended. `insert`, `update`, `delete` and `execute` outside a transaction throw
+ * (a programming error, so every write is checked). Reads go to `db`.
  */
 export function boundToCredential(db: Database, principal: Principal, check: CredentialCheck = {}): Database {
   return new Proxy(db, {
     get(target, property, receiver) {
       if (property === 'transaction') {
-        return <T>(fn: (tx: Tx) => Promise<T>, config?: Parameters<Database['transaction']>[1]) =>
-          target.transaction(async (tx) => {
-            await holdCredential(tx, principal, check);
-            const result = await fn(tx);
-            assertNotExpired(principal);
-            return result;
-          }, config);
+        return <T>(fn: (tx: Tx) => Promise<T>, config?: Parameters<Database['transaction']>[1]) => {
+          const once = () =>
+            target.transaction(async (tx) => {
+              await holdCredential(tx, principal, check);
+              const result = await fn(tx);
+              assertNotExpired(principal);
+              return result;
+            }, config);
+          return isInlineTransaction(target) ? once() : runAgainOnTransientConflict(once);
+        };
       }
       if (WRITES.has(property)) return refuseWriteOutsideTransaction;
       return Reflect.get(target, property, receiver) as unknown;

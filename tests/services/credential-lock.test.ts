@@ -294,6 +294,24 @@ describe('the lock mode of operations that withdraw their own caller’s access'
     const outcomes = await twoSelfRevocations('exclusive');
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
   });
+
+  it('through boundToCredential, the deadlock’s victim runs again after the winner commits: both succeed, no 409', async () => {
+    const { holder, more, principal } = await ownerWithKeys(2);
+    const found = await Promise.all(more.map((m) => ownKey(holder.token, m.key.id)));
+    let runs = 0;
+    let bothHold!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothHold = resolve));
+    const db = boundToCredential(database(), principal); // shared, as a write that takes nobody's access away
+    const revoke = (i: number) =>
+      db.transaction(async (tx) => {
+        if (++runs === 2) bothHold();
+        await barrier; // both hold the lock shared before either revokes: a deadlock, as above
+        return revokeKey({ tx, actorKeyId: principal.keyId, found: found[i]! });
+      });
+    const outcomes = await Promise.allSettled([revoke(0), revoke(1)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(runs).toBe(3); // the victim's transaction ran twice
+  });
 });
 
 describe('boundToCredential: the database handle of a mutation', () => {
