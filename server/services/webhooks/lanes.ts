@@ -24,10 +24,10 @@ import { networkSlots } from '@/server/services/network-share';
  *
  * Healthy endpoints' jobs never enter a lane and keep the worker's full batch throughput.
  *
- * A put-back is cheap, because a hanging network's whole fetched backlog is put back at once, a few
- * times, before its lanes take it: a job of a network whose share is full of attempts that are not
- * ending is put back before its delivery is read (networkDeferral), and the put-backs of a moment
- * are one `add_jobs` call (requeue.ts). One query per job, and one `jobs:insert` notification each
+ * A put-back must be cheap, since a hanging network's whole fetched backlog is put back at once, a
+ * few times, before its lanes take it: a job of a network whose share is full of attempts that are
+ * not ending is put back before its delivery is read (networkDeferral), and the put-backs of a
+ * moment are one `add_jobs` call (requeue.ts). One query per job, and one `jobs:insert` notification each
  * waking the worker's pools, was what slowed other networks' requests on the same machine
  * (docs/PERFORMANCE.md, "Noisy neighbours").
  */
