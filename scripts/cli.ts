@@ -7,7 +7,7 @@ import { closeDatabase, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { loadConfig, setConfig } from '@/server/config';
 import { logger } from '@/server/logger';
-import { resolveDatabase } from '@/server/runtime';
+import { resolveDatabase } from './runtime';
 import { createSuperUserKey } from '@/server/services/keys/bootstrap';
 
 const USAGE = 'Usage: npm run cli -- create-key --super-user --name NAME';

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { z } from 'zod';
 import { loadConfig } from '@/server/config';
-import { resolveDatabase } from '@/server/runtime';
+import { resolveDatabase } from './runtime';
 import { freePort } from '@/scripts/free-port';
 import { clusterBinaries } from './cluster/binaries';
 import { runningChildren, startChild, type Child } from './cluster/child';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { loadConfig, setConfig } from '@/server/config';
 import { logger } from '@/server/logger';
-import { startService } from '@/server/runtime';
+import { startService } from './runtime';
 import { keepNativeDate } from './native-date';
 import { ensureNextBuild } from './next-build';
 import { missingServiceNodeFlags, SERVICE_NODE_FLAGS } from './node-flags';

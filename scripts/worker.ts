@@ -4,7 +4,7 @@ import { migrateDatabase } from '@/db/migrate';
 import { startWorker } from '@/jobs/worker';
 import { loadConfig, setConfig } from '@/server/config';
 import { flushLogs, logger } from '@/server/logger';
-import { resolveDatabase } from '@/server/runtime';
+import { resolveDatabase } from './runtime';
 import { loadAppSecret } from '@/server/secrets';
 
 async function main(): Promise<void> {

@@ -4,13 +4,13 @@ import { closeDatabase, openDatabase } from '@/db/client';
 import { connectToRunningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
 import { migrateDatabase } from '@/db/migrate';
 import { startWorker, type WorkerHandle } from '@/jobs/worker';
-import type { Config } from './config';
-import { compileTrustedProxies } from './http/client-address';
-import { configureLimits } from './http/limits';
+import type { Config } from '@/server/config';
+import { compileTrustedProxies } from '@/server/http/client-address';
+import { configureLimits } from '@/server/http/limits';
 import { createAppServer, type PageHandler } from '@/server/transport/server';
-import { flushLogs, logger } from './logger';
-import { loadAppSecret } from './secrets';
-import { bootstrapSuperUser } from './services/keys/bootstrap';
+import { flushLogs, logger } from '@/server/logger';
+import { loadAppSecret } from '@/server/secrets';
+import { bootstrapSuperUser } from '@/server/services/keys/bootstrap';
 
 export interface RunningService {
   url: string;
