@@ -5,11 +5,11 @@ const ALIAS_ONLY = { regex: '^\\.\\./', message: "Import with the '@/' alias (np
 
 /**
  * The request flows one way (docs/ARCHITECTURE.md): transports (server/transport: server, rest,
- * console-transport, health) → routers → services (with server/synth and server/jobs, the job
- * builder, beneath them; the worker's tasks in jobs/ call services) → the kit (server/http:
- * idempotency, budgets, bodies, pages, locking; server/auth) → db → domain (the shared
- * vocabulary). A lower layer importing a higher one is
- * refused here; each block repeats ALIAS_ONLY, since a file's last matching block sets the rule.
+ * console-transport, health) → routers (with server/trpc.ts) → services (with server/synth and
+ * server/jobs, the job builder, beneath them; the worker's tasks in jobs/ call services) → the kit
+ * (server/http: idempotency, budgets, bodies, pages, locking; server/auth) → db → domain (the
+ * shared vocabulary). Only the entry points in scripts/ (scripts/runtime.ts) start the worker.
+ * A lower layer importing a higher one is refused here; each block repeats ALIAS_ONLY, since a file's last matching block sets the rule.
  */
 const layer = (files, forbidden) => ({
   files,
@@ -17,18 +17,23 @@ const layer = (files, forbidden) => ({
   rules: { 'no-restricted-imports': ['error', { patterns: [ALIAS_ONLY, ...forbidden] }] },
 });
 const NOT_THE_CONSOLE = { regex: '^@/app/', message: 'The server does not import the console (app/).' };
+const NOT_THE_TRANSPORT = {
+  regex: '^@/server/transport/',
+  message: 'Routers and procedures sit below the transports (server/transport/), which call them.',
+};
 const NOT_TRANSPORTS = {
-  regex: '^@/server/(routers(/|$)|transport/)',
+  regex: '^@/server/(trpc$|routers(/|$)|transport/)',
   message: 'Services and jobs sit below the transports and routers: they take plain inputs and a transaction, and throw AppError.',
 };
 const NOT_THE_WORKER = {
   regex: '^@/jobs/',
   message:
-    "Services sit below the worker: a job is built with server/jobs/enqueue.ts, and the worker's tasks (jobs/) call services, not the other way round.",
+    "server/ sits below the worker: a job is built with server/jobs/enqueue.ts, the worker's tasks (jobs/) call services, and only scripts/ (scripts/runtime.ts) starts the worker.",
 };
 const KIT_BELOW_PROCEDURES = {
-  regex: '^@/server/(trpc$|routers(/|$)|transport/|services/)',
-  message: 'server/http/ and server/auth/ are the kit procedures and services use: they import no procedure, router, transport or service.',
+  regex: '^@/server/(trpc$|routers(/|$)|transport/|services/|synth(/|$)|jobs/)',
+  message:
+    'server/http/ and server/auth/ are the kit procedures and services use: they import no procedure, router, transport, service, synthesis or job builder.',
 };
 const DB_AT_THE_BOTTOM = { regex: '^@/(server|jobs|app)/', message: 'db/ imports no service, job or console code (only domain/ is below it).' };
 
@@ -61,7 +66,8 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [ALIAS_ONLY] }],
     },
   },
-  layer(['server/**/*.ts', 'jobs/**/*.ts'], [NOT_THE_CONSOLE]),
+  layer(['server/**/*.ts'], [NOT_THE_CONSOLE, NOT_THE_WORKER]),
+  layer(['server/routers/**/*.ts', 'server/trpc.ts'], [NOT_THE_CONSOLE, NOT_THE_WORKER, NOT_THE_TRANSPORT]),
   layer(['server/services/**/*.ts', 'server/synth/**/*.ts', 'server/jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS, NOT_THE_WORKER]),
   layer(['jobs/**/*.ts'], [NOT_THE_CONSOLE, NOT_TRANSPORTS]),
   layer(['server/http/**/*.ts', 'server/auth/**/*.ts'], [NOT_THE_CONSOLE, NOT_THE_WORKER, KIT_BELOW_PROCEDURES]),
