@@ -61,30 +61,6 @@ function columnLabel<TRow>(column: DataTableColumn<TRow>): string | undefined {
  * inside its card only if its columns cannot fit. One DOM serves both (the table keeps its
  * semantics, the header row is read by screen readers and hidden on narrow screens).
  */
-/** What DataTable needs of one cursor-paged list: a React Query infinite query whose pages hold `items`. */
-interface PagedQuery<TRow> {
-  data?: { pages: Array<{ items: TRow[] }> };
-  error: unknown;
-  refetch: () => unknown;
-  hasNextPage: boolean;
-  fetchNextPage: () => unknown;
-  isFetchingNextPage: boolean;
-}
-
-/** DataTable's rows, error with retry, and "Load more", from one cursor-paged list (spread them: `{...pagedRows(list)}`). */
-export function pagedRows<TRow>(
-  list: PagedQuery<TRow>,
-): Pick<DataTableProps<TRow>, 'rows' | 'error' | 'onRetry' | 'hasMore' | 'onLoadMore' | 'loadingMore'> {
-  return {
-    rows: list.data?.pages.flatMap((page) => page.items),
-    error: list.error,
-    onRetry: () => void list.refetch(),
-    hasMore: list.hasNextPage,
-    onLoadMore: () => void list.fetchNextPage(),
-    loadingMore: list.isFetchingNextPage,
-  };
-}
-
 export function DataTable<TRow>({
   columns,
   rows,

@@ -6,12 +6,12 @@ import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { useCanAdminister, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
-import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useUrlFilters } from '@/app/(console)/_lib/url-filters';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { roleLabel, useIdentityDirectory } from './identity';
@@ -207,7 +207,7 @@ export function ApiKeysView() {
             )}
           </div>
           <DataTable
-            {...pagedRows(keys)}
+            {...pagedTable(pagedList(keys))}
             label="API keys"
             columns={columns}
             rows={role === undefined ? undefined : rows}

@@ -8,13 +8,13 @@ import type { Member } from '@/server/routers/members/member.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { useCanAdminister, useMe, useNetworkId } from '@/app/(console)/_lib/network';
-import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { InviteDialog } from './invite-dialog';
@@ -101,7 +101,7 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
       <DataTable
         label="Members"
         columns={columns}
-        {...pagedRows(members)}
+        {...pagedTable(pagedList(members))}
         empty={
           status === 'active' ? (
             <EmptyState
@@ -261,7 +261,7 @@ function InvitationsSection({ networkId }: { networkId: string }) {
       <DataTable
         label="Invitations"
         columns={columns}
-        {...pagedRows(invitations)}
+        {...pagedTable(pagedList(invitations))}
         empty={
           <EmptyState title={status === 'pending' ? 'No pending invitations' : 'No invitations'} description="Use “Invite member” to add someone." />
         }

@@ -8,13 +8,13 @@ import type { ServiceAccount } from '@/server/routers/service-accounts/service-a
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button, buttonVariants } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
-import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { MintKeyDialog } from '@/app/(console)/console/n/[networkId]/api-keys/_components/mint-key-dialog';
@@ -92,7 +92,7 @@ export function ServiceAccountsView() {
       <DataTable
         label="Service accounts"
         columns={columns}
-        {...pagedRows(accounts)}
+        {...pagedTable(pagedList(accounts))}
         empty={
           status === 'active' ? (
             <EmptyState

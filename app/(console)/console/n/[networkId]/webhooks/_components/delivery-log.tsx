@@ -8,13 +8,13 @@ import { recoverDeliveriesInput } from '@/server/routers/webhooks/recover-delive
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
-import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState } from '@/app/(console)/_components/ui/states';
-import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC, type RouterInputs, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { DeliveryPanel } from './delivery-panel';
@@ -160,7 +160,7 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
           </div>
         </div>
         <DataTable
-          {...pagedRows(log)}
+          {...pagedTable(pagedList(log))}
           columns={columns}
           rows={rows}
           label="Deliveries"

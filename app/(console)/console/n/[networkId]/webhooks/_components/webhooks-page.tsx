@@ -10,12 +10,12 @@ import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, pagedRows, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
-import { byCursor } from '@/app/(console)/_lib/paged-list';
+import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { WebhooksAdminOnly } from './admin-only';
 import { EventTypesField } from './event-types-field';
@@ -149,7 +149,7 @@ function WebhookList({ networkId, onCreate }: { networkId: string; onCreate: () 
 
   return (
     <DataTable
-      {...pagedRows(list)}
+      {...pagedTable(pagedList(list))}
       columns={columns}
       rows={rows}
       label="Webhooks"
