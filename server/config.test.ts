@@ -50,12 +50,20 @@ describe('configuration', () => {
   });
 
   it('parses the synthesis provider at start: an unknown one, or http without its URL, stops it with the setting named', () => {
-    expect(loadConfig(env({})).synthesisHttp).toBeUndefined();
-    expect(loadConfig(env({ SYNTH_PROVIDER: ' HTTP ', SYNTH_BASE_URL: 'http://127.0.0.1:9' })).synthesisHttp?.baseUrl).toBe('http://127.0.0.1:9');
+    expect(loadConfig(env({})).SYNTH_PROVIDER).toBe('local');
+    const http = loadConfig(env({ SYNTH_PROVIDER: ' HTTP ', SYNTH_BASE_URL: 'http://127.0.0.1:9', SYNTH_VOICE_MAP: '{"deep":"v-9"}' }));
+    expect([http.SYNTH_PROVIDER, http.SYNTH_BASE_URL, http.SYNTH_VOICE_MAP, http.SYNTH_TIMEOUT_MS]).toEqual([
+      'http',
+      'http://127.0.0.1:9',
+      { deep: 'v-9' },
+      30_000,
+    ]);
     expect(() => loadConfig(env({ SYNTH_PROVIDER: 'nope' }))).toThrow(/SYNTH_PROVIDER: must be "local" or "http"/);
     expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http' }))).toThrow(/Invalid environment:\n  SYNTH_PROVIDER=http requires SYNTH_BASE_URL/);
-    expect(() => loadConfig(env({ SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: 'http://127.0.0.1:9', SYNTH_TIMEOUT_MS: 'soon' }))).toThrow(
-      /SYNTH_TIMEOUT_MS/,
-    );
+    const withUrl = { SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: 'http://127.0.0.1:9' };
+    const bad = { SYNTH_TIMEOUT_MS: 'soon', SYNTH_MAX_RETRIES: '-1', SYNTH_BASE_URL: 'api.example.com', SYNTH_VOICE_MAP: '["a"]' };
+    for (const [name, value] of Object.entries(bad)) {
+      expect(() => loadConfig(env({ ...withUrl, [name]: value })), name).toThrow(new RegExp(`Invalid environment:\\n  ${name}: `));
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { httpConfigFromEnv, type HttpProviderConfig } from '@/server/synth/http';
 import { CONSOLE_BATCH_ITEMS } from './http/console-batch';
 
 export const NETWORK_SHARE_RULE = 'must be a fraction of the slots between 0 and 1 (0.25: a quarter) or a whole number of slots (5)';
@@ -22,6 +21,25 @@ export function parseRetrySchedule(value: string): number[] | undefined {
   const parsed = value.split(',').map((v) => (v.trim() === '' ? Number.NaN : Number(v.trim())));
   return parsed.every((n) => Number.isFinite(n) && n >= 0) ? parsed : undefined;
 }
+
+/** SYNTH_VOICE_MAP: a JSON object whose values are non-empty strings. */
+export function parseVoiceMap(value: string): Record<string, string> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const entries = Object.entries(parsed);
+  return entries.every(([, v]) => typeof v === 'string' && v.length > 0) ? Object.fromEntries(entries as [string, string][]) : undefined;
+}
+
+/** A setting that may be left out: blank counts as unset. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim() || undefined);
 
 /**
  * Every setting the service reads from the environment, parsed once: no other module reads
@@ -100,27 +118,36 @@ const envSchema = z.object({
   WEBHOOK_AUTO_DISABLE_DAYS: z.coerce.number().positive().default(5),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
-  // Voice synthesis (server/synth/): the provider; `http` reads SYNTH_BASE_URL and the other SYNTH_*
-  // settings (httpConfigFromEnv, below). Synthesis job attempts before a creative is failed.
+  // Voice synthesis (server/synth/): the provider, and the `http` provider's vendor API (its base URL,
+  // required with it; key; model; preset → voice id map, merged over the built-in one; one attempt's
+  // time-out; retries within a call and their backoff). Synthesis job attempts before a creative is failed.
   SYNTH_PROVIDER: z
     .string()
     .default('local')
     .transform((value) => value.trim().toLowerCase() || 'local')
     .pipe(z.enum(['local', 'http'], { error: 'must be "local" or "http"' })),
+  SYNTH_BASE_URL: optionalText.pipe(z.url({ error: 'must be an absolute URL (https://api.example.com)' }).optional()),
+  SYNTH_API_KEY: optionalText,
+  SYNTH_MODEL_ID: optionalText,
+  SYNTH_VOICE_MAP: optionalText.transform((value, ctx) => {
+    if (value === undefined) return {};
+    const map = parseVoiceMap(value);
+    if (!map) ctx.addIssue({ code: 'custom', message: 'must be a JSON object of preset name → voice id ({"warm": "ErXwobaYiN019PkySvjV"})' });
+    return map ?? {};
+  }),
+  SYNTH_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  SYNTH_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
+  SYNTH_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
+  SYNTH_MAX_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   SYNTH_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   // The ffmpeg that masters creatives; unset: `ffmpeg` on PATH, else the npm-bundled build (server/synth/ffmpeg.ts).
-  FFMPEG_PATH: z
-    .string()
-    .optional()
-    .transform((value) => value?.trim() || undefined),
+  FFMPEG_PATH: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Config = z.infer<typeof envSchema> & {
   publicUrl: string;
   errorBaseUrl: string;
-  /** The `http` synthesis provider's settings, when SYNTH_PROVIDER=http. */
-  synthesisHttp: HttpProviderConfig | undefined;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -136,14 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.APP_ENV === 'live' && c.WEBHOOK_ALLOW_PRIVATE === '1') {
     throw new Error('WEBHOOK_ALLOW_PRIVATE=1 is for tests and local development; it is refused with APP_ENV=live.');
   }
-  let synthesisHttp: HttpProviderConfig | undefined;
-  try {
-    synthesisHttp = c.SYNTH_PROVIDER === 'http' ? httpConfigFromEnv(env) : undefined;
-  } catch (error) {
-    throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
+  if (c.SYNTH_PROVIDER === 'http' && !c.SYNTH_BASE_URL) {
+    throw new Error('Invalid environment:\n  SYNTH_PROVIDER=http requires SYNTH_BASE_URL (e.g. https://api.example.com)');
   }
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicUrl, errorBaseUrl: (c.ERROR_BASE_URL ?? `${publicUrl}/docs`).replace(/\/$/, ''), synthesisHttp };
+  return { ...c, publicUrl, errorBaseUrl: (c.ERROR_BASE_URL ?? `${publicUrl}/docs`).replace(/\/$/, '') };
 }
 
 let current: Config | undefined;

@@ -1,3 +1,4 @@
+import type { Config } from '@/server/config';
 import { isWav, parseMp3, parseWav } from './audio';
 import {
   CLIENT_REASONS,
@@ -7,7 +8,6 @@ import {
   type SynthesisProvider,
   type SynthesisRequest,
   type SynthesisResult,
-  type SynthEnv,
   type VoicePreset,
 } from './types';
 
@@ -54,57 +54,18 @@ export const DEFAULT_VOICE_MAP: Record<VoicePreset, string> = {
   calm: 'MF3mGyEYCl7XYWbV9V6O',
 };
 
-export const HTTP_DEFAULTS = {
-  timeoutMs: 30_000,
-  maxRetries: 2,
-  retryBaseDelayMs: 500,
-  maxRetryDelayMs: 10_000,
-} as const;
-
-function intFromEnv(env: SynthEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
-/** Reads the provider configuration from the environment; throws a clear Error when it is invalid. */
-export function httpConfigFromEnv(env: SynthEnv = process.env): HttpProviderConfig {
-  const baseUrl = env.SYNTH_BASE_URL?.trim();
-  if (!baseUrl) throw new Error('SYNTH_PROVIDER=http requires SYNTH_BASE_URL (e.g. https://api.example.com)');
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new Error('SYNTH_BASE_URL must be an absolute URL');
-  }
-  let voiceMap: Record<string, string> = { ...DEFAULT_VOICE_MAP };
-  if (env.SYNTH_VOICE_MAP?.trim()) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(env.SYNTH_VOICE_MAP);
-    } catch {
-      throw new Error('SYNTH_VOICE_MAP must be a JSON object of preset name → voice id');
-    }
-    if (
-      !parsed ||
-      typeof parsed !== 'object' ||
-      Array.isArray(parsed) ||
-      !Object.values(parsed).every((v) => typeof v === 'string' && v.length > 0)
-    ) {
-      throw new Error('SYNTH_VOICE_MAP must be a JSON object of preset name → voice id');
-    }
-    voiceMap = { ...voiceMap, ...(parsed as Record<string, string>) };
-  }
+/** The provider's settings from the service's configuration (server/config.ts parsed them at start). */
+export function httpConfigOf(c: Config): HttpProviderConfig {
+  if (!c.SYNTH_BASE_URL) throw new Error('SYNTH_PROVIDER=http requires SYNTH_BASE_URL (e.g. https://api.example.com)');
   return {
-    baseUrl,
-    apiKey: env.SYNTH_API_KEY || undefined,
-    modelId: env.SYNTH_MODEL_ID || undefined,
-    voiceMap,
-    timeoutMs: intFromEnv(env, 'SYNTH_TIMEOUT_MS', HTTP_DEFAULTS.timeoutMs, 1),
-    maxRetries: intFromEnv(env, 'SYNTH_MAX_RETRIES', HTTP_DEFAULTS.maxRetries, 0),
-    retryBaseDelayMs: intFromEnv(env, 'SYNTH_RETRY_BASE_MS', HTTP_DEFAULTS.retryBaseDelayMs, 0),
-    maxRetryDelayMs: intFromEnv(env, 'SYNTH_MAX_RETRY_DELAY_MS', HTTP_DEFAULTS.maxRetryDelayMs, 0),
+    baseUrl: c.SYNTH_BASE_URL,
+    apiKey: c.SYNTH_API_KEY,
+    modelId: c.SYNTH_MODEL_ID,
+    voiceMap: { ...DEFAULT_VOICE_MAP, ...c.SYNTH_VOICE_MAP },
+    timeoutMs: c.SYNTH_TIMEOUT_MS,
+    maxRetries: c.SYNTH_MAX_RETRIES,
+    retryBaseDelayMs: c.SYNTH_RETRY_BASE_MS,
+    maxRetryDelayMs: c.SYNTH_MAX_RETRY_DELAY_MS,
   };
 }
 

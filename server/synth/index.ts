@@ -1,10 +1,10 @@
-import { config } from '@/server/config';
-import { httpConfigFromEnv, httpProvider } from './http';
+import { config, loadConfig } from '@/server/config';
+import { httpConfigOf, httpProvider } from './http';
 import { localProvider } from './local';
 import type { SynthEnv, SynthesisProvider } from './types';
 
 export * from './types';
-export { httpProvider, httpConfigFromEnv, DEFAULT_VOICE_MAP, type HttpProviderConfig } from './http';
+export { httpProvider, httpConfigOf, DEFAULT_VOICE_MAP, type HttpProviderConfig } from './http';
 export { localProvider, LOCAL_PRESETS } from './local';
 
 /**
@@ -15,21 +15,10 @@ export { localProvider, LOCAL_PRESETS } from './local';
  *   Optional: `SYNTH_MODEL_ID`, `SYNTH_VOICE_MAP` (JSON preset → voice id), `SYNTH_TIMEOUT_MS`
  *   (30000), `SYNTH_MAX_RETRIES` (2), `SYNTH_RETRY_BASE_MS` (500), `SYNTH_MAX_RETRY_DELAY_MS` (10000).
  *
- * The service's own comes from server/config.ts, which parsed these settings at start; `env` (tests)
- * parses a plain object instead, and throws an `Error` with a clear message when it is invalid.
+ * Every setting is parsed by server/config.ts: the service's own configuration, or (tests) `env`
+ * parsed the same way, which throws an `Error` naming the variable when it is invalid.
  */
 export function synthesisProvider(env?: SynthEnv): SynthesisProvider {
-  if (!env) {
-    const { synthesisHttp } = config();
-    return synthesisHttp ? httpProvider(synthesisHttp) : localProvider();
-  }
-  const name = (env.SYNTH_PROVIDER ?? '').trim().toLowerCase() || 'local';
-  switch (name) {
-    case 'local':
-      return localProvider();
-    case 'http':
-      return httpProvider(httpConfigFromEnv(env));
-    default:
-      throw new Error(`SYNTH_PROVIDER must be "local" or "http", got ${JSON.stringify(env.SYNTH_PROVIDER)}`);
-  }
+  const c = env ? loadConfig(env as NodeJS.ProcessEnv) : config();
+  return c.SYNTH_PROVIDER === 'http' ? httpProvider(httpConfigOf(c)) : localProvider();
 }
