@@ -12,6 +12,16 @@ export const idField = (prefix: (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES]) 
 /** The optimistic-lock version of a mutable resource, also sent as its ETag. */
 export const resourceVersion = z.number().int().meta({ example: 1 });
 
+/** A mutable resource's version and times, in every schema in this order (`...versionedFields`). */
+export const versionedFields = { version: resourceVersion, created_at: timestamp, updated_at: timestamp };
+
+/** The answer's `version`, `created_at` and `updated_at` from a row (`...versionedOf(row)`). */
+export const versionedOf = (row: { version: number; createdAt: Date; updatedAt: Date }) => ({
+  version: row.version,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

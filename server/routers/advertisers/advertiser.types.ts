@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AdvertiserRow } from '@/server/services/advertisers/find-advertisers';
-import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
+import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 /** Path parameters of an advertiser route. */
 export const advertiserParams = {
@@ -28,9 +28,7 @@ export const advertiserSchema = z
     name: z.string(),
     website: z.string().nullable(),
     contact_email: z.string().nullable(),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
     deleted_at: timestamp.nullable().meta({ description: 'Set only in the answer to DELETE; a deleted advertiser is no longer readable.' }),
   })
   .meta({ id: 'Advertiser' });
@@ -44,9 +42,7 @@ export function presentAdvertiser(row: AdvertiserRow): Advertiser {
     name: row.name,
     website: row.website,
     contact_email: row.contactEmail,
-    version: row.version,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...versionedOf(row),
     deleted_at: isoOrNull(row.deletedAt),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '@/domain/statuses';
 import type { CampaignRow } from '@/server/services/campaigns/find-campaigns';
-import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
+import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 /** Path parameters of a campaign route. */
 export const campaignParams = {
@@ -56,9 +56,7 @@ export const campaignSchema = z
     ends_at: timestamp.nullable(),
     budget_cents: z.number().int().nullable(),
     currency: z.string().nullable(),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
   })
   .meta({ id: 'Campaign' });
 
@@ -76,9 +74,7 @@ export function presentCampaign(row: CampaignRow): Campaign {
     ends_at: isoOrNull(row.endsAt),
     budget_cents: row.budgetCents,
     currency: row.currency,
-    version: row.version,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...versionedOf(row),
   };
 }
 

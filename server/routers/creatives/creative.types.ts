@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUDIO_FORMATS, CREATIVE_STATUSES } from '@/domain/statuses';
 import { audioUrl, renditionsOf } from '@/server/services/creatives/audio-url';
 import type { CreativeRow } from '@/server/services/creatives/complete-creative';
-import { idField, iso, isoOrNull, resourceVersion, timestamp } from '@/server/routers/shared.types';
+import { idField, isoOrNull, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 export const creativeStatusSchema = z.enum(CREATIVE_STATUSES);
 
@@ -60,9 +60,7 @@ export const creativeSchema = z
     failure_reason: z.string().nullable(),
     attempts: z.number().int(),
     ready_at: timestamp.nullable(),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
   })
   .meta({ id: 'Creative' });
 
@@ -94,9 +92,7 @@ export function presentCreative(row: CreativeRow): z.infer<typeof creativeSchema
     failure_reason: row.failureReason,
     attempts: row.attempts,
     ready_at: isoOrNull(row.readyAt),
-    version: row.version,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...versionedOf(row),
   };
 }
 

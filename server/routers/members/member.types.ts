@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MemberRecord } from '@/server/services/members/find-members';
-import { idField, iso, networkParam, resourceVersion, roleSchema, timestamp } from '@/server/routers/shared.types';
+import { idField, iso, networkParam, roleSchema, versionedFields } from '@/server/routers/shared.types';
 
 /** Path parameters of a member route. */
 export const memberParams = {
@@ -17,9 +17,7 @@ export const memberSchema = z
     user: z.object({ id: z.string(), email: z.string().nullable(), name: z.string() }),
     role: roleSchema,
     status: memberStatusSchema.meta({ description: 'active → removed. A removed member’s keys no longer reach this network.' }),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
   })
   .meta({ id: 'Member' });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OFFER_STATUSES } from '@/domain/statuses';
 import { offerStatus } from '@/server/services/offers/offer-status';
 import type { OfferRow } from '@/server/services/offers/find-offers';
-import { idField, iso, isoOrNull, resourceVersion, timestamp } from '@/server/routers/shared.types';
+import { idField, isoOrNull, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 export const offerStatusSchema = z.enum(OFFER_STATUSES);
 
@@ -19,9 +19,7 @@ export const offerSchema = z
     reject_reason: z.string().nullable(),
     creative_id: z.string().nullable().meta({ description: 'Set when accepted: the creative being generated.' }),
     decided_at: timestamp.nullable(),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
   })
   .meta({ id: 'Offer' });
 
@@ -38,9 +36,7 @@ export function presentOffer(row: OfferRow): z.infer<typeof offerSchema> {
     reject_reason: row.rejectReason,
     creative_id: row.creativeId,
     decided_at: isoOrNull(row.decidedAt),
-    version: row.version,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...versionedOf(row),
   };
 }
 

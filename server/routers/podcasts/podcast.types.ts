@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PodcastRow } from '@/server/services/podcasts/find-podcasts';
 import { VOICE_PRESETS } from '@/server/services/podcasts/voices';
-import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
+import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 /** Path parameters of a podcast route. */
 export const podcastParams = {
@@ -40,9 +40,7 @@ export const podcastSchema = z
     rss_url: z.string().nullable(),
     opt_in_status: optInStatusSchema,
     opted_in_at: timestamp.nullable(),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
   })
   .meta({ id: 'Podcast' });
 
@@ -58,8 +56,6 @@ export function presentPodcast(row: PodcastRow): Podcast {
     rss_url: row.rssUrl,
     opt_in_status: row.optInStatus,
     opted_in_at: isoOrNull(row.optedInAt),
-    version: row.version,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...versionedOf(row),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '@/domain/events';
 import type { WebhookRow } from '@/server/services/webhooks/subscriptions';
-import { idField, iso, isoOrNull, maxCharacters, networkParam, resourceVersion, timestamp } from '@/server/routers/shared.types';
+import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 /** Path parameters of a webhook route. */
 export const webhookParams = {
@@ -46,9 +46,7 @@ export const webhookSchema = z
     status: webhookStatusSchema,
     disabled_reason: z.string().nullable(),
     secret_rotation_ends_at: timestamp.nullable().meta({ description: 'While a secret rotation runs: when the previous secret stops being used.' }),
-    version: resourceVersion,
-    created_at: timestamp,
-    updated_at: timestamp,
+    ...versionedFields,
   })
   .meta({ id: 'Webhook' });
 
@@ -64,8 +62,6 @@ export function presentWebhook(row: WebhookRow): Webhook {
     status: row.status,
     disabled_reason: row.disabledReason,
     secret_rotation_ends_at: isoOrNull(row.previousSecretExpiresAt),
-    version: row.version,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
+    ...versionedOf(row),
   };
 }
