@@ -60,4 +60,10 @@ export const badRequest = (detail: string, errors?: FieldError[]) => new AppErro
 export const unauthorized = (detail: string) => new AppError('unauthorized', detail);
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
 export const notFound = (what: string) => new AppError('not-found', `${what} not found.`);
+
+/** `row`, or a 404 naming `what` when there is none: `presentX(found(await findX(…), 'X'))`. */
+export function found<T>(row: T | null | undefined, what: string): T {
+  if (row === null || row === undefined) throw notFound(what);
+  return row;
+}
 export const conflict = (detail: string) => new AppError('conflict', detail);

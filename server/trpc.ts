@@ -12,6 +12,7 @@ import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from '.
 import { refuseUnsafeInput } from './http/body';
 import { clientAddressOf, compileTrustedProxies, lockoutKeyOf, type TrustedProxies } from './http/client-address';
 import { idempotently, type IdempotencyRequest } from './http/idempotency';
+import { setEtagOf } from './http/locking';
 import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
@@ -155,7 +156,8 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
     }
   }
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
+  if (result.ok) setEtagOf(ctx.http, result.data);
+  else if (result.error.cause instanceof AppError) {
     // A budget refusal is answered after a hold, the same on both transports (refusal-pacing.ts).
     await paceRefusal(result.error.cause, ctx.http, ctx.http.headers);
     throw toTRPCError(result.error.cause);

@@ -14,6 +14,7 @@ const HELPER_KINDS: Record<string, ErrorKind> = {
   unauthorized: 'unauthorized',
   forbidden: 'forbidden',
   notFound: 'not-found',
+  found: 'not-found',
   conflict: 'conflict',
   modifiedConcurrently: 'conflict',
   versionToWrite: 'conflict',

@@ -23,7 +23,12 @@ export function etag(version: number): string {
   return `"${version}"`;
 }
 
-/** Mark a response with the resource's version so the next write can send it back. */
-export function setEtag(http: HttpOut, version: number): void {
-  http.headers.ETag = etag(version);
+/**
+ * Every answer that is one versioned resource (a top-level `version`, as the OpenAPI document
+ * tells them apart) carries that version as its ETag, so the next write can send it back in
+ * If-Match. Set here, for every procedure (server/trpc.ts `base`), never route by route.
+ */
+export function setEtagOf(http: HttpOut, answer: unknown): void {
+  const version = (answer as { version?: unknown } | null | undefined)?.version;
+  if (typeof version === 'number') http.headers.ETag = etag(version);
 }

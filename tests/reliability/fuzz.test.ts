@@ -6,7 +6,8 @@
  *
  * Asserted over the whole run: no status ≥ 500, every error (≥ 400) is the
  * problem envelope (application/problem+json with type/title/status/detail,
- * status = the HTTP status), and no response violation in `sl-violations`.
+ * status = the HTTP status), every 2xx answer with a `version` carries it as its ETag, and no
+ * response violation in `sl-violations`.
  * Prism also reports *request* violations in that header: those are expected
  * for the invalid requests (that is the point of them) and must be absent for
  * the valid ones (which proves the generator makes valid requests).
@@ -982,6 +983,11 @@ async function send(req: FuzzRequest, n: number): Promise<void> {
     refusedValid.set(detail, (refusedValid.get(detail) ?? 0) + 1);
   }
   if (res.status < 300) {
+    // One versioned resource answered: its version is its ETag, on every route (server/http/locking.ts).
+    const version = (parsed as Json | undefined)?.version;
+    if (typeof version === 'number' && res.headers.get('etag') !== `"${version}"`) {
+      fail('versioned answer without its ETag', `ETag ${res.headers.get('etag')}, version ${version}`);
+    }
     tally.real2xx++;
     harvest(req, binding, parsed);
   }

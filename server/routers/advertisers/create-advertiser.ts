@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { createAdvertiser } from '@/server/services/advertisers/create-advertiser';
 import { networkProcedure } from '@/server/trpc';
 import { advertiserSchema, presentAdvertiser } from './advertiser.types';
@@ -22,6 +21,5 @@ export const createAdvertiserRoute = networkProcedure('administrator')
       createAdvertiser({ tx, networkId: input.networkId, fields: { name: input.name, website: input.website, contactEmail: input.contact_email } }),
     );
     ctx.http.status = 201;
-    setEtag(ctx.http, row.version);
     return presentAdvertiser(row);
   });

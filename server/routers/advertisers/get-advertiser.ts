@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
 import { networkProcedure } from '@/server/trpc';
 import { advertiserSchema, presentAdvertiser } from './advertiser.types';
@@ -19,9 +18,6 @@ export const getAdvertiserRoute = networkProcedure('read_only')
   })
   .input(getAdvertiserInput)
   .output(advertiserSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findAdvertiser({ db: ctx.db, networkId: input.networkId, advertiserId: input.advertiserId });
-    if (!row) throw notFound('Advertiser');
-    setEtag(ctx.http, row.version);
-    return presentAdvertiser(row);
-  });
+  .query(async ({ ctx, input }) =>
+    presentAdvertiser(found(await findAdvertiser({ db: ctx.db, networkId: input.networkId, advertiserId: input.advertiserId }), 'Advertiser')),
+  );

@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import type { AdvertiserFields } from '@/server/services/advertisers/create-advertiser';
 import { updateAdvertiser } from '@/server/services/advertisers/update-advertiser';
 import { networkProcedure } from '@/server/trpc';
@@ -31,6 +31,5 @@ export const updateAdvertiserRoute = networkProcedure('administrator')
     const row = await ctx.db.transaction((tx) =>
       updateAdvertiser({ tx, networkId: input.networkId, advertiserId: input.advertiserId, changes, expectedVersion: expected }),
     );
-    setEtag(ctx.http, row.version);
     return presentAdvertiser(row);
   });

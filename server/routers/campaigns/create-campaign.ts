@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { createCampaign } from '@/server/services/campaigns/create-campaign';
 import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, presentCampaign } from './campaign.types';
@@ -36,6 +35,5 @@ export const createCampaignRoute = networkProcedure('administrator')
       }),
     );
     ctx.http.status = 201;
-    setEtag(ctx.http, row.version);
     return presentCampaign(row);
   });

@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findCampaign } from '@/server/services/campaigns/find-campaigns';
 import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, presentCampaign } from './campaign.types';
@@ -12,9 +11,6 @@ export const getCampaignRoute = networkProcedure('read_only')
   })
   .input(getCampaignInput)
   .output(campaignSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findCampaign({ db: ctx.db, networkId: input.networkId, campaignId: input.campaignId });
-    if (!row) throw notFound('Campaign');
-    setEtag(ctx.http, row.version);
-    return presentCampaign(row);
-  });
+  .query(async ({ ctx, input }) =>
+    presentCampaign(found(await findCampaign({ db: ctx.db, networkId: input.networkId, campaignId: input.campaignId }), 'Campaign')),
+  );

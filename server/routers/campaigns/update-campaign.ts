@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import { updateCampaign, type CampaignChanges } from '@/server/services/campaigns/update-campaign';
 import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, dateOrNull, presentCampaign } from './campaign.types';
@@ -39,6 +39,5 @@ export const updateCampaignRoute = networkProcedure('administrator')
     const row = await ctx.db.transaction((tx) =>
       updateCampaign({ tx, networkId: input.networkId, campaignId: input.campaignId, changes, expectedVersion: expected }),
     );
-    setEtag(ctx.http, row.version);
     return presentCampaign(row);
   });

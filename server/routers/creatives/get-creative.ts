@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findCreative } from '@/server/services/creatives/find-creatives';
 import { networkProcedure } from '@/server/trpc';
 import { creativeSchema, presentCreative } from './creative.types';
@@ -12,9 +11,6 @@ export const getCreativeRoute = networkProcedure('read_only')
   })
   .input(getCreativeInput)
   .output(creativeSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findCreative({ db: ctx.db, networkId: input.networkId, id: input.creativeId });
-    if (!row) throw notFound('Creative');
-    setEtag(ctx.http, row.version);
-    return presentCreative(row);
-  });
+  .query(async ({ ctx, input }) =>
+    presentCreative(found(await findCreative({ db: ctx.db, networkId: input.networkId, id: input.creativeId }), 'Creative')),
+  );

@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { retryCreative } from '@/server/services/creatives/retry-creative';
 import { networkProcedure } from '@/server/trpc';
 import { creativeSchema, presentCreative } from './creative.types';
@@ -20,6 +19,5 @@ export const retryCreativeRoute = networkProcedure('administrator')
   .output(creativeSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) => retryCreative({ tx, networkId: input.networkId, id: input.creativeId }));
-    setEtag(ctx.http, row.version);
     return presentCreative(row);
   });

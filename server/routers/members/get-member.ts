@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findMember } from '@/server/services/members/find-members';
 import { networkProcedure } from '@/server/trpc';
 import { getMemberInput } from './get-member.types';
@@ -12,9 +11,6 @@ export const getMemberRoute = networkProcedure('read_only')
   })
   .input(getMemberInput)
   .output(memberSchema)
-  .query(async ({ ctx, input }) => {
-    const member = await findMember({ db: ctx.db, networkId: input.networkId, memberId: input.memberId });
-    if (!member) throw notFound('Member');
-    setEtag(ctx.http, member.membership.version);
-    return presentMember(member);
-  });
+  .query(async ({ ctx, input }) =>
+    presentMember(found(await findMember({ db: ctx.db, networkId: input.networkId, memberId: input.memberId }), 'Member')),
+  );

@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import { removeMember } from '@/server/services/members/remove-member';
 import { networkProcedure } from '@/server/trpc';
 import { memberSchema, presentMember } from './member.types';
@@ -31,6 +31,5 @@ export const removeMemberRoute = networkProcedure('administrator')
     const member = await ctx.db.transaction((tx) =>
       removeMember({ tx, networkId: input.networkId, memberId: input.memberId, expectedVersion: expected, actorKeyId: ctx.principal.keyId }),
     );
-    setEtag(ctx.http, member.membership.version);
     return presentMember(member);
   });

@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import { changeMemberRole } from '@/server/services/members/change-member-role';
 import { networkProcedure } from '@/server/trpc';
 import { memberSchema, presentMember } from './member.types';
@@ -37,6 +37,5 @@ export const updateMemberRoute = networkProcedure('administrator')
         actorKeyId: ctx.principal.keyId,
       }),
     );
-    setEtag(ctx.http, member.membership.version);
     return presentMember(member);
   });

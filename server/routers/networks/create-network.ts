@@ -1,5 +1,4 @@
 import { createNetwork } from '@/server/services/networks/create-network';
-import { setEtag } from '@/server/http/locking';
 import { superUserProcedure } from '@/server/trpc';
 import { createNetworkInput } from './create-network.types';
 import { networkSchema, presentNetwork } from './network.types';
@@ -20,6 +19,5 @@ export const createNetworkRoute = superUserProcedure
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) => createNetwork({ tx, name: input.name }));
     ctx.http.status = 201;
-    setEtag(ctx.http, row.version);
     return presentNetwork(row);
   });

@@ -1,5 +1,4 @@
-import { setEtag } from '@/server/http/locking';
-import { notFound } from '@/server/errors';
+import { found } from '@/server/errors';
 import { findNetwork } from '@/server/services/networks/find-network';
 import { networkProcedure } from '@/server/trpc';
 import { getNetworkInput } from './get-network.types';
@@ -12,9 +11,4 @@ export const getNetworkRoute = networkProcedure('read_only')
   })
   .input(getNetworkInput)
   .output(networkSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findNetwork({ db: ctx.db, id: input.networkId });
-    if (!row) throw notFound('Network');
-    setEtag(ctx.http, row.version);
-    return presentNetwork(row);
-  });
+  .query(async ({ ctx, input }) => presentNetwork(found(await findNetwork({ db: ctx.db, id: input.networkId }), 'Network')));

@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import { updateNetwork } from '@/server/services/networks/update-network';
 import { networkProcedure } from '@/server/trpc';
 import { networkSchema, presentNetwork } from './network.types';
@@ -21,6 +21,5 @@ export const updateNetworkRoute = networkProcedure('administrator')
   .mutation(async ({ ctx, input: { networkId, version, ...changes } }) => {
     const expected = expectedVersion(ctx.header('if-match'), version);
     const row = await ctx.db.transaction((tx) => updateNetwork({ tx, id: networkId, changes, expected }));
-    setEtag(ctx.http, row.version);
     return presentNetwork(row);
   });

@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { acceptOffer } from '@/server/services/offers/decide-offer';
 import { networkProcedure } from '@/server/trpc';
 import { offerSchema, presentOffer } from './offer.types';
@@ -21,6 +20,5 @@ export const acceptOfferRoute = networkProcedure('administrator')
   .output(offerSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) => acceptOffer({ tx, networkId: input.networkId, offerId: input.offerId }));
-    setEtag(ctx.http, row.version);
     return presentOffer(row);
   });

@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { createOffer } from '@/server/services/offers/create-offer';
 import { networkProcedure } from '@/server/trpc';
 import { offerSchema, presentOffer } from './offer.types';
@@ -32,6 +31,5 @@ export const createOfferRoute = networkProcedure('administrator')
       }),
     );
     ctx.http.status = 201;
-    setEtag(ctx.http, row.version);
     return presentOffer(row);
   });

@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findOffer } from '@/server/services/offers/find-offers';
 import { networkProcedure } from '@/server/trpc';
 import { offerSchema, presentOffer } from './offer.types';
@@ -12,9 +11,4 @@ export const getOfferRoute = networkProcedure('read_only')
   })
   .input(getOfferInput)
   .output(offerSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findOffer({ db: ctx.db, networkId: input.networkId, id: input.offerId });
-    if (!row) throw notFound('Offer');
-    setEtag(ctx.http, row.version);
-    return presentOffer(row);
-  });
+  .query(async ({ ctx, input }) => presentOffer(found(await findOffer({ db: ctx.db, networkId: input.networkId, id: input.offerId }), 'Offer')));

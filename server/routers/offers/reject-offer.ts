@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { rejectOffer } from '@/server/services/offers/decide-offer';
 import { networkProcedure } from '@/server/trpc';
 import { offerSchema, presentOffer } from './offer.types';
@@ -22,6 +21,5 @@ export const rejectOfferRoute = networkProcedure('administrator')
     const row = await ctx.db.transaction((tx) =>
       rejectOffer({ tx, networkId: input.networkId, offerId: input.offerId, reason: input.reason || undefined }),
     );
-    setEtag(ctx.http, row.version);
     return presentOffer(row);
   });

@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { createPodcast } from '@/server/services/podcasts/create-podcast';
 import { networkProcedure } from '@/server/trpc';
 import { createPodcastInput } from './create-podcast.types';
@@ -27,6 +26,5 @@ export const createPodcastRoute = networkProcedure('administrator')
       }),
     );
     ctx.http.status = 201;
-    setEtag(ctx.http, row.version);
     return presentPodcast(row);
   });

@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findPodcast } from '@/server/services/podcasts/find-podcasts';
 import { networkProcedure } from '@/server/trpc';
 import { getPodcastInput } from './get-podcast.types';
@@ -12,9 +11,6 @@ export const getPodcastRoute = networkProcedure('read_only')
   })
   .input(getPodcastInput)
   .output(podcastSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findPodcast({ db: ctx.db, networkId: input.networkId, podcastId: input.podcastId });
-    if (!row) throw notFound('Podcast');
-    setEtag(ctx.http, row.version);
-    return presentPodcast(row);
-  });
+  .query(async ({ ctx, input }) =>
+    presentPodcast(found(await findPodcast({ db: ctx.db, networkId: input.networkId, podcastId: input.podcastId }), 'Podcast')),
+  );

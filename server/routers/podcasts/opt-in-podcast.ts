@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { optInPodcast } from '@/server/services/podcasts/opt-in';
 import { networkProcedure } from '@/server/trpc';
 import { optInPodcastInput } from './opt-in-podcast.types';
@@ -22,6 +21,5 @@ export const optInPodcastRoute = networkProcedure('administrator')
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) => optInPodcast({ tx, networkId: input.networkId, podcastId: input.podcastId }));
-    setEtag(ctx.http, row.version);
     return presentPodcast(row);
   });

@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { optOutPodcast } from '@/server/services/podcasts/opt-in';
 import { networkProcedure } from '@/server/trpc';
 import { optOutPodcastInput } from './opt-out-podcast.types';
@@ -20,6 +19,5 @@ export const optOutPodcastRoute = networkProcedure('administrator')
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) => optOutPodcast({ tx, networkId: input.networkId, podcastId: input.podcastId }));
-    setEtag(ctx.http, row.version);
     return presentPodcast(row);
   });

@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import type { PodcastFields } from '@/server/services/podcasts/create-podcast';
 import { updatePodcast } from '@/server/services/podcasts/update-podcast';
 import { networkProcedure } from '@/server/trpc';
@@ -33,6 +33,5 @@ export const updatePodcastRoute = networkProcedure('administrator')
     const row = await ctx.db.transaction((tx) =>
       updatePodcast({ tx, networkId: input.networkId, podcastId: input.podcastId, changes, expectedVersion: expected }),
     );
-    setEtag(ctx.http, row.version);
     return presentPodcast(row);
   });

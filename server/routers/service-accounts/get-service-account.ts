@@ -1,4 +1,4 @@
-import { notFound } from '@/server/errors';
+import { found } from '@/server/errors';
 import { findServiceAccount } from '@/server/services/service-accounts/find-service-account';
 import { networkProcedure } from '@/server/trpc';
 import { getServiceAccountInput } from './get-service-account.types';
@@ -19,7 +19,7 @@ export const getServiceAccountRoute = networkProcedure('read_only')
   .input(getServiceAccountInput)
   .output(serviceAccountSchema)
   .query(async ({ ctx, input }) => {
-    const row = await findServiceAccount({ db: ctx.db, networkId: input.networkId, id: input.serviceAccountId });
-    if (!row) throw notFound('Service account');
-    return presentServiceAccount(row);
+    return presentServiceAccount(
+      found(await findServiceAccount({ db: ctx.db, networkId: input.networkId, id: input.serviceAccountId }), 'Service account'),
+    );
   });

@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { checkWebhookUrl, createWebhook } from '@/server/services/webhooks/subscriptions';
 import { networkProcedure } from '@/server/trpc';
 import { createWebhookInput, createWebhookOutput } from './create-webhook.types';
@@ -36,6 +35,5 @@ export const createWebhookRoute = networkProcedure('administrator')
       }),
     );
     ctx.http.status = 201;
-    setEtag(ctx.http, row.version);
     return { ...presentWebhook(row), secret };
   });

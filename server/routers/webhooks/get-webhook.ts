@@ -1,5 +1,4 @@
-import { notFound } from '@/server/errors';
-import { setEtag } from '@/server/http/locking';
+import { found } from '@/server/errors';
 import { findWebhook } from '@/server/services/webhooks/subscriptions';
 import { networkProcedure } from '@/server/trpc';
 import { getWebhookInput } from './get-webhook.types';
@@ -19,9 +18,6 @@ export const getWebhookRoute = networkProcedure('administrator')
   })
   .input(getWebhookInput)
   .output(webhookSchema)
-  .query(async ({ ctx, input }) => {
-    const row = await findWebhook({ db: ctx.db, networkId: input.networkId, webhookId: input.webhookId });
-    if (!row) throw notFound('Webhook');
-    setEtag(ctx.http, row.version);
-    return presentWebhook(row);
-  });
+  .query(async ({ ctx, input }) =>
+    presentWebhook(found(await findWebhook({ db: ctx.db, networkId: input.networkId, webhookId: input.webhookId }), 'Webhook')),
+  );

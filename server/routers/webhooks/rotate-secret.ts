@@ -1,4 +1,3 @@
-import { setEtag } from '@/server/http/locking';
 import { rotateWebhookSecret } from '@/server/services/webhooks/rotate-secret';
 import { networkProcedure } from '@/server/trpc';
 import { createWebhookOutput } from './create-webhook.types';
@@ -24,6 +23,5 @@ export const rotateSecretRoute = networkProcedure('administrator')
     const { row, secret } = await ctx.db.transaction((tx) =>
       rotateWebhookSecret({ tx, networkId: input.networkId, webhookId: input.webhookId, actorKeyId: ctx.principal.keyId }),
     );
-    setEtag(ctx.http, row.version);
     return { ...presentWebhook(row), secret };
   });

@@ -1,4 +1,4 @@
-import { expectedVersion, setEtag } from '@/server/http/locking';
+import { expectedVersion } from '@/server/http/locking';
 import { checkWebhookUrl, updateWebhook, type WebhookChanges } from '@/server/services/webhooks/subscriptions';
 import { networkProcedure } from '@/server/trpc';
 import { updateWebhookInput } from './update-webhook.types';
@@ -43,6 +43,5 @@ export const updateWebhookRoute = networkProcedure('administrator')
         actorKeyId: ctx.principal.keyId,
       }),
     );
-    setEtag(ctx.http, row.version);
     return presentWebhook(row);
   });
