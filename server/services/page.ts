@@ -1,3 +1,5 @@
+import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '@/db/client';
 
 /** What every list service of a network takes: the network, and the keyset page after `afterId`. */
@@ -6,4 +8,24 @@ export interface NetworkPage {
   networkId: string;
   afterId: string | undefined;
   take: number;
+}
+
+/** A table of one network's rows, listed by its id (ids sort in creation order). */
+type NetworkTable = PgTable & { id: PgColumn; networkId: PgColumn };
+
+/**
+ * One keyset page of `table`: the network's rows that match every condition, in id (= creation)
+ * order, after `afterId`, at most `take`. Every list of a network's rows is read through here.
+ */
+export function networkPage<T extends NetworkTable>(
+  table: T,
+  { db, networkId, afterId, take }: NetworkPage,
+  conditions: Array<SQL | undefined> = [],
+): Promise<T['$inferSelect'][]> {
+  return db
+    .select()
+    .from(table as PgTable)
+    .where(and(eq(table.networkId, networkId), afterId ? gt(table.id, afterId) : undefined, ...conditions))
+    .orderBy(asc(table.id))
+    .limit(take) as Promise<T['$inferSelect'][]>;
 }

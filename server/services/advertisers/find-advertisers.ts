@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { isNull, sql, type SQL } from 'drizzle-orm';
 import { postgresClientOf, type Queryable } from '@/db/client';
 import { tableStatement } from '@/db/statement';
 import { advertisers } from '@/db/schema';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export type AdvertiserRow = typeof advertisers.$inferSelect;
 
@@ -40,13 +40,6 @@ export async function findAdvertiser({
 }
 
 /** Live advertisers of a network in id (= creation) order, after `afterId`. */
-export async function listAdvertisers({ db, networkId, afterId, take }: NetworkPage): Promise<AdvertiserRow[]> {
-  const conditions: SQL[] = [eq(advertisers.networkId, networkId), isNull(advertisers.deletedAt)];
-  if (afterId) conditions.push(gt(advertisers.id, afterId));
-  return db
-    .select()
-    .from(advertisers)
-    .where(and(...conditions))
-    .orderBy(asc(advertisers.id))
-    .limit(take);
+export async function listAdvertisers(page: NetworkPage): Promise<AdvertiserRow[]> {
+  return networkPage(advertisers, page, [isNull(advertisers.deletedAt)]);
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { auditLog } from '@/db/schema';
 import type { AuditEntry } from './record-audit';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditTargetType = AuditEntry['targetType'];
@@ -15,16 +15,10 @@ export interface AuditFilter {
 }
 
 /** A network's audit rows matching the filter, in id (= creation) order, after `afterId`. */
-export async function listAuditLog({ db, networkId, filter, afterId, take }: NetworkPage & { filter: AuditFilter }) {
-  const conditions: SQL[] = [eq(auditLog.networkId, networkId)];
+export async function listAuditLog({ filter, ...page }: NetworkPage & { filter: AuditFilter }) {
+  const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));
   if (filter.targetType) conditions.push(eq(auditLog.targetType, filter.targetType));
   if (filter.targetId) conditions.push(eq(auditLog.targetId, filter.targetId));
-  if (afterId) conditions.push(gt(auditLog.id, afterId));
-  return db
-    .select()
-    .from(auditLog)
-    .where(and(...conditions))
-    .orderBy(asc(auditLog.id))
-    .limit(take);
+  return networkPage(auditLog, page, conditions);
 }

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { campaigns } from '@/db/schema';
 import type { CampaignStatus } from '@/domain/campaign-transitions';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -29,15 +29,9 @@ export async function findCampaign({
 }
 
 /** Campaigns of a network matching the filter, in id (= creation) order, after `afterId`. */
-export async function listCampaigns({ db, networkId, filter, afterId, take }: NetworkPage & { filter: CampaignFilter }): Promise<CampaignRow[]> {
-  const conditions: SQL[] = [eq(campaigns.networkId, networkId)];
+export async function listCampaigns({ filter, ...page }: NetworkPage & { filter: CampaignFilter }): Promise<CampaignRow[]> {
+  const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(campaigns.status, filter.status));
   if (filter.advertiserId) conditions.push(eq(campaigns.advertiserId, filter.advertiserId));
-  if (afterId) conditions.push(gt(campaigns.id, afterId));
-  return db
-    .select()
-    .from(campaigns)
-    .where(and(...conditions))
-    .orderBy(asc(campaigns.id))
-    .limit(take);
+  return networkPage(campaigns, page, conditions);
 }

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { creativeAudio, creatives, type AudioFormat } from '@/db/schema';
 import type { CreativeRow } from './complete-creative';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export async function findCreative({ db, networkId, id, lock = false }: { db: Queryable; networkId: string; id: string; lock?: boolean }) {
   const query = db
@@ -14,23 +14,14 @@ export async function findCreative({ db, networkId, id, lock = false }: { db: Qu
 }
 
 export async function listCreatives({
-  db,
-  networkId,
   filter,
-  afterId,
-  take,
+  ...page
 }: NetworkPage & { filter: { status?: CreativeRow['status'] | undefined; offerId?: string | undefined; campaignId?: string | undefined } }) {
-  const conditions: SQL[] = [eq(creatives.networkId, networkId)];
+  const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(creatives.status, filter.status));
   if (filter.offerId) conditions.push(eq(creatives.offerId, filter.offerId));
   if (filter.campaignId) conditions.push(eq(creatives.campaignId, filter.campaignId));
-  if (afterId) conditions.push(gt(creatives.id, afterId));
-  return db
-    .select()
-    .from(creatives)
-    .where(and(...conditions))
-    .orderBy(asc(creatives.id))
-    .limit(take);
+  return networkPage(creatives, page, conditions);
 }
 
 export async function loadAudio({

@@ -1,11 +1,11 @@
-import { and, asc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { invitations } from '@/db/schema';
 import { hashToken } from '@/server/auth/tokens';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 import type { InvitationStatus } from './invitation-status';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export { INVITATION_TOKEN_PATTERN, invitationStatus, type InvitationStatus } from './invitation-status';
 
@@ -39,19 +39,8 @@ export async function findInvitation({ db, networkId, id }: { db: Queryable; net
 
 /** A network's invitations, optionally of one status, in id (= creation) order. */
 export async function listInvitations({
-  db,
-  networkId,
   filter,
-  afterId,
-  take,
+  ...page
 }: NetworkPage & { filter: { status?: InvitationStatus | undefined } }): Promise<InvitationRow[]> {
-  const conditions: SQL[] = [eq(invitations.networkId, networkId)];
-  if (filter.status) conditions.push(statusCondition(filter.status));
-  if (afterId) conditions.push(gt(invitations.id, afterId));
-  return db
-    .select()
-    .from(invitations)
-    .where(and(...conditions))
-    .orderBy(asc(invitations.id))
-    .limit(take);
+  return networkPage(invitations, page, [filter.status ? statusCondition(filter.status) : undefined]);
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { offers } from '@/db/schema';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export type OfferRow = typeof offers.$inferSelect;
 export type OfferStatus = OfferRow['status'];
@@ -23,8 +23,8 @@ export interface OfferFilter {
   podcastId?: string | undefined;
 }
 
-export async function listOffers({ db, networkId, filter, afterId, take }: NetworkPage & { filter: OfferFilter }) {
-  const conditions: SQL[] = [eq(offers.networkId, networkId)];
+export async function listOffers({ filter, ...page }: NetworkPage & { filter: OfferFilter }) {
+  const conditions: SQL[] = [];
   if (filter.status === 'expired') {
     conditions.push(sql`(${offers.status} = 'expired' or (${offers.status} = 'open' and ${offers.expiresAt} <= now()))`);
   } else if (filter.status === 'open') {
@@ -34,11 +34,5 @@ export async function listOffers({ db, networkId, filter, afterId, take }: Netwo
   }
   if (filter.campaignId) conditions.push(eq(offers.campaignId, filter.campaignId));
   if (filter.podcastId) conditions.push(eq(offers.podcastId, filter.podcastId));
-  if (afterId) conditions.push(gt(offers.id, afterId));
-  return db
-    .select()
-    .from(offers)
-    .where(and(...conditions))
-    .orderBy(asc(offers.id))
-    .limit(take);
+  return networkPage(offers, page, conditions);
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { podcasts } from '@/db/schema';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export type PodcastRow = typeof podcasts.$inferSelect;
 
@@ -26,13 +26,6 @@ export async function findPodcast({
 }
 
 /** Podcasts of a network in id (= creation) order, after `afterId`. */
-export async function listPodcasts({ db, networkId, afterId, take }: NetworkPage): Promise<PodcastRow[]> {
-  const conditions: SQL[] = [eq(podcasts.networkId, networkId)];
-  if (afterId) conditions.push(gt(podcasts.id, afterId));
-  return db
-    .select()
-    .from(podcasts)
-    .where(and(...conditions))
-    .orderBy(asc(podcasts.id))
-    .limit(take);
+export async function listPodcasts(page: NetworkPage): Promise<PodcastRow[]> {
+  return networkPage(podcasts, page);
 }

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { isId } from '@/db/ids';
 import { serviceAccounts } from '@/db/schema';
-import type { NetworkPage } from '@/server/services/page';
+import { networkPage, type NetworkPage } from '@/server/services/page';
 
 export type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
 export type ServiceAccountStatus = 'active' | 'deleted';
@@ -44,16 +44,6 @@ export async function lockServiceAccount({ tx, networkId, id }: { tx: Tx; networ
 }
 
 /** The network's service accounts in one status, in id order, after `afterId`. */
-export async function listServiceAccounts({ db, networkId, status, afterId, take }: NetworkPage & { status: ServiceAccountStatus }) {
-  const conditions: SQL[] = [
-    eq(serviceAccounts.networkId, networkId),
-    status === 'deleted' ? isNotNull(serviceAccounts.deletedAt) : isNull(serviceAccounts.deletedAt),
-  ];
-  if (afterId) conditions.push(gt(serviceAccounts.id, afterId));
-  return db
-    .select()
-    .from(serviceAccounts)
-    .where(and(...conditions))
-    .orderBy(asc(serviceAccounts.id))
-    .limit(take);
+export async function listServiceAccounts({ status, ...page }: NetworkPage & { status: ServiceAccountStatus }) {
+  return networkPage(serviceAccounts, page, [status === 'deleted' ? isNotNull(serviceAccounts.deletedAt) : isNull(serviceAccounts.deletedAt)]);
 }
