@@ -87,13 +87,17 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 /**
  * Answers the syntheses the fake voice vendor is holding (e2e/serve.ts) now, instead of after its
  * delay: call it once the page has shown what the wait was for. Waits for at least one to be held
- * (the service may not have called the vendor yet), at most `timeoutMs`.
+ * (the service may not have called the vendor yet), at most `timeoutMs`. Finding none is not a
+ * failure: on a slow machine the vendor may have answered by itself already (after
+ * E2E_VOICE_DELAY_MS) while the page was loading; the spec's next assertion (the preview plays, the
+ * creative is ready) is what proves the synthesis happened. Returns how many it released.
  */
-export async function releaseVoice(request: APIRequestContext, timeoutMs = 10_000): Promise<void> {
+export async function releaseVoice(request: APIRequestContext, timeoutMs = 10_000): Promise<number> {
   const release = `http://127.0.0.1:${process.env.E2E_VOICE_PORT}/__release`;
   const deadline = Date.now() + timeoutMs;
-  while (Number(await (await request.post(release)).text()) === 0) {
-    if (Date.now() > deadline) throw new Error('the voice vendor held no synthesis to release');
+  for (;;) {
+    const released = Number(await (await request.post(release)).text());
+    if (released > 0 || Date.now() > deadline) return released;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
