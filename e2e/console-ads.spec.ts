@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { createNetwork, e2eToken, expectNoSeriousA11yViolations, releaseVoice, screenshot, signInToConsole } from './console-helpers';
 
 /**
  * The advertising flow through the console, against the real server and its
  * worker (voice synthesis through a slow fake vendor, e2e/serve.ts): advertiser → campaign (activated) → podcast →
- * opt in → offers → accept (creative generating → ready, audio plays) and
+ * opt in → offers → accept (creative generating → ready, audio plays and downloads on demand) and
  * reject with a reason; conflicts and refusals are shown as sentences.
  */
 
@@ -122,7 +123,7 @@ test.describe('console: the advertising flow', () => {
     await expectNoSeriousA11yViolations(page, testInfo, 'campaigns');
     await screenshot(page, testInfo, 'console-campaigns-1280');
 
-    // --- Podcasts: create, opt in ----------------------------------------------------------------
+    // --- Podcasts: create, opt in, edit ----------------------------------------------------------
     await nav.getByRole('link', { name: 'Podcasts', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Podcasts' })).toBeVisible();
     await page.getByRole('button', { name: 'New podcast' }).first().click();
@@ -146,6 +147,16 @@ test.describe('console: the advertising flow', () => {
     await expect(confirm).toBeHidden();
     await expect(podcastRow).toContainText('Opted in');
     await expect(page.getByRole('button', { name: 'Opt out Night Owls' })).toBeVisible();
+    // Edit: another voice, and the feed cleared (an emptied field clears it).
+    await page.getByRole('button', { name: 'Edit Night Owls' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Night Owls' });
+    await expect(dialog.getByLabel('Voice preset')).toHaveValue('warm');
+    await dialog.getByLabel('Voice preset').selectOption('calm');
+    await dialog.getByLabel('RSS feed URL').fill('');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(podcastRow).toContainText('calm');
+    await expect(podcastRow.getByRole('link', { name: /RSS/ })).toHaveCount(0);
     await expectNoSeriousA11yViolations(page, testInfo, 'podcasts');
     await screenshot(page, testInfo, 'console-podcasts-1280');
 
@@ -245,6 +256,15 @@ test.describe('console: the advertising flow', () => {
     expect([...new Set(seen)]).toEqual(['generating', 'ready']);
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 
+    // Nothing is downloaded until asked: Play fetches the audio (with the key, never in the URL)
+    // and plays it; Download saves the same file.
+    const audioRequests: string[] = [];
+    page.on('request', (req) => {
+      if (/\/creatives\/[^/]+\/audio/.test(req.url())) audioRequests.push(req.url());
+    });
+    await expect(page.getByRole('button', { name: /^Play Audio: Spring sale on Night Owls/ })).toBeVisible();
+    expect(audioRequests).toEqual([]);
+    await page.getByRole('button', { name: /^Play Audio: Spring sale on Night Owls/ }).click();
     const audio = page.getByLabel(/^Audio: Spring sale on Night Owls/);
     await expect(audio).toBeVisible();
     await expect
@@ -258,6 +278,14 @@ test.describe('console: the advertising flow', () => {
         { timeout: 30_000 },
       )
       .toEqual({ loaded: true, blob: true, keyInUrl: false });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /^Download Audio: Spring sale on Night Owls/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^creative-crv_\w+\.(mp3|wav)$/);
+    const saved = statSync((await download.path())!);
+    expect(saved.size).toBeGreaterThan(1_000);
+    expect(audioRequests).toHaveLength(1);
     await expectNoSeriousA11yViolations(page, testInfo, 'creatives');
     await screenshot(page, testInfo, 'console-creatives-1280');
 

@@ -160,9 +160,18 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
       await expectOneDateFormat(page);
     });
 
-    // --- Creatives: the audio player is on screen at 390 px ------------------------------------
+    // --- Creatives: Play, Download and then the audio player are on screen at 390 px ------------
     await page.goto(`/console/n/${n}/creatives`);
+    await page
+      .getByRole('button', { name: /^Play Audio:/ })
+      .first()
+      .click();
     await atBothWidths(page, testInfo, 'creatives-layout', async (width) => {
+      const download = (await page
+        .getByRole('button', { name: /^Download Audio:/ })
+        .first()
+        .boundingBox())!;
+      expect(download.x + download.width).toBeLessThanOrEqual(width);
       const player = page.locator('main audio').first();
       await expect(player).toBeVisible({ timeout: 30_000 });
       const box = (await player.boundingBox())!;

@@ -144,7 +144,9 @@ function CreativeAudio({ creative, canAdminister, label }: { creative: Creative;
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() }),
     }),
   );
-  if (creative.status === 'ready') return <AuthorizedAudio path={creativeAudioPath(networkId, creative.id)} label={`Audio: ${label}`} />;
+  if (creative.status === 'ready') {
+    return <AuthorizedAudio path={creativeAudioPath(networkId, creative.id)} label={`Audio: ${label}`} fileName={`creative-${creative.id}`} />;
+  }
   if (creative.status === 'generating') {
     return (
       <span className="inline-flex items-center gap-2 text-sm text-slate-600">

@@ -1,10 +1,11 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Mic } from 'lucide-react';
+import { CheckCircle2, Mic, Pencil } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { createPodcastInput } from '@/server/routers/podcasts/create-podcast.types';
 import { voiceSchema, type Podcast } from '@/server/routers/podcasts/podcast.types';
+import { updatePodcastInput } from '@/server/routers/podcasts/update-podcast.types';
 import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { actionsColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
 import { Badge } from '@/app/(console)/_components/ui/badge';
@@ -22,6 +23,7 @@ import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const createSchema = createPodcastInput.omit({ networkId: true });
+const updateSchema = updatePodcastInput.omit({ networkId: true, podcastId: true, version: true });
 
 /** The API's voice presets (voiceSchema), described for people. */
 const VOICES = optionsOf(voiceSchema.options, {
@@ -42,6 +44,7 @@ export function PodcastsPage() {
   const canAdminister = useCanAdminister(networkId);
   const list = pagedList(useInfiniteQuery(trpc.podcasts.list.infiniteQueryOptions({ networkId, limit: 50 }, byCursor)));
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Podcast | null>(null);
 
   const columns = useMemo<DataTableColumn<Podcast>[]>(
     () => [
@@ -75,7 +78,16 @@ export function PodcastsPage() {
             <Unset />
           ),
       },
-      actionsColumn((podcast) => (canAdminister ? <OptInActions podcast={podcast} /> : null)),
+      actionsColumn((podcast) =>
+        canAdminister ? (
+          <div className="flex justify-end gap-1 whitespace-nowrap">
+            <Button variant="ghost" size="sm" onClick={() => setEditing(podcast)} aria-label={`Edit ${podcast.name}`}>
+              <Pencil aria-hidden /> Edit
+            </Button>
+            <OptInActions podcast={podcast} />
+          </div>
+        ) : null,
+      ),
     ],
     [canAdminister],
   );
@@ -95,6 +107,7 @@ export function PodcastsPage() {
         }}
       />
       <CreatePodcastDialog open={creating} onOpenChange={setCreating} />
+      {editing && <EditPodcastDialog podcast={editing} onClose={() => setEditing(null)} />}
     </>
   );
 }
@@ -108,44 +121,40 @@ function OptInActions({ podcast }: { podcast: Podcast }) {
   const optOut = useMutation(trpc.podcasts.optOut.mutationOptions({ onSuccess: invalidate }));
   if (podcast.opt_in_status === 'opted_in') {
     return (
-      <div className="flex justify-end">
-        <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="sm" aria-label={`Opt out ${podcast.name}`} onClick={() => optOut.reset()}>
-              Opt out
-            </Button>
-          }
-          title={`Opt ${podcast.name} out?`}
-          description="New offers can no longer be made to this podcast. Offers already accepted and their creatives are not affected. You can opt it in again at any time."
-          confirmLabel="Opt out"
-          error={optOut.error ? problemSentence(optOut.error, 'opt the podcast out') : undefined}
-          onConfirm={async () => {
-            await optOut.mutateAsync({ networkId, podcastId: podcast.id });
-            toast.success(`${podcast.name} opted out.`);
-          }}
-        />
-      </div>
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" aria-label={`Opt out ${podcast.name}`} onClick={() => optOut.reset()}>
+            Opt out
+          </Button>
+        }
+        title={`Opt ${podcast.name} out?`}
+        description="New offers can no longer be made to this podcast. Offers already accepted and their creatives are not affected. You can opt it in again at any time."
+        confirmLabel="Opt out"
+        error={optOut.error ? problemSentence(optOut.error, 'opt the podcast out') : undefined}
+        onConfirm={async () => {
+          await optOut.mutateAsync({ networkId, podcastId: podcast.id });
+          toast.success(`${podcast.name} opted out.`);
+        }}
+      />
     );
   }
   return (
-    <div className="flex justify-end">
-      <ConfirmDialog
-        trigger={
-          <Button variant="secondary" size="sm" aria-label={`Opt in ${podcast.name}`} onClick={() => optIn.reset()}>
-            Opt in
-          </Button>
-        }
-        title={`Opt ${podcast.name} in?`}
-        description={`${OPT_IN_EXPLAINED} Opting in twice changes nothing.`}
-        confirmLabel="Opt in"
-        destructive={false}
-        error={optIn.error ? problemSentence(optIn.error, 'opt the podcast in') : undefined}
-        onConfirm={async () => {
-          await optIn.mutateAsync({ networkId, podcastId: podcast.id });
-          toast.success(`${podcast.name} opted in: it can now receive offers.`);
-        }}
-      />
-    </div>
+    <ConfirmDialog
+      trigger={
+        <Button variant="secondary" size="sm" aria-label={`Opt in ${podcast.name}`} onClick={() => optIn.reset()}>
+          Opt in
+        </Button>
+      }
+      title={`Opt ${podcast.name} in?`}
+      description={`${OPT_IN_EXPLAINED} Opting in twice changes nothing.`}
+      confirmLabel="Opt in"
+      destructive={false}
+      error={optIn.error ? problemSentence(optIn.error, 'opt the podcast in') : undefined}
+      onConfirm={async () => {
+        await optIn.mutateAsync({ networkId, podcastId: podcast.id });
+        toast.success(`${podcast.name} opted in: it can now receive offers.`);
+      }}
+    />
   );
 }
 
@@ -176,23 +185,73 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         close();
       }}
     >
-      <FormField form={form} name="name" label="Podcast name">
+      <PodcastFields form={form} />
+    </FormDialog>
+  );
+}
+
+type PodcastForm = ReturnType<typeof useZodForm<typeof createSchema>> | ReturnType<typeof useZodForm<typeof updateSchema>>;
+
+function PodcastFields({ form }: { form: PodcastForm }) {
+  // Both forms have the same four fields.
+  const f = form as ReturnType<typeof useZodForm<typeof createSchema>>;
+  return (
+    <>
+      <FormField form={f} name="name" label="Podcast name">
         {(field) => <Input {...field} />}
       </FormField>
-      <FormField form={form} name="host_name" label="Host name" description="The host whose voice reads the ads.">
+      <FormField form={f} name="host_name" label="Host name" description="The host whose voice reads the ads.">
         {(field) => <Input {...field} />}
       </FormField>
       <FormField
-        form={form}
+        form={f}
         name="voice"
         label="Voice preset"
         description="Creatives for this podcast are read in this voice. Hear it from a campaign’s page."
       >
         {(field) => <Select options={VOICES} {...field} />}
       </FormField>
-      <FormField form={form} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">
+      <FormField form={f} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">
         {(field) => <Input type="url" placeholder="https://example.com/feed.xml" {...field} />}
       </FormField>
+    </>
+  );
+}
+
+function EditPodcastDialog({ podcast, onClose }: { podcast: Podcast; onClose: () => void }) {
+  const trpc = useTRPC();
+  const networkId = useNetworkId();
+  const queryClient = useQueryClient();
+  // Settled either way: after a conflict the list shows the latest version, so editing again starts from it.
+  const update = useMutation(
+    trpc.podcasts.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }),
+  );
+  const form = useZodForm(updateSchema, {
+    defaultValues: { name: podcast.name, host_name: podcast.host_name, voice: podcast.voice, rss_url: podcast.rss_url ?? '' },
+  });
+  return (
+    <FormDialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Edit ${podcast.name}`}
+      description="A new voice preset applies to creatives made from now on. If someone else changes this podcast meanwhile, saving tells you instead of overwriting their change."
+      form={form}
+      submitLabel="Save changes"
+      onSubmit={async (values) => {
+        const raw = form.getValues();
+        await update.mutateAsync({
+          ...values,
+          // An emptied feed URL clears it.
+          rss_url: values.rss_url ?? (raw.rss_url?.trim() === '' && podcast.rss_url ? null : undefined),
+          networkId,
+          podcastId: podcast.id,
+          version: podcast.version,
+        });
+        toast.success('Podcast saved.');
+        onClose();
+      }}
+    >
+      <PodcastFields form={form} />
     </FormDialog>
   );
 }
