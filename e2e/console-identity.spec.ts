@@ -253,6 +253,10 @@ test.describe('console identity', () => {
     const dana = await context.newPage();
     await dana.goto(acceptLink(await inviteThroughApi(request, second.id, danaEmail, 'read_only')));
     await expect(dana.getByText('Invitation token found in your link.')).toBeVisible();
+    // The page says what the link is for before anything is accepted (GET /v1/invitations/current).
+    await expect(dana.getByTestId('invitation-summary')).toContainText(
+      `Platform operator invited ${danaEmail.toLowerCase()} to join Second ${suffix} as a read-only member.`,
+    );
     await dana.getByRole('button', { name: 'Accept invitation' }).click();
     const explanation = dana.getByRole('heading', { level: 2, name: `You already have an account with ${danaEmail}.` });
     await expect(explanation).toBeFocused();

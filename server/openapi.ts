@@ -146,7 +146,8 @@ export function openApiDocument(): OpenAPIObject {
       bearerAuth: {
         type: 'http',
         scheme: 'bearer',
-        description: 'An API key: sk_test_… or sk_live_…. POST /invitations/accept takes the invitation token (inv_…) instead.',
+        description:
+          'An API key: sk_test_… or sk_live_…. GET /invitations/current and POST /invitations/accept take the invitation token (inv_…) instead.',
       },
     },
   });

@@ -212,6 +212,46 @@ describe('listing and revoking invitations', () => {
   });
 });
 
+describe('reading an invitation with its token (GET /v1/invitations/current)', () => {
+  it('shows the network, role, email and sender; follows the status; never uses the invitation up', async () => {
+    const network = await createNetworkRow('Night Owls Network');
+    const admin = await adminOf(network.id);
+    await database().update(users).set({ name: 'Ada Admin' }).where(eq(users.id, admin.person.id));
+    const sent = await invite(network.id, admin.token, { role: 'administrator' });
+
+    const read = await api<Record<string, unknown>>('GET', '/invitations/current', { token: sent.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({
+      id: sent.id,
+      network: { id: network.id, name: 'Night Owls Network' },
+      email: sent.email,
+      role: 'administrator',
+      status: 'pending',
+      expires_at: sent.expires_at,
+      invited_by: 'Ada Admin',
+    });
+
+    // Reading twice leaves it acceptable.
+    expect((await api('GET', '/invitations/current', { token: sent.token })).status).toBe(200);
+    expect((await accept(sent.token)).status).toBe(201);
+    expect((await api<{ status: string }>('GET', '/invitations/current', { token: sent.token })).body.status).toBe('accepted');
+
+    const revoked = await invite(network.id, admin.token);
+    expect((await api('DELETE', `/networks/${network.id}/invitations/${revoked.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api<{ status: string }>('GET', '/invitations/current', { token: revoked.token })).body.status).toBe('revoked');
+  });
+
+  it('401 for an unknown token, 400 with an API key as the bearer', async () => {
+    const network = await createNetworkRow();
+    const admin = await adminOf(network.id);
+    const unknown = await api<Problem>('GET', '/invitations/current', { token: `inv_${'A'.repeat(40)}` });
+    expect(unknown.status).toBe(401);
+    const withKey = await api<Problem>('GET', '/invitations/current', { token: admin.token });
+    expect(withKey.status).toBe(400);
+    expect(withKey.body.detail).toMatch(/invitation token \(inv_…\) as the bearer/);
+  });
+});
+
 describe('accepting an invitation', () => {
   it('invite → accept → the new key works on the next request; event, audit, membership', async () => {
     const network = await createNetworkRow();

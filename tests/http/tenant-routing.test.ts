@@ -167,6 +167,8 @@ async function joined(n: string, role: 'administrator' | 'read_only') {
   const email = `p-${crypto.randomUUID()}@example.test`;
   const invitation = await call<{ id: string; token: string }>('POST', `/networks/${n}/invitations`, { email, role });
   expect(invitation.status).toBe(201);
+  // What the accept page reads first: the network and sender, with the token.
+  expect((await call('GET', '/invitations/current', undefined, invitation.body.token)).status).toBe(200);
   const accepted = await call<{ member: { id: string }; api_key: { id: string; token: string } }>(
     'POST',
     '/invitations/accept',

@@ -1,6 +1,6 @@
 import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { invitations } from '@/db/schema';
+import { apiKeys, invitations, networks, serviceAccounts, users } from '@/db/schema';
 import { hashToken } from '@/server/auth/tokens';
 
 export type InvitationRow = typeof invitations.$inferSelect;
@@ -27,6 +27,32 @@ export async function findInvitationByToken({ db, token }: { db: Queryable; toke
     .from(invitations)
     .where(eq(invitations.tokenHash, hashToken(token)));
   return row;
+}
+
+/** What the person invited is shown before accepting: the network's name and who sent it. */
+export interface InvitationDetails {
+  invitation: InvitationRow;
+  networkName: string;
+  /** The name of the sending key's owner (a person, or a service account of the network); null when no sending key is recorded. */
+  invitedBy: string | null;
+}
+
+/** An invitation by its token, with its network's name and its sender's, or undefined for an unknown token. */
+export async function findInvitationDetails({ db, token }: { db: Queryable; token: string }): Promise<InvitationDetails | undefined> {
+  const invitation = await findInvitationByToken({ db, token });
+  if (!invitation) return undefined;
+  const [network] = await db.select({ name: networks.name }).from(networks).where(eq(networks.id, invitation.networkId));
+  let invitedBy: string | null = null;
+  if (invitation.createdByKeyId) {
+    const [sender] = await db
+      .select({ person: users.name, account: serviceAccounts.name })
+      .from(apiKeys)
+      .leftJoin(users, eq(users.id, apiKeys.userId))
+      .leftJoin(serviceAccounts, and(eq(serviceAccounts.id, apiKeys.serviceAccountId), eq(serviceAccounts.networkId, invitation.networkId)))
+      .where(eq(apiKeys.id, invitation.createdByKeyId));
+    invitedBy = sender?.person || sender?.account || null;
+  }
+  return { invitation, networkName: network?.name ?? '', invitedBy };
 }
 
 export async function findInvitation({ db, networkId, id }: { db: Queryable; networkId: string; id: string }): Promise<InvitationRow | undefined> {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { acceptInvitationInput } from '@/server/routers/invitations/accept-invitation.types';
@@ -10,6 +10,7 @@ import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent } from '@/app/(console)/_components/ui/card';
 import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 import { networkPath } from '@/app/(console)/_lib/network';
 import { problemOf } from '@/app/(console)/_lib/problem';
 import { signIn } from '@/app/(console)/_lib/session';
@@ -53,6 +54,7 @@ export function AcceptInvitation() {
       <Card>
         <CardContent className="px-6 py-6">
           <h1 className="text-xl font-semibold text-slate-900">Accept your invitation</h1>
+          {INVITATION_SHAPE.test(token) && !accepted && <InvitationSummary token={token} />}
           <p className="mt-1 text-sm text-slate-600">
             {existingAccount
               ? 'You will join the network with the role you were invited with and receive a new API key for it. It is shown only once.'
@@ -147,5 +149,53 @@ export function AcceptInvitation() {
         }}
       />
     </div>
+  );
+}
+
+/**
+ * What the link invites to, read with its token (GET /v1/invitations/current): the network, the
+ * role, who sent it, and whether it can still be accepted. Reading does not use the invitation up.
+ */
+function InvitationSummary({ token }: { token: string }) {
+  const details = useQuery({
+    queryKey: ['invitation-details', token],
+    queryFn: () => createOneOffClient(token).invitations.current.query({}),
+    retry: false,
+    staleTime: Infinity,
+  });
+  if (details.isPending) {
+    return (
+      <p role="status" className="mt-3 text-sm text-slate-600">
+        Reading your invitation…
+      </p>
+    );
+  }
+  if (details.error) {
+    const problem = problemOf(details.error);
+    return (
+      <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+        {problem.status === 401
+          ? 'This invitation link is not valid. Check that you copied the whole link.'
+          : `Could not read the invitation: ${problem.detail}`}
+      </p>
+    );
+  }
+  const invitation = details.data;
+  const role = invitation.role === 'administrator' ? 'an administrator' : 'a read-only member';
+  if (invitation.status !== 'pending') {
+    const why = { accepted: 'has already been accepted', revoked: 'was revoked', expired: `expired on ${formatDateTime(invitation.expires_at)}` }[
+      invitation.status
+    ];
+    return (
+      <p role="alert" className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="invitation-summary">
+        This invitation to <strong>{invitation.network.name}</strong> {why}. Ask an administrator of the network for a new one.
+      </p>
+    );
+  }
+  return (
+    <p className="mt-3 rounded-md bg-indigo-50 px-3 py-2 text-sm text-slate-800" data-testid="invitation-summary">
+      {invitation.invited_by ?? 'An administrator'} invited <strong>{invitation.email}</strong> to join <strong>{invitation.network.name}</strong> as{' '}
+      {role}. The invitation expires {formatDateTime(invitation.expires_at)}.
+    </p>
   );
 }
