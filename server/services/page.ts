@@ -15,7 +15,8 @@ type NetworkTable = PgTable & { id: PgColumn; networkId: PgColumn };
 
 /**
  * One keyset page of `table`: the network's rows that match every condition, in id (= creation)
- * order, after `afterId`, at most `take`. Every list of a network's rows is read through here.
+ * order, after `afterId`, at most `take`. The lists of one table read through here; a list that
+ * joins (members, with their person) writes the same conditions itself.
  */
 export function networkPage<T extends NetworkTable>(
   table: T,
