@@ -18,7 +18,7 @@ import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
 import { paceRefusal } from './http/refusal-pacing';
 import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget } from './http/request-budget';
-import { findInvitationByToken, INVITATION_TOKEN_PATTERN } from './services/invitations/find-invitations';
+import { findInvitationByToken, INVITATION_TOKEN_PATTERN, type InvitationRow } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
 import type { HttpOut } from './http/answer';
 
@@ -30,8 +30,8 @@ export interface Context {
   http: HttpOut;
   /** Filled by the authentication middleware. */
   principal?: Principal;
-  /** Accepting an invitation with its token as the bearer: the invitation authenticated the request. */
-  invitation?: { id: string; token: string };
+  /** An invitation token as the bearer: the invitation authenticated the request (`row` as the gate read it). */
+  invitation?: { id: string; token: string; row: InvitationRow };
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
@@ -322,7 +322,7 @@ export const invitationProcedure = base
       if (!INVITATION_TOKEN_PATTERN.test(candidate)) throw unauthorized('Malformed invitation token.');
       const found = await findInvitationByToken({ db: ctx.db, token: candidate });
       if (!found) throw unauthorized('Invalid invitation token.');
-      return { id: found.id, token: candidate };
+      return { id: found.id, token: candidate, row: found };
     };
     if (!token?.startsWith('inv_')) {
       const raw = (await getRawInput()) as { invitation_token?: unknown } | undefined;

@@ -392,7 +392,7 @@ export interface paths {
          * Read the invitation a token is for
          * @description With the invitation token as the bearer (`Authorization: Bearer inv_…`), what the person invited needs before accepting: the network (id and name), the email and role invited, who sent it, its status and when it expires. Read-only: the token stays acceptable. An API key as the bearer answers 400. Unknown or malformed token → 401 (counts against the failed-authentication limit).
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["invitations-current"];
         put?: never;
@@ -5612,23 +5612,6 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/unauthorized",
                      *       "title": "Unauthorized",
                      *       "status": 401,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found: Only when the invitation disappears between the check of its token and the read. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/not-found",
-                     *       "title": "Not found",
-                     *       "status": 404,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */

@@ -1,13 +1,10 @@
-import { badRequest, found } from '@/server/errors';
+import { badRequest } from '@/server/errors';
 import { findInvitationDetails } from '@/server/services/invitations/find-invitations';
 import { invitationProcedure } from '@/server/trpc';
 import { getCurrentInvitationInput, invitationDetailsSchema, presentInvitationDetails } from './get-current-invitation.types';
 
 export const getCurrentInvitationRoute = invitationProcedure
   .meta({
-    errors: {
-      'not-found': 'Only when the invitation disappears between the check of its token and the read.',
-    },
     openapi: {
       method: 'GET',
       path: '/invitations/current',
@@ -24,5 +21,5 @@ export const getCurrentInvitationRoute = invitationProcedure
   .output(invitationDetailsSchema)
   .query(async ({ ctx }) => {
     if (!ctx.invitation) throw badRequest('Send the invitation token (inv_…) as the bearer: `Authorization: Bearer inv_…`.');
-    return presentInvitationDetails(found(await findInvitationDetails({ db: ctx.db, token: ctx.invitation.token }), 'Invitation'));
+    return presentInvitationDetails(await findInvitationDetails({ db: ctx.db, invitation: ctx.invitation.row }));
   });

@@ -37,10 +37,8 @@ export interface InvitationDetails {
   invitedBy: string | null;
 }
 
-/** An invitation by its token, with its network's name and its sender's, or undefined for an unknown token. */
-export async function findInvitationDetails({ db, token }: { db: Queryable; token: string }): Promise<InvitationDetails | undefined> {
-  const invitation = await findInvitationByToken({ db, token });
-  if (!invitation) return undefined;
+/** An invitation with its network's name and its sender's. */
+export async function findInvitationDetails({ db, invitation }: { db: Queryable; invitation: InvitationRow }): Promise<InvitationDetails> {
   const [network] = await db.select({ name: networks.name }).from(networks).where(eq(networks.id, invitation.networkId));
   let invitedBy: string | null = null;
   if (invitation.createdByKeyId) {

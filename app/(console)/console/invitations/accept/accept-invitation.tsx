@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { acceptInvitationInput } from '@/server/routers/invitations/accept-invitation.types';
+import { INVITATION_TOKEN_PATTERN } from '@/server/services/invitations/invitation-status';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
 import { Button } from '@/app/(console)/_components/ui/button';
@@ -54,7 +55,8 @@ export function AcceptInvitation() {
       <Card>
         <CardContent className="px-6 py-6">
           <h1 className="text-xl font-semibold text-slate-900">Accept your invitation</h1>
-          {INVITATION_SHAPE.test(token) && !accepted && <InvitationSummary token={token} />}
+          {/* Only a whole token is read: a half-typed one would count as a failed attempt. */}
+          {INVITATION_TOKEN_PATTERN.test(token) && !accepted && <InvitationSummary token={token} />}
           <p className="mt-1 text-sm text-slate-600">
             {existingAccount
               ? 'You will join the network with the role you were invited with and receive a new API key for it. It is shown only once.'
