@@ -300,6 +300,24 @@ describe('network keys: /v1/networks/{n}/apikeys', () => {
     expect((await api('GET', `/networks/${network.id}/apikeys`, { token: member.token })).status).toBe(403);
   });
 
+  it('reads one key as the list shows it: this network’s scope only, never a token; 404 outside the network, 403 for read_only', async () => {
+    const a = await createNetworkRow();
+    const b = await createNetworkRow();
+    const admin = await personKey([{ networkId: a.id, role: 'administrator' }]);
+    const both = await personKey([
+      { networkId: a.id, role: 'read_only' },
+      { networkId: b.id, role: 'administrator' },
+    ]);
+    const res = await api<Key>('GET', `/networks/${a.id}/apikeys/${both.key.id}`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: both.key.id, status: 'active', scopes: [{ network_id: a.id, role: 'read_only' }] });
+    expect(res.body.token).toBeUndefined();
+    expect(res.text).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
+    const stranger = await adminOfNewNetwork();
+    expect((await api('GET', `/networks/${a.id}/apikeys/${stranger.key.id}`, { token: admin.token })).status).toBe(404);
+    expect((await api('GET', `/networks/${a.id}/apikeys/${admin.key.id}`, { token: both.token })).status).toBe(403);
+  });
+
   it('revokes a member’s key: 401 on its next request', async () => {
     const { network, token } = await adminOfNewNetwork();
     const member = await personKey([{ networkId: network.id, role: 'read_only' }]);

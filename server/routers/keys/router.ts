@@ -1,5 +1,6 @@
 import { router } from '@/server/trpc';
 import { createOwnKeyRoute } from './create-own-key';
+import { getNetworkKeyRoute } from './get-network-key';
 import { getOwnKeyRoute } from './get-own-key';
 import { listNetworkKeysRoute } from './list-network-keys';
 import { listOwnKeysRoute } from './list-own-keys';
@@ -15,6 +16,7 @@ export const keysRouter = router({
   revoke: revokeOwnKeyRoute,
   rotate: rotateOwnKeyRoute,
   listForNetwork: listNetworkKeysRoute,
+  getForNetwork: getNetworkKeyRoute,
   revokeForNetwork: revokeNetworkKeyRoute,
   rotateForNetwork: rotateNetworkKeyRoute,
 });
