@@ -5,8 +5,8 @@ import { expect, test, type APIRequestContext, type Page, type TestInfo } from '
 import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /*
- * A console that holds up at 1280 and 390 px (issue 18): tables become stacked cards on narrow
- * screens instead of scrolling sideways, the header names the network, dates have one format
+ * A console that holds up at 1280, 1024 and 390 px (issues 18 and 35): tables become stacked cards
+ * in narrow boxes instead of scrolling sideways, every row's actions are on screen at every width, the header names the network, dates have one format
  * with the time zone stated, the overview names what happened and links to it, the campaign page
  * lists its offers and creatives, the sidebar names the person, "My keys" lists the caller's own
  * keys, and the webhook page fits its card with Delete away from Edit. Screenshots of each page
@@ -37,9 +37,16 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Nothing scrolls sideways: not the page, and not any table inside its card. */
+/**
+ * Between the two layouts: a table box of ~800 px is a table again, and a wide one scrolls inside
+ * it with its actions pinned to the right edge (the only width where a table may scroll).
+ */
+const PINNED_WIDTH = 1120;
+
+/** Nothing scrolls sideways: not the page, and (but at PINNED_WIDTH) not any table inside its card. */
 async function expectNoSidewaysScroll(page: Page, width: number) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page scrolls sideways').toBeLessThanOrEqual(width);
+  if (width === PINNED_WIDTH) return;
   const overflowing = await page.evaluate(() =>
     [...document.querySelectorAll('table')]
       .map((table) => table.parentElement!)
@@ -57,20 +64,63 @@ async function expectOneDateFormat(page: Page) {
   expect(body, 'a 12-hour or numeric date').not.toMatch(/\b\d{1,2}:\d{2}(:\d{2})? ?(AM|PM)\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/);
 }
 
-async function atBothWidths(page: Page, testInfo: TestInfo, name: string, check: (width: number) => Promise<void>) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
+/**
+ * Every button and link in every row is on screen as the page opens: inside its table's box and
+ * the window, and not covered by anything (a cell scrolled under the pinned actions, say).
+ */
+async function expectEveryActionOnScreen(page: Page) {
+  const controls = page.locator('main table tbody :is(button, a)');
+  const count = await controls.count();
+  const clipped = await controls.evaluateAll((elements) =>
+    elements.flatMap((control) => {
+      const table = control.closest('table')!;
+      const box = table.parentElement!;
+      const { left } = box.getBoundingClientRect();
+      const r = control.getBoundingClientRect();
+      const within = r.left >= left - 1 && r.right <= left + box.clientWidth + 1 && r.left >= 0 && r.right <= window.innerWidth + 1;
+      return within ? [] : [`${table.getAttribute('aria-label')}: “${control.textContent}” at ${Math.round(r.left)}–${Math.round(r.right)}`];
+    }),
+  );
+  expect(clipped, 'row actions outside their table or the window').toEqual([]);
+  for (let i = 0; i < count; i++) {
+    const control = controls.nth(i);
+    // Horizontally it is already in view (above), so this only scrolls the page down to it.
+    await control.evaluate((e) => e.scrollIntoView({ block: 'center', inline: 'nearest' }));
+    const onTop = await control.evaluate((e) => {
+      // The first line box: a link wrapped onto two lines has nothing of its own at its box's centre.
+      const r = e.getClientRects()[0] ?? e.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && (hit === e || e.contains(hit));
+    });
+    expect(onTop, `“${await control.textContent()}” is covered`).toBe(true);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/** The checked widths: a laptop, the pinned case, a small laptop or tablet beside the sidebar, a phone. */
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: PINNED_WIDTH, height: 800 },
+  { width: 1024, height: 768 },
+  { width: 390, height: 844 },
+];
+
+async function atEveryWidth(page: Page, testInfo: TestInfo, name: string, check: (width: number) => Promise<void>) {
+  for (const size of WIDTHS) {
+    const { width } = size;
+    await page.setViewportSize(size);
     await check(width);
+    await expectEveryActionOnScreen(page);
     await expectNoSeriousA11yViolations(page, testInfo, `${name}-${width}`);
     await screenshot(page, testInfo, `console-${name}-${width}`);
   }
 }
 
-test('the console at 1280 and 390 px: stacked tables, the network in the header, names and links, one date format', async ({
+test('the console at 1280, 1024 and 390 px: every action on screen, stacked tables, the network in the header, names and links, one date format', async ({
   page,
   request,
 }, testInfo) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const receiver = await startReceiver();
   try {
     const suffix = randomUUID().slice(0, 8);
@@ -80,6 +130,8 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
       url: receiver.url,
       events: ['optin.completed', 'offer.accepted', 'creative.ready'],
     });
+    // A service account with a key: rows with Rotate and Revoke on API keys and Service accounts.
+    await post(request, `/networks/${n}/service-accounts`, { name: 'Nightly billing export', role: 'read_only' });
     const advertiser = await post<{ id: string }>(request, `/networks/${n}/advertisers`, { name: 'Acme Mattresses Inc.' });
     const campaign = await post<{ id: string }>(request, `/networks/${n}/campaigns`, {
       name: 'Spring sale',
@@ -119,7 +171,7 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
     await expect(events).not.toContainText('off_');
     const chart = page.getByTestId('delivery-chart');
     await expect(chart).toContainText('typical latency', { timeout: 30_000 });
-    await atBothWidths(page, testInfo, 'overview-layout', async (width) => {
+    await atEveryWidth(page, testInfo, 'overview-layout', async (width) => {
       if (width === 390) await expect(page.getByTestId('header-network')).toContainText(network.name);
       await expect(chart.locator('.recharts-line-dots circle, .recharts-line-dot').first()).toBeVisible();
       // One bucket of data still draws: a point per latency line.
@@ -137,7 +189,7 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
     // --- Campaigns: a script excerpt; the campaign page lists its offers and creatives ------------
     await page.goto(`/console/n/${n}/campaigns`);
     const row = page.getByRole('table', { name: 'Campaigns' }).getByRole('row').filter({ hasText: 'Spring sale' });
-    await atBothWidths(page, testInfo, 'campaigns', async (width) => {
+    await atEveryWidth(page, testInfo, 'campaigns', async (width) => {
       await expect(row).toContainText('Sleep better tonight with Acme mattresses');
       await expect(row).not.toContainText(/\d+ chars/);
       await expectNoSidewaysScroll(page, width);
@@ -146,7 +198,7 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
 
     await row.getByRole('link', { name: 'Spring sale' }).click();
     const offers = page.getByRole('table', { name: 'Offers of this campaign' });
-    await atBothWidths(page, testInfo, 'campaign-detail', async (width) => {
+    await atEveryWidth(page, testInfo, 'campaign-detail', async (width) => {
       await expect(offers.getByRole('row').filter({ hasText: LONG_PODCAST })).toContainText('ready', { timeout: 30_000 });
       await expect(offers.getByRole('link', { name: 'Open creative' })).toHaveAttribute('href', `/console/n/${n}/creatives?offer=${offer.id}`);
       // The podcast selector shows the whole name, wrapped if need be, never cut off.
@@ -166,7 +218,7 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
       .getByRole('button', { name: /^Play Audio:/ })
       .first()
       .click();
-    await atBothWidths(page, testInfo, 'creatives-layout', async (width) => {
+    await atEveryWidth(page, testInfo, 'creatives-layout', async (width) => {
       const download = (await page
         .getByRole('button', { name: /^Download Audio:/ })
         .first()
@@ -181,13 +233,16 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
       await expectOneDateFormat(page);
     });
 
-    // --- Offers, advertisers, podcasts, members, API keys: stacked at 390, nothing sideways -------
-    for (const section of ['offers', 'advertisers', 'podcasts', 'members', 'api-keys']) {
+    // --- The other lists: stacked in narrow boxes, nothing sideways, every action on screen ------
+    for (const section of ['offers', 'advertisers', 'podcasts', 'members', 'api-keys', 'service-accounts', 'webhooks']) {
       await page.goto(`/console/n/${n}/${section}`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.locator('main table')).not.toHaveCount(0);
       await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
-      await atBothWidths(page, testInfo, `${section}-layout`, async (width) => {
+      if (section === 'api-keys' || section === 'service-accounts') {
+        await expect(page.locator('main table').first().getByRole('row').filter({ hasText: 'Nightly billing export' }).first()).toBeVisible();
+      }
+      await atEveryWidth(page, testInfo, `${section}-layout`, async (width) => {
         await expectNoSidewaysScroll(page, width);
         await expectOneDateFormat(page);
       });
@@ -199,7 +254,7 @@ test('the console at 1280 and 390 px: stacked tables, the network in the header,
     await expect(deliveries.getByRole('row').filter({ hasText: 'creative.ready' })).toContainText('succeeded', { timeout: 30_000 });
     for (const label of ['Created since', 'Created until']) await page.getByLabel(label).fill('2026-11-24T23:59');
     await page.getByRole('button', { name: 'Clear filters' }).click();
-    await atBothWidths(page, testInfo, 'webhook-detail-layout', async (width) => {
+    await atEveryWidth(page, testInfo, 'webhook-detail-layout', async (width) => {
       await expectNoSidewaysScroll(page, width);
       await expectOneDateFormat(page);
       if (width === 1280) {
@@ -240,7 +295,7 @@ test('"My keys" lists the signed-in owner’s own keys, and the sidebar names th
   await expect(page.getByRole('heading', { level: 1, name: 'My keys' })).toBeVisible();
   await expect(page.getByTestId('signed-in-as')).toContainText(`Billing export ${suffix}`);
   const keys = page.getByRole('table', { name: 'My keys' });
-  await atBothWidths(page, testInfo, 'my-keys', async (width) => {
+  await atEveryWidth(page, testInfo, 'my-keys', async (width) => {
     await expect(keys.getByRole('row').filter({ hasText: 'signed in with this key' })).toHaveCount(1);
     await expect(keys.getByRole('row').filter({ hasText: `${second.start}…` })).toContainText('Read only');
     await expectNoSidewaysScroll(page, width);

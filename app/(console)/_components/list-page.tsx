@@ -4,7 +4,7 @@ import { Plus } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select, type SelectOption } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -37,6 +37,9 @@ export interface ListPageProps<TRow, S extends FilterSpec> {
   notice?: ReactNode;
   list: PagedList<TRow>;
   columns: DataTableColumn<TRow>[];
+  /** Opens a row's object (its sheet, with its id in the URL: useOpenObject). */
+  onRowClick?: (row: TRow) => void;
+  selectedRowId?: string;
   /** The empty list before anything was created. `action` defaults to the create button. */
   empty: { icon: ReactNode; title: string; description: ReactNode; action?: ReactNode };
 }
@@ -51,6 +54,8 @@ export function ListPage<TRow, S extends FilterSpec>({
   notice,
   list,
   columns,
+  onRowClick,
+  selectedRowId,
   empty,
 }: ListPageProps<TRow, S>) {
   return (
@@ -80,6 +85,8 @@ export function ListPage<TRow, S extends FilterSpec>({
       <DataTable
         label={title}
         columns={columns}
+        onRowClick={onRowClick}
+        selectedRowId={selectedRowId}
         {...pagedTable(list)}
         empty={
           filters?.active ? (
@@ -222,7 +229,7 @@ export function dateTimeColumn<TRow>(key: keyof TRow & string, header: string, u
 /** The row's buttons, right-aligned, under a header only screen readers read. */
 export function actionsColumn<TRow>(cell: (row: TRow) => ReactNode): DataTableColumn<TRow> {
   return {
-    id: 'actions',
+    id: ACTIONS_COLUMN_ID,
     header: () => <span className="sr-only">Actions</span>,
     enableSorting: false,
     cell: ({ row }) => cell(row.original),

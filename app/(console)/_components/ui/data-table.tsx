@@ -2,7 +2,7 @@
 
 import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type Row, type SortingState } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { cn } from '@/app/(console)/_lib/cn';
 import { Button } from './button';
 import { Skeleton } from './skeleton';
@@ -55,11 +55,52 @@ function columnLabel<TRow>(column: DataTableColumn<TRow>): string | undefined {
 }
 
 /**
- * A readable table over TanStack Table with loading, empty and error states.
- * Below the `sm` breakpoint (640 px) each row is a card: the cells stack, each under its
- * column's name, so nothing scrolls sideways; from `sm` up it is an ordinary table that scrolls
- * inside its card only if its columns cannot fit. One DOM serves both (the table keeps its
- * semantics, the header row is read by screen readers and hidden on narrow screens).
+ * A click on the row itself, not on one of its buttons or links (they do their own thing) nor in
+ * a dialog one of them opened (React passes a portal's events up to the row).
+ */
+function opensRow(event: MouseEvent<HTMLElement>): boolean {
+  const target = event.target as Element;
+  if (!event.currentTarget.contains(target)) return false;
+  const control = target.closest('a, button, input, select, textarea, label, audio, [role="button"]');
+  return control === null || !event.currentTarget.contains(control);
+}
+
+/** The id `actionsColumn` gives the column of a row's buttons (list-page.tsx). */
+export const ACTIONS_COLUMN_ID = 'actions';
+
+/**
+ * Whether the table is wider than its box and not scrolled to its right end: the actions column
+ * then casts a shadow over the columns sliding under it, or (without one) the right edge fades,
+ * so the reader sees there is more.
+ */
+function useMoreToTheRight() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState(false);
+  const measure = useCallback(() => {
+    const box = ref.current;
+    if (box) setMore(box.scrollWidth - box.clientWidth - box.scrollLeft > 1);
+  }, []);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, [measure]);
+  return { ref, more, onScroll: measure };
+}
+
+/**
+ * A readable table over TanStack Table with loading, empty and error states, laid out by the
+ * width of its own box (a container query), not the window's, since the sidebar takes a share:
+ * - in a box narrower than 48rem (a phone, or a 1024 px window beside the sidebar) each row is a
+ *   card: the cells stack, each under its column's name, the row's buttons last;
+ * - wider, it is an ordinary table. If its columns still cannot fit, it scrolls inside its box
+ *   while the actions column stays pinned to the right edge with a shadow, so every row's
+ *   buttons are on screen at every width.
+ * One DOM serves both (the table keeps its semantics; the header row is read by screen readers
+ * and hidden in the cards).
  */
 export function DataTable<TRow>({
   columns,
@@ -78,6 +119,7 @@ export function DataTable<TRow>({
   className,
 }: DataTableProps<TRow>) {
   const [sorting, setSorting] = useState<SortingState>([]);
+  const scroll = useMoreToTheRight();
   const table = useReactTable({
     data: rows ?? [],
     columns,
@@ -92,12 +134,20 @@ export function DataTable<TRow>({
 
   const showSkeleton = loading || rows === undefined;
   const visibleRows = table.getRowModel().rows;
+  const pinsActions = columns.some((column) => column.id === ACTIONS_COLUMN_ID);
+  /** The pinned actions cell: on the right edge while the table scrolls, in place in the cards. */
+  const pinned = (background: string) =>
+    cn(
+      'sticky right-0 @max-3xl:static @max-3xl:bg-transparent',
+      background,
+      scroll.more && 'shadow-[-10px_0_10px_-8px_rgb(15_23_42/0.25)] @max-3xl:shadow-none',
+    );
 
   return (
-    <div className={cn('overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm', className)}>
-      <div className="relative overflow-x-auto">
-        <table className="w-full border-collapse text-left text-sm max-sm:block" aria-label={label} aria-busy={showSkeleton || undefined}>
-          <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase max-sm:sr-only">
+    <div className={cn('@container relative overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm', className)}>
+      <div ref={scroll.ref} onScroll={scroll.onScroll} className="overflow-x-auto">
+        <table className="w-full border-collapse text-left text-sm @max-3xl:block" aria-label={label} aria-busy={showSkeleton || undefined}>
+          <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase @max-3xl:sr-only">
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => {
@@ -107,7 +157,10 @@ export function DataTable<TRow>({
                     <th
                       key={header.id}
                       scope="col"
-                      className="border-b border-slate-200 px-4 py-2.5 whitespace-nowrap"
+                      className={cn(
+                        'border-b border-slate-200 px-4 py-2.5 whitespace-nowrap',
+                        header.column.id === ACTIONS_COLUMN_ID && pinned('bg-slate-50'),
+                      )}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                     >
                       {header.isPlaceholder ? null : sortable ? (
@@ -134,12 +187,12 @@ export function DataTable<TRow>({
               </tr>
             ))}
           </thead>
-          <tbody className="divide-y divide-slate-100 max-sm:block">
+          <tbody className="divide-y divide-slate-100 @max-3xl:block">
             {showSkeleton
               ? Array.from({ length: 4 }, (_, i) => (
-                  <tr key={i} className="max-sm:block max-sm:px-4 max-sm:py-2">
+                  <tr key={i} className="@max-3xl:block @max-3xl:px-4 @max-3xl:py-2">
                     {columns.map((_, j) => (
-                      <td key={j} className="px-4 py-3 max-sm:block max-sm:px-0 max-sm:py-1">
+                      <td key={j} className="px-4 py-3 @max-3xl:block @max-3xl:px-0 @max-3xl:py-1">
                         <Skeleton className="h-4 w-full max-w-40" />
                       </td>
                     ))}
@@ -149,7 +202,7 @@ export function DataTable<TRow>({
                   <tr
                     key={row.id}
                     className={cn(
-                      'align-top max-sm:block max-sm:space-y-2 max-sm:px-4 max-sm:py-3',
+                      'group align-top @max-3xl:block @max-3xl:space-y-2 @max-3xl:px-4 @max-3xl:py-3',
                       onRowClick &&
                         'cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600',
                       selectedRowId === row.id && 'bg-indigo-50',
@@ -157,7 +210,10 @@ export function DataTable<TRow>({
                     {...(onRowClick
                       ? {
                           tabIndex: 0,
-                          onClick: () => onRowClick(row.original),
+                          onClick: (event: MouseEvent<HTMLTableRowElement>) => {
+                            if (!opensRow(event)) return;
+                            onRowClick(row.original);
+                          },
                           onKeyDown: (event: KeyboardEvent) => {
                             if (event.target !== event.currentTarget) return;
                             if (event.key === 'Enter' || event.key === ' ') {
@@ -171,15 +227,24 @@ export function DataTable<TRow>({
                   >
                     {row.getVisibleCells().map((cell) => {
                       const name = columnLabel(cell.column.columnDef);
+                      const actions = cell.column.id === ACTIONS_COLUMN_ID;
                       return (
                         <td
                           key={cell.id}
                           data-label={name}
+                          data-actions={actions || undefined}
                           className={cn(
-                            'px-4 py-3 text-slate-800 max-sm:block max-sm:min-w-0 max-sm:p-0 max-sm:break-words max-sm:[&_*]:whitespace-normal',
+                            'px-4 py-3 text-slate-800 @max-3xl:block @max-3xl:min-w-0 @max-3xl:p-0 @max-3xl:break-words @max-3xl:[&_*]:whitespace-normal',
                             // The column's name before the value, drawn by CSS (so it is not in the cell's text on wide screens).
                             name &&
-                              'max-sm:grid max-sm:grid-cols-[6.5rem_minmax(0,1fr)] max-sm:items-baseline max-sm:gap-3 max-sm:before:text-xs max-sm:before:font-medium max-sm:before:tracking-wide max-sm:before:text-slate-600 max-sm:before:uppercase max-sm:before:content-[attr(data-label)]',
+                              '@max-3xl:grid @max-3xl:grid-cols-[6.5rem_minmax(0,1fr)] @max-3xl:items-baseline @max-3xl:gap-3 @max-3xl:before:text-xs @max-3xl:before:font-medium @max-3xl:before:tracking-wide @max-3xl:before:text-slate-600 @max-3xl:before:uppercase @max-3xl:before:content-[attr(data-label)]',
+                            // The row's own colour under the pinned cell, so the columns sliding beneath do not show through.
+                            actions &&
+                              pinned(
+                                selectedRowId === row.id
+                                  ? 'bg-indigo-50'
+                                  : cn('bg-white', onRowClick && 'group-hover:bg-slate-50 group-focus-visible:bg-indigo-50'),
+                              ),
                           )}
                         >
                           <div className="min-w-0">{flexRender(cell.column.columnDef.cell, cell.getContext())}</div>
@@ -191,6 +256,9 @@ export function DataTable<TRow>({
           </tbody>
         </table>
       </div>
+      {!pinsActions && scroll.more && (
+        <div aria-hidden className="pointer-events-none absolute inset-y-0 right-0 w-10 bg-gradient-to-l from-white @max-3xl:hidden" />
+      )}
       {showSkeleton && (
         <span className="sr-only" role="status">
           Loading {label}…

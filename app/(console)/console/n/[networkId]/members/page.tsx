@@ -1,7 +1,12 @@
+import { Suspense } from 'react';
 import { MembersView } from './_components/members-view';
 
 export const metadata = { title: 'Members' };
 
 export default function Page() {
-  return <MembersView />;
+  return (
+    <Suspense>
+      <MembersView />
+    </Suspense>
+  );
 }

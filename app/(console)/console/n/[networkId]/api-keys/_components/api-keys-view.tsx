@@ -6,16 +6,18 @@ import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { useCanAdminister, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useUrlFilters } from '@/app/(console)/_lib/url-filters';
+import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { roleLabel, useIdentityDirectory } from './identity';
 import { keyNameColumn } from './key-name-column';
+import { KeySheet } from './key-sheet';
 import { MintKeyDialog } from './mint-key-dialog';
 import { RevokeKeyDialog } from './revoke-key-dialog';
 import { RotatedKeyReveal, RotateKeyDialog, type RotatedKey } from './rotate-key-dialog';
@@ -45,6 +47,7 @@ export function ApiKeysView() {
   const statusFilterId = useId();
   const directory = useIdentityDirectory(networkId);
   const [rotated, setRotated] = useState<RotatedKey | null>(null);
+  const opened = useOpenObject('key');
 
   const input = { networkId, limit: 50 };
   const keys = useInfiniteQuery(
@@ -140,7 +143,7 @@ export function ApiKeysView() {
     ...(canAdminister
       ? [
           {
-            id: 'actions',
+            id: ACTIONS_COLUMN_ID,
             header: () => <span className="sr-only">Actions</span>,
             enableSorting: false,
             cell: ({ row }) => <KeyActions networkId={networkId} apiKey={row.original} onRotated={setRotated} />,
@@ -211,6 +214,8 @@ export function ApiKeysView() {
             label="API keys"
             columns={columns}
             rows={role === undefined ? undefined : rows}
+            onRowClick={(key) => opened.open(key.id)}
+            selectedRowId={opened.id ?? undefined}
             empty={
               filtered ? (
                 <EmptyState
@@ -226,6 +231,14 @@ export function ApiKeysView() {
             }
           />
         </>
+      )}
+      {canAdminister && (
+        <KeySheet
+          keyId={opened.id}
+          onClose={opened.close}
+          ownerOf={ownerName}
+          actions={(key) => <KeyActions networkId={networkId} apiKey={key} onRotated={setRotated} />}
+        />
       )}
       <RotatedKeyReveal rotated={rotated} onClose={() => setRotated(null)} />
     </div>

@@ -1,26 +1,23 @@
 'use client';
 
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { FileAudio, Loader2, RotateCw } from 'lucide-react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { FileAudio, Loader2 } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo } from 'react';
-import type { z } from 'zod';
-import { creativeStatusSchema, type creativeSchema } from '@/server/routers/creatives/creative.types';
+import { creativeStatusSchema } from '@/server/routers/creatives/creative.types';
 import { dateTimeColumn, ListFilter, ListPage, referenceColumn } from '@/app/(console)/_components/list-page';
-import { AuthorizedAudio } from '@/app/(console)/_components/ui/authorized-audio';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { optionsOf } from '@/app/(console)/_components/ui/select';
-import { toast } from '@/app/(console)/_components/ui/toaster';
-import { creativeAudioPath, formatDuration, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { formatDuration, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
-import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { useListFilters } from '@/app/(console)/_lib/url-filters';
-
-type Creative = z.infer<typeof creativeSchema>;
+import { useOpenObject } from '@/app/(console)/_lib/open-object';
+import { CreativeAudio, type Creative } from './creative-audio';
+import { CreativeSheet } from './creative-sheet';
 
 /** How often the list is refreshed while a creative is generating (and not at all otherwise). */
 const POLL_MS = 1500;
@@ -44,6 +41,7 @@ export function CreativesPage() {
       ),
     ),
   );
+  const opened = useOpenObject('creative');
   const generating = list.rows?.filter((c) => c.status === 'generating').length ?? 0;
 
   const columns = useMemo<DataTableColumn<Creative>[]>(
@@ -96,78 +94,50 @@ export function CreativesPage() {
   );
 
   return (
-    <ListPage
-      title="Creatives"
-      description="The host-voiced audio of accepted offers. A creative is generated in the podcast’s voice preset; this page updates by itself while any is generating."
-      filters={filters}
-      clearLabel="Show all creatives"
-      toolbar={
-        <>
-          <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(creativeStatusSchema.options)} />
-          {offerId && <p className="text-sm text-slate-700 sm:pb-2">Showing the creative of one offer.</p>}
-        </>
-      }
-      notice={
-        <p role="status" aria-live="polite" className="mb-3 min-h-5 text-sm text-slate-600">
-          {generating > 0 ? (
-            <span className="inline-flex items-center gap-2">
-              <Loader2 className="size-4 animate-spin" aria-hidden /> {generating === 1 ? 'One creative is' : `${generating} creatives are`} being
-              generated — this list updates by itself.
-            </span>
-          ) : null}
-        </p>
-      }
-      list={list}
-      columns={columns}
-      empty={{
-        icon: <FileAudio className="size-6" />,
-        title: 'No creatives yet',
-        description: 'A creative is made when an offer is accepted.',
-        action: (
-          <Button asChild variant="secondary">
-            <IntentLink href={networkPath(networkId, 'offers')}>Go to offers</IntentLink>
-          </Button>
-        ),
-      }}
-    />
-  );
-}
-
-function CreativeAudio({ creative, canAdminister, label }: { creative: Creative; canAdminister: boolean; label: string }) {
-  const trpc = useTRPC();
-  const networkId = useNetworkId();
-  const queryClient = useQueryClient();
-  const retry = useMutation(
-    trpc.creatives.retry.mutationOptions({
-      onSuccess: () => toast.success('Generating the creative again.'),
-      onError: (error) => toast.error(problemSentence(error, 'retry the creative')),
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() }),
-    }),
-  );
-  if (creative.status === 'ready') {
-    return <AuthorizedAudio path={creativeAudioPath(networkId, creative.id)} label={`Audio: ${label}`} fileName={`creative-${creative.id}`} />;
-  }
-  if (creative.status === 'generating') {
-    return (
-      <span className="inline-flex items-center gap-2 text-sm text-slate-600">
-        <Loader2 className="size-4 animate-spin" aria-hidden /> Generating{creative.attempts > 1 ? ` (attempt ${creative.attempts})` : ''}…
-      </span>
-    );
-  }
-  return (
-    <div className="max-w-72 space-y-2">
-      <p className="text-sm text-red-800">{creative.failure_reason ?? 'The voice could not be generated.'}</p>
-      {canAdminister && (
-        <Button
-          variant="secondary"
-          size="sm"
-          loading={retry.isPending}
-          onClick={() => retry.mutate({ networkId, creativeId: creative.id })}
-          aria-label={`Retry ${label}`}
-        >
-          <RotateCw aria-hidden /> Retry
-        </Button>
-      )}
-    </div>
+    <>
+      <ListPage
+        title="Creatives"
+        description="The host-voiced audio of accepted offers. A creative is generated in the podcast’s voice preset; this page updates by itself while any is generating."
+        filters={filters}
+        clearLabel="Show all creatives"
+        toolbar={
+          <>
+            <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(creativeStatusSchema.options)} />
+            {offerId && <p className="text-sm text-slate-700 sm:pb-2">Showing the creative of one offer.</p>}
+          </>
+        }
+        notice={
+          <p role="status" aria-live="polite" className="mb-3 min-h-5 text-sm text-slate-600">
+            {generating > 0 ? (
+              <span className="inline-flex items-center gap-2">
+                <Loader2 className="size-4 animate-spin" aria-hidden /> {generating === 1 ? 'One creative is' : `${generating} creatives are`} being
+                generated — this list updates by itself.
+              </span>
+            ) : null}
+          </p>
+        }
+        list={list}
+        columns={columns}
+        onRowClick={(creative) => opened.open(creative.id)}
+        selectedRowId={opened.id ?? undefined}
+        empty={{
+          icon: <FileAudio className="size-6" />,
+          title: 'No creatives yet',
+          description: 'A creative is made when an offer is accepted.',
+          action: (
+            <Button asChild variant="secondary">
+              <IntentLink href={networkPath(networkId, 'offers')}>Go to offers</IntentLink>
+            </Button>
+          ),
+        }}
+      />
+      <CreativeSheet
+        creativeId={opened.id}
+        onClose={opened.close}
+        canAdminister={canAdminister}
+        campaignNames={campaignNames}
+        podcastNames={podcastNames}
+      />
+    </>
   );
 }

@@ -8,7 +8,7 @@ import type { Member } from '@/server/routers/members/member.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -18,6 +18,8 @@ import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { identitySentence, roleLabel } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { InviteDialog } from './invite-dialog';
+import { MemberSheet } from './member-sheet';
+import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
 
 const MEMBER_STATUS = [
@@ -57,6 +59,7 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
   const statusId = useId();
   const input = { networkId, limit: 50, status };
   const members = useInfiniteQuery(trpc.members.list.infiniteQueryOptions(input, byCursor));
+  const opened = useOpenObject('member');
   const columns: DataTableColumn<Member>[] = [
     {
       id: 'name',
@@ -84,7 +87,7 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
     ...(canAdminister && status === 'active'
       ? [
           {
-            id: 'actions',
+            id: ACTIONS_COLUMN_ID,
             header: () => <span className="sr-only">Actions</span>,
             enableSorting: false,
             cell: ({ row }) => <MemberActions networkId={networkId} member={row.original} />,
@@ -102,6 +105,8 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
         label="Members"
         columns={columns}
         {...pagedTable(pagedList(members))}
+        onRowClick={(member) => opened.open(member.id)}
+        selectedRowId={opened.id ?? undefined}
         empty={
           status === 'active' ? (
             <EmptyState
@@ -112,6 +117,11 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
             <EmptyState title="Nobody has been removed" />
           )
         }
+      />
+      <MemberSheet
+        memberId={opened.id}
+        onClose={opened.close}
+        actions={(member) => canAdminister && member.status === 'active' && <MemberActions networkId={networkId} member={member} />}
       />
     </>
   );
@@ -240,7 +250,7 @@ function InvitationsSection({ networkId }: { networkId: string }) {
     },
     { id: 'status', header: 'Status', accessorKey: 'status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
     {
-      id: 'actions',
+      id: ACTIONS_COLUMN_ID,
       header: () => <span className="sr-only">Actions</span>,
       enableSorting: false,
       cell: ({ row }) => (row.original.status === 'pending' ? <RevokeInvitation networkId={networkId} invitation={row.original} /> : null),

@@ -4,7 +4,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { KeySquare } from 'lucide-react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -59,7 +59,7 @@ export function MyKeysView() {
     },
     { id: 'expires', header: 'Expires', accessorKey: 'expires_at', cell: ({ row }) => <DateTime value={row.original.expires_at} unset="Never" /> },
     {
-      id: 'actions',
+      id: ACTIONS_COLUMN_ID,
       header: () => <span className="sr-only">Actions</span>,
       enableSorting: false,
       cell: ({ row }) => (row.original.status === 'active' && row.original.id !== currentKeyId ? <RevokeOwnKey apiKey={row.original} /> : null),

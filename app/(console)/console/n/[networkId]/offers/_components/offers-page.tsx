@@ -2,31 +2,27 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Handshake } from 'lucide-react';
-import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
-import { offerStatusSchema, type offerSchema } from '@/server/routers/offers/offer.types';
+import { offerStatusSchema } from '@/server/routers/offers/offer.types';
 import { createOfferInput } from '@/server/routers/offers/create-offer.types';
-import { rejectOfferInput } from '@/server/routers/offers/reject-offer.types';
 import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import { actionsColumn, dateTimeColumn, ListFilter, ListPage, moneyColumn, referenceColumn } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
-import { Button } from '@/app/(console)/_components/ui/button';
-import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
-import { Input, Textarea } from '@/app/(console)/_components/ui/input';
+import { Input } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { formatMoney, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
 import { localDateTime } from '@/app/(console)/_lib/form-values';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
-import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { useListFilters } from '@/app/(console)/_lib/url-filters';
-
-type Offer = z.infer<typeof offerSchema>;
+import { useOpenObject } from '@/app/(console)/_lib/open-object';
+import { OfferActions, type Offer } from './offer-actions';
+import { OfferSheet } from './offer-sheet';
 
 /** The price is typed in whole currency units and sent as minor units (cents). */
 const priceInUnits = <T extends z.ZodType>(schema: T) =>
@@ -36,7 +32,6 @@ const createSchema = createOfferInput.omit({ networkId: true }).extend({
   price_cents: priceInUnits(createOfferInput.shape.price_cents),
   expires_at: localDateTime(createOfferInput.shape.expires_at),
 });
-const rejectSchema = rejectOfferInput.omit({ networkId: true, offerId: true });
 
 export function OffersPage() {
   const trpc = useTRPC();
@@ -45,6 +40,7 @@ export function OffersPage() {
   const filters = useListFilters({ status: offerStatusSchema.options, campaign: 'id', podcast: 'id' });
   const { status, campaign: campaignId, podcast: podcastId } = filters.values;
   const [creating, setCreating] = useState(false);
+  const opened = useOpenObject('offer');
 
   const campaigns = useCampaigns(networkId);
   const podcasts = usePodcasts(networkId);
@@ -123,115 +119,23 @@ export function OffersPage() {
         }
         list={list}
         columns={columns}
+        onRowClick={(offer) => opened.open(offer.id)}
+        selectedRowId={opened.id ?? undefined}
         empty={{
           icon: <Handshake className="size-6" />,
           title: 'No offers yet',
           description: 'Offer a draft or active campaign to an opted-in podcast.',
         }}
       />
+      <OfferSheet
+        offerId={opened.id}
+        onClose={opened.close}
+        canAdminister={canAdminister}
+        campaignNames={campaignNames}
+        podcastNames={podcastNames}
+      />
       <CreateOfferDialog open={creating} onOpenChange={setCreating} defaultCampaignId={campaignId} defaultPodcastId={podcastId} />
     </>
-  );
-}
-
-function OfferActions({
-  offer,
-  canAdminister,
-  campaignName,
-  podcastName,
-}: {
-  offer: Offer;
-  canAdminister: boolean;
-  campaignName?: string;
-  podcastName?: string;
-}) {
-  const trpc = useTRPC();
-  const networkId = useNetworkId();
-  const queryClient = useQueryClient();
-  const [rejecting, setRejecting] = useState(false);
-  const accept = useMutation(
-    trpc.offers.accept.mutationOptions({
-      onSettled: () =>
-        Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() }),
-        ]),
-    }),
-  );
-  const what = `${campaignName ?? 'this campaign'} on ${podcastName ?? 'this podcast'}`;
-
-  if (offer.status === 'accepted' && offer.creative_id) {
-    return (
-      <div className="flex justify-end">
-        <Button asChild variant="link" size="sm">
-          <IntentLink href={`${networkPath(networkId, 'creatives')}?offer=${encodeURIComponent(offer.id)}`}>
-            View creative<span className="sr-only"> for {what}</span>
-          </IntentLink>
-        </Button>
-      </div>
-    );
-  }
-  if (offer.status !== 'open' || !canAdminister) return null;
-  return (
-    <div className="flex justify-end gap-1 whitespace-nowrap">
-      <ConfirmDialog
-        trigger={
-          <Button size="sm" aria-label={`Accept offer of ${what}`} onClick={() => accept.reset()}>
-            Accept
-          </Button>
-        }
-        title="Accept this offer?"
-        description={`${campaignName ?? 'The campaign'} will be read on ${podcastName ?? 'the podcast'} for ${formatMoney(offer.price_cents, offer.currency)}. Accepting starts generating the creative in the host’s voice; it cannot be undone.`}
-        confirmLabel="Accept offer"
-        destructive={false}
-        error={accept.error ? problemSentence(accept.error, 'accept the offer') : undefined}
-        onConfirm={async () => {
-          try {
-            await accept.mutateAsync({ networkId, offerId: offer.id });
-          } catch (error) {
-            // The refreshed list may no longer offer this row (decided elsewhere), which closes the
-            // dialog with its sentence: say it where it stays.
-            toast.error(problemSentence(error, 'accept the offer'));
-            throw error;
-          }
-          toast.success('Offer accepted: the creative is being generated.');
-        }}
-      />
-      <Button variant="secondary" size="sm" aria-label={`Reject offer of ${what}`} onClick={() => setRejecting(true)}>
-        Reject
-      </Button>
-      {rejecting && <RejectOfferDialog offer={offer} what={what} onClose={() => setRejecting(false)} />}
-    </div>
-  );
-}
-
-function RejectOfferDialog({ offer, what, onClose }: { offer: Offer; what: string; onClose: () => void }) {
-  const trpc = useTRPC();
-  const networkId = useNetworkId();
-  const queryClient = useQueryClient();
-  const reject = useMutation(
-    trpc.offers.reject.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }) }),
-  );
-  const form = useZodForm(rejectSchema, { defaultValues: { reason: '' } });
-  return (
-    <FormDialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title="Reject this offer?"
-      description={`The offer of ${what} is closed for good; the reason is kept with it and sent in the offer.rejected event.`}
-      form={form}
-      submitLabel="Reject offer"
-      submitVariant="danger"
-      onSubmit={async (values) => {
-        await reject.mutateAsync({ ...values, networkId, offerId: offer.id });
-        toast.success('Offer rejected.');
-        onClose();
-      }}
-    >
-      <FormField form={form} name="reason" label="Reason" description="Optional, up to 500 characters.">
-        {(field) => <Textarea rows={3} {...field} />}
-      </FormField>
-    </FormDialog>
   );
 }
 

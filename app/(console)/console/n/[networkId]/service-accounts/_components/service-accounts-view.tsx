@@ -8,7 +8,7 @@ import type { ServiceAccount } from '@/server/routers/service-accounts/service-a
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button, buttonVariants } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
-import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
@@ -69,7 +69,7 @@ export function ServiceAccountsView() {
     ...(canAdminister && status === 'active'
       ? [
           {
-            id: 'actions',
+            id: ACTIONS_COLUMN_ID,
             header: () => <span className="sr-only">Actions</span>,
             enableSorting: false,
             cell: ({ row }) => <AccountActions networkId={networkId} account={row.original} />,

@@ -1,7 +1,12 @@
+import { Suspense } from 'react';
 import { WebhookDetail } from '@/app/(console)/console/n/[networkId]/webhooks/_components/webhook-detail';
 
 export const metadata = { title: 'Webhook' };
 
 export default function Page() {
-  return <WebhookDetail />;
+  return (
+    <Suspense>
+      <WebhookDetail />
+    </Suspense>
+  );
 }

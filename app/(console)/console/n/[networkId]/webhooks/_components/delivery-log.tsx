@@ -16,6 +16,7 @@ import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { EmptyState } from '@/app/(console)/_components/ui/states';
 import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
+import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { useTRPC, type RouterInputs, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { DeliveryPanel } from './delivery-panel';
 import { formatLatency, fromLocalInput, toLocalInput } from './format';
@@ -35,7 +36,7 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
   const [eventType, setEventType] = useState('');
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
-  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = useOpenObject('delivery');
 
   const input = {
     networkId,
@@ -164,8 +165,8 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
           columns={columns}
           rows={rows}
           label="Deliveries"
-          onRowClick={(d) => setOpenId(d.id)}
-          selectedRowId={openId ?? undefined}
+          onRowClick={(d) => opened.open(d.id)}
+          selectedRowId={opened.id ?? undefined}
           empty={
             <EmptyState
               icon={<Inbox className="size-6" />}
@@ -179,7 +180,7 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
           }
         />
       </CardContent>
-      <DeliveryPanel networkId={networkId} webhook={webhook} deliveryId={openId} onClose={() => setOpenId(null)} />
+      <DeliveryPanel networkId={networkId} webhook={webhook} deliveryId={opened.id} onClose={opened.close} />
     </Card>
   );
 }

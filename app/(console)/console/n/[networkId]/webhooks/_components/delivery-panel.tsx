@@ -2,10 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, Copy, Send } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Dialog, DialogContent } from '@/app/(console)/_components/ui/dialog';
+import { DetailItem, DetailList, DetailSheet } from '@/app/(console)/_components/detail-sheet';
 import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
 import { ErrorState } from '@/app/(console)/_components/ui/states';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -17,7 +17,7 @@ import { formatDateTime } from '@/app/(console)/_lib/dates';
 type Webhook = RouterOutputs['webhooks']['get'];
 type Detail = RouterOutputs['webhooks']['getDelivery'];
 
-/** A side sheet with one delivery: the request as sent and every attempt. */
+/** A side sheet with one delivery (`?delivery=` in the URL): the request as sent and every attempt. */
 export function DeliveryPanel({
   networkId,
   webhook,
@@ -30,17 +30,9 @@ export function DeliveryPanel({
   onClose: () => void;
 }) {
   return (
-    <Dialog open={deliveryId !== null} onOpenChange={(open) => !open && onClose()}>
-      {deliveryId !== null && (
-        <DialogContent
-          title="Delivery"
-          description={<span className="font-mono text-xs break-all">{deliveryId}</span>}
-          className="top-0 right-0 left-auto h-dvh max-h-dvh w-full max-w-xl translate-x-0 translate-y-0 rounded-none border-y-0 border-r-0 sm:w-[min(36rem,100vw)]"
-        >
-          <DeliveryDetail networkId={networkId} webhook={webhook} deliveryId={deliveryId} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <DetailSheet objectId={deliveryId} onClose={onClose} title="Delivery">
+      {(id) => <DeliveryDetail networkId={networkId} webhook={webhook} deliveryId={id} />}
+    </DetailSheet>
   );
 }
 
@@ -72,18 +64,18 @@ function DeliveryDetail({ networkId, webhook, deliveryId }: { networkId: string;
   return (
     <div className="space-y-6 text-sm">
       <section aria-label="Summary" className="space-y-3">
-        <dl className="grid grid-cols-2 gap-3">
-          <Item label="Status">
+        <DetailList>
+          <DetailItem label="Status">
             <StatusBadge status={d.status} />
-          </Item>
-          <Item label="Event">
+          </DetailItem>
+          <DetailItem label="Event">
             <span className="font-mono text-xs">{d.event_type}</span>
-          </Item>
-          <Item label="Attempts">{d.attempt_count}</Item>
-          <Item label="Last status code">{d.last_status_code ?? '—'}</Item>
-          <Item label="Created">{formatDateTime(d.created_at)}</Item>
-          <Item label={pending ? 'Next attempt' : 'Succeeded'}>{formatDateTime(pending ? d.next_attempt_at : d.succeeded_at)}</Item>
-        </dl>
+          </DetailItem>
+          <DetailItem label="Attempts">{d.attempt_count}</DetailItem>
+          <DetailItem label="Last status code">{d.last_status_code ?? '—'}</DetailItem>
+          <DetailItem label="Created">{formatDateTime(d.created_at)}</DetailItem>
+          <DetailItem label={pending ? 'Next attempt' : 'Succeeded'}>{formatDateTime(pending ? d.next_attempt_at : d.succeeded_at)}</DetailItem>
+        </DetailList>
         <div className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3">
           <Button
             size="sm"
@@ -148,15 +140,6 @@ function DeliveryDetail({ networkId, webhook, deliveryId }: { networkId: string;
           </ol>
         )}
       </section>
-    </div>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium text-slate-600">{label}</dt>
-      <dd className="mt-0.5 text-slate-900">{children}</dd>
     </div>
   );
 }
