@@ -338,3 +338,36 @@ test.describe('console identity', () => {
     await context.close();
   });
 });
+
+test('an invitation link that cannot be used says why, naming the network: revoked, accepted, or not a valid link', async ({
+  page,
+  request,
+}, testInfo) => {
+  const suffix = randomUUID().slice(0, 8);
+  const network = await createNetwork(request, `Spent links ${suffix}`);
+  const headers = { Authorization: `Bearer ${e2eToken()}` };
+
+  const revoked = await request.post(`/v1/networks/${network.id}/invitations`, {
+    headers,
+    data: { email: `gone-${suffix}@example.test`, role: 'read_only' },
+  });
+  const { id: revokedId, token: revokedToken } = (await revoked.json()) as { id: string; token: string };
+  expect((await request.delete(`/v1/networks/${network.id}/invitations/${revokedId}`, { headers })).status()).toBe(200);
+  await page.goto(acceptLink(revokedToken));
+  await expect(page.getByTestId('invitation-summary')).toHaveText(
+    `This invitation to ${network.name} was revoked. Ask an administrator of the network for a new one.`,
+  );
+  await expectNoSeriousA11yViolations(page, testInfo, 'invitation-revoked');
+
+  const usedToken = await inviteThroughApi(request, network.id, `used-${suffix}@example.test`, 'read_only');
+  expect(
+    (await request.post('/v1/invitations/accept', { headers: { Authorization: `Bearer ${usedToken}` }, data: { name: 'Uma Used' } })).status(),
+  ).toBe(201);
+  await page.goto(acceptLink(usedToken));
+  await expect(page.getByTestId('invitation-summary')).toContainText(`This invitation to ${network.name} has already been accepted.`);
+
+  // Well formed, but no invitation has it (one character changed).
+  const forged = usedToken.slice(0, -1) + (usedToken.endsWith('A') ? 'B' : 'A');
+  await page.goto(acceptLink(forged));
+  await expect(page.getByRole('alert').filter({ hasText: 'This invitation link is not valid. Check that you copied the whole link.' })).toBeVisible();
+});

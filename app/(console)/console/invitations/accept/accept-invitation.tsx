@@ -37,7 +37,13 @@ export function AcceptInvitation() {
   const [existingAccount, setExistingAccount] = useState<{ email: string | null } | null>(null);
   const form = useZodForm(acceptInvitationInput.omit({ invitation_token: true }), { defaultValues: { name: '', key_name: '' } });
 
-  useEffect(() => setToken(tokenFromLocation(search)), [search]);
+  // Read on arrival, and again when another link is opened in this tab (only the fragment changes).
+  useEffect(() => {
+    const read = () => setToken(tokenFromLocation(search));
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, [search]);
 
   function welcome(result: AcceptedInvitation) {
     setAccepted(result);
