@@ -13,3 +13,11 @@ export const localDateTime = <T extends z.ZodType>(schema: T) => z.preprocess(lo
 /** A number input (react-hook-form `valueAsNumber`): an empty box is NaN, which means "not given". */
 export const optionalNumber = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === 'number' && Number.isNaN(value) ? undefined : value), schema);
+
+/**
+ * An optional field of an edit form, for an update: what was typed; `null` when the box of a value
+ * that is set was emptied (that clears it); `undefined` (unchanged) when it was and stays empty.
+ * `value` is the parsed value (empty boxes parse to undefined), `typed` the box's raw text.
+ */
+export const editedOptional = <T>(value: T | null | undefined, typed: string | null | undefined, current: unknown): T | null | undefined =>
+  value ?? (typed?.trim() === '' && current ? null : undefined);

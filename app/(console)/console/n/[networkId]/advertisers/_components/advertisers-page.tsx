@@ -18,6 +18,7 @@ import { toast } from '@/app/(console)/_components/ui/toaster';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
+import { editedOptional } from '@/app/(console)/_lib/form-values';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 
 const createSchema = createAdvertiserInput.omit({ networkId: true });
@@ -159,9 +160,8 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
         const raw = form.getValues();
         await update.mutateAsync({
           ...values,
-          // An emptied optional field clears it.
-          website: values.website ?? (raw.website?.trim() === '' && advertiser.website ? null : undefined),
-          contact_email: values.contact_email ?? (raw.contact_email?.trim() === '' && advertiser.contact_email ? null : undefined),
+          website: editedOptional(values.website, raw.website, advertiser.website),
+          contact_email: editedOptional(values.contact_email, raw.contact_email, advertiser.contact_email),
           networkId,
           advertiserId: advertiser.id,
           version: advertiser.version,

@@ -19,6 +19,7 @@ import { toast } from '@/app/(console)/_components/ui/toaster';
 import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
+import { editedOptional } from '@/app/(console)/_lib/form-values';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
 
@@ -241,8 +242,7 @@ function EditPodcastDialog({ podcast, onClose }: { podcast: Podcast; onClose: ()
         const raw = form.getValues();
         await update.mutateAsync({
           ...values,
-          // An emptied feed URL clears it.
-          rss_url: values.rss_url ?? (raw.rss_url?.trim() === '' && podcast.rss_url ? null : undefined),
+          rss_url: editedOptional(values.rss_url, raw.rss_url, podcast.rss_url),
           networkId,
           podcastId: podcast.id,
           version: podcast.version,
