@@ -23,6 +23,32 @@ export const versionedOf = (row: { version: number; createdAt: Date; updatedAt: 
 });
 
 export const iso = (d: Date): string => d.toISOString();
+
+/**
+ * A list's inclusive time window, `since` and `until` as ISO 8601 date-times with an offset:
+ * `z.strictObject({ ...timeRange('events that occurred'), … }).refine(...sinceNotAfterUntil)`.
+ */
+export const timeRange = (what: string) => {
+  const bound = (name: 'since' | 'until') =>
+    z.iso
+      .datetime({ offset: true, error: `${name} must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.` })
+      .optional()
+      .meta({ description: `Only ${what} ${name === 'since' ? 'at or after' : 'at or before'} this time.` });
+  return { since: bound('since'), until: bound('until') };
+};
+
+/** The check that goes with `timeRange`: an empty window is a mistake, said as one. */
+export const sinceNotAfterUntil: [
+  (v: { since?: string | undefined; until?: string | undefined }) => boolean,
+  { message: string; path: PropertyKey[] },
+] = [(v) => !v.since || !v.until || Date.parse(v.since) <= Date.parse(v.until), { message: 'since must not be after until.', path: ['since'] }];
+
+/** The window as dates, for a service, and as text, for a cursor's scope. */
+export function timeWindow(input: { since?: string | undefined; until?: string | undefined }) {
+  const since = input.since ? new Date(input.since) : undefined;
+  const until = input.until ? new Date(input.until) : undefined;
+  return { since, until, scope: `${since?.toISOString() ?? ''}..${until?.toISOString() ?? ''}` };
+}
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const roleSchema = z.enum(ROLES).meta({ description: 'read_only < administrator' });

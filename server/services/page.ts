@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '@/db/client';
 
@@ -8,6 +8,8 @@ export interface NetworkPage {
   networkId: string;
   afterId: string | undefined;
   take: number;
+  /** Oldest first (default) or newest first; the cursor follows. */
+  order?: 'asc' | 'desc';
 }
 
 /** A table of one network's rows, listed by its id (ids sort in creation order). */
@@ -15,18 +17,18 @@ type NetworkTable = PgTable & { id: PgColumn; networkId: PgColumn };
 
 /**
  * One keyset page of `table`: the network's rows that match every condition, in id (= creation)
- * order, after `afterId`, at most `take`. The lists of one table read through here; a list that
+ * order (or its reverse), after `afterId`, at most `take`. The lists of one table read through here; a list that
  * joins (members, with their person) writes the same conditions itself.
  */
 export function networkPage<T extends NetworkTable>(
   table: T,
-  { db, networkId, afterId, take }: NetworkPage,
+  { db, networkId, afterId, take, order = 'asc' }: NetworkPage,
   conditions: Array<SQL | undefined> = [],
 ): Promise<T['$inferSelect'][]> {
   return db
     .select()
     .from(table as PgTable)
-    .where(and(eq(table.networkId, networkId), afterId ? gt(table.id, afterId) : undefined, ...conditions))
-    .orderBy(asc(table.id))
+    .where(and(eq(table.networkId, networkId), afterId ? (order === 'desc' ? lt : gt)(table.id, afterId) : undefined, ...conditions))
+    .orderBy(order === 'desc' ? desc(table.id) : asc(table.id))
     .limit(take) as Promise<T['$inferSelect'][]>;
 }

@@ -111,6 +111,52 @@ describe('GET /networks/{n}/audit-log', () => {
     }
   });
 
+  it('filters by actor and time window, and lists newest first with order=desc', async () => {
+    const { network, token, keyId } = await adminOfNewNetwork();
+    const other = await personKey([{ networkId: network.id, role: 'administrator' }]);
+    const byMe = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, {
+      token,
+      body: { name: 'Mine', role: 'read_only' },
+    });
+    const byOther = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, {
+      token: other.token,
+      body: { name: 'Theirs', role: 'read_only' },
+    });
+
+    const mine = await auditPage(network.id, token, `?actor_key_id=${keyId}&target_type=service_account`);
+    expect(mine.items.map((e) => e.target_id)).toEqual([byMe.body.id]);
+    const theirs = await auditPage(network.id, token, `?actor_key_id=${other.key.id}&target_type=service_account`);
+    expect(theirs.items.map((e) => e.target_id)).toEqual([byOther.body.id]);
+
+    const all = await auditPage(network.id, token);
+    const newest = await auditPage(network.id, token, '?order=desc&limit=1');
+    expect(newest.items.map((e) => e.id)).toEqual([all.items.at(-1)!.id]);
+    const next = await auditPage(network.id, token, `?order=desc&limit=1&cursor=${encodeURIComponent(newest.next_cursor!)}`);
+    expect(next.items.map((e) => e.id)).toEqual([all.items.at(-2)!.id]);
+
+    // The window is inclusive at both ends, on the rows' own times.
+    const second = all.items.find((e) => e.target_id === byOther.body.id && e.action === 'service_account.created')!;
+    const at = encodeURIComponent(second.occurred_at);
+    const from = await auditPage(network.id, token, `?since=${at}&target_type=service_account`);
+    expect(from.items.map((e) => e.target_id)).toEqual([byOther.body.id]);
+    const until = await auditPage(network.id, token, `?until=${at}&target_type=service_account`);
+    expect(until.items.map((e) => e.target_id)).toContain(byOther.body.id);
+    const future = await auditPage(network.id, token, '?since=2999-01-01T00:00:00Z');
+    expect(future.items).toEqual([]);
+
+    expectProblem(await api('GET', `/networks/${network.id}/audit-log?since=yesterday`, { token }), 400, 'bad-request');
+    const backwards = await api<{ detail: string }>(
+      'GET',
+      `/networks/${network.id}/audit-log?since=2026-02-01T00:00:00Z&until=2026-01-01T00:00:00Z`,
+      {
+        token,
+      },
+    );
+    expectProblem(backwards, 400, 'bad-request');
+    expect(backwards.body.detail).toContain('since must not be after until');
+    expectProblem(await api('GET', `/networks/${network.id}/audit-log?order=sideways`, { token }), 400, 'bad-request');
+  });
+
   it('shows only this network’s rows', async () => {
     const a = await adminOfNewNetwork();
     const b = await adminOfNewNetwork();

@@ -2,6 +2,7 @@ import { paginate } from '@/server/http/pagination';
 import { lastLatencies, listDeliveries } from '@/server/services/webhooks/deliveries';
 import { requireWebhook } from '@/server/services/webhooks/subscriptions';
 import { networkProcedure } from '@/server/trpc';
+import { timeWindow } from '@/server/routers/shared.types';
 import { presentDelivery } from './delivery.types';
 import { listDeliveriesInput, listDeliveriesOutput } from './list-deliveries.types';
 
@@ -22,21 +23,15 @@ export const listDeliveriesRoute = networkProcedure('administrator')
   .output(listDeliveriesOutput)
   .query(async ({ ctx, input }) => {
     await requireWebhook({ db: ctx.db, networkId: input.networkId, webhookId: input.webhookId });
-    const filters = {
-      status: input.status,
-      eventType: input.event_type,
-      since: input.since ? new Date(input.since) : undefined,
-      until: input.until ? new Date(input.until) : undefined,
-      order: input.order,
-    };
+    const window = timeWindow(input);
+    const filters = { status: input.status, eventType: input.event_type, since: window.since, until: window.until, order: input.order };
     const scope = [
       'webhook-deliveries',
       input.networkId,
       input.webhookId,
       input.status ?? '',
       input.event_type ?? '',
-      filters.since?.toISOString() ?? '',
-      filters.until?.toISOString() ?? '',
+      window.scope,
       input.order,
     ].join(':');
     const page = await paginate(

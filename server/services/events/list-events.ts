@@ -1,6 +1,15 @@
-import { and, asc, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '@/db/client';
 import { events } from '@/db/schema';
 import type { NetworkPage } from '@/server/services/page';
+
+export interface EventFilter {
+  type?: string | undefined;
+  /** Events whose `data` has this value in one of its fields (offer_id, creative_id, …). */
+  objectId?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+}
 
 export async function listEvents({
   db,
@@ -9,9 +18,12 @@ export async function listEvents({
   afterId,
   take,
   order = 'asc',
-}: NetworkPage & { filter: { type?: string | undefined }; order?: 'asc' | 'desc' }) {
+}: NetworkPage & { filter: EventFilter; order?: 'asc' | 'desc' }) {
   const conditions: SQL[] = [eq(events.networkId, networkId)];
   if (filter.type) conditions.push(eq(events.type, filter.type));
+  if (filter.objectId) conditions.push(sql`exists (select 1 from jsonb_each_text(${events.data}) as field where field.value = ${filter.objectId})`);
+  if (filter.since) conditions.push(gte(events.occurredAt, filter.since));
+  if (filter.until) conditions.push(lte(events.occurredAt, filter.until));
   if (afterId) conditions.push(order === 'desc' ? lt(events.id, afterId) : gt(events.id, afterId));
   return db
     .select()
@@ -21,4 +33,12 @@ export async function listEvents({
     .limit(take)
     .prepare(order === 'desc' ? 'list_events_desc' : 'list_events')
     .execute();
+}
+
+export async function findEvent({ db, networkId, id }: { db: Queryable; networkId: string; id: string }) {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.networkId, networkId), eq(events.id, id)));
+  return row;
 }
