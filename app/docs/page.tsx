@@ -136,6 +136,13 @@ export default function DocsPage() {
               <code>next_cursor</code> is <code>null</code> on the last page.
             </li>
             <li>Cursors are opaque: do not build, parse or modify them. A changed cursor, or one from another list, answers 400.</li>
+            <li>
+              <strong>The whole list as CSV:</strong> send <code>Accept: text/csv</code> to any list operation and the answer is every row,
+              with the same filters, as one file streamed page by page (nested fields flattened as <code>owner.type</code>). Each page is
+              authorized as its own request: if the key loses access during the export, the transfer is cut rather than ending short. Text
+              starting with <code>=</code>, <code>+</code>, <code>-</code> or <code>@</code> is prefixed with <code>&apos;</code>, so a
+              spreadsheet does not run it as a formula.
+            </li>
           </ul>
           <CodeBlock
             label="pagination example"
@@ -143,7 +150,9 @@ export default function DocsPage() {
 # {"items":[{"id":"net_01…",…},{"id":"net_01…",…}],"next_cursor":"bmV0XzAx….Xk3f…"}
 
 curl "$BASE_URL/v1/networks?limit=2&cursor=bmV0XzAx….Xk3f…" -H "Authorization: Bearer $API_KEY"
-# {"items":[{"id":"net_01…",…}],"next_cursor":null}`}
+# {"items":[{"id":"net_01…",…}],"next_cursor":null}
+
+curl "$BASE_URL/v1/networks" -H "Authorization: Bearer $API_KEY" -H "Accept: text/csv" -o networks.csv`}
           />
         </Section>
 

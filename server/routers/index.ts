@@ -12,6 +12,7 @@ import { membersRouter } from './members/router';
 import { networksRouter } from './networks/router';
 import { offersRouter } from './offers/router';
 import { podcastsRouter } from './podcasts/router';
+import { searchRouter } from './search/router';
 import { serviceAccountsRouter } from './service-accounts/router';
 import { webhooksRouter } from './webhooks/router';
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   offers: offersRouter,
   creatives: creativesRouter,
   webhooks: webhooksRouter,
+  search: searchRouter,
 });
 
 // Answers are parsed by their schemas; outside production strictly: a parse that changes an answer fails (server/output-checks.ts).

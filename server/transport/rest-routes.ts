@@ -12,6 +12,7 @@ import {
   unwrapZodType,
 } from 'trpc-to-openapi';
 import { ZodArray } from 'zod/v4';
+import { csvColumnsOf } from './csv';
 
 /**
  * The /v1 route table, compiled once at start from the router's own `openapi` meta — the same
@@ -35,6 +36,10 @@ export interface RestRoute {
   takesNoInput: boolean;
   /** Top-level array fields of the input: a single query parameter becomes a one-item list. */
   arrayFields: string[];
+  /** A list (its output a page of items): the columns it answers `Accept: text/csv` with (server/transport/csv.ts). */
+  csvColumns: string[] | undefined;
+  /** The OpenAPI path (`/networks/{networkId}/offers`). */
+  openapiPath: string;
 }
 
 export interface RestMatch {
@@ -66,6 +71,8 @@ export function compileRestRoutes(router: AnyRouter): (method: string, path: str
       pattern: getPathRegExp(normalizePath(openapi.path)),
       takesNoInput: instanceofZodTypeLikeVoid(schema),
       arrayFields: arrayFieldsOf(schema),
+      openapiPath: openapi.path,
+      csvColumns: openapi.method === 'GET' ? csvColumnsOf(getInputOutputParsers(procedure).outputParser) : undefined,
     });
     byMethod.set(openapi.method, routes);
   });

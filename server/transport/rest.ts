@@ -11,6 +11,7 @@ import { parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from
 import { requestFingerprint } from '@/server/http/idempotency';
 import { paceRefusal } from '@/server/http/refusal-pacing';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from '@/server/http/problem';
+import { acceptsCsv, CSV_PAGE_SIZE, csvFilename, streamCsv } from './csv';
 import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
 
 export const REST_PREFIX = '/v1';
@@ -145,7 +146,24 @@ export function createRestHandler() {
         refuseShadowedPathParameters(given, pathInput);
         input = { ...given, ...pathInput };
       }
+      const csv = route.csvColumns && acceptsCsv(req.headers.accept);
+      if (csv) input = { ...input, limit: CSV_PAGE_SIZE };
       const result = await callRoute(route, ctx, input);
+      if (result.ok && csv) {
+        await streamCsv({
+          res,
+          headers: { ...answerHeaders(requestId), ...ctx.http.headers },
+          filename: csvFilename(route.openapiPath),
+          columns: route.csvColumns!,
+          firstPage: result.data as Parameters<typeof streamCsv>[0]['firstPage'],
+          // Each page passes every gate again: the key is looked up anew and spends its budget.
+          nextPage: (cursor) => {
+            state.authentication = {};
+            return callRoute(route, createContext({ req }), { ...input, cursor });
+          },
+        });
+        return;
+      }
       if (result.ok) {
         sendOutput(res, requestId, ctx.http, result.data);
         return;

@@ -117,6 +117,13 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
       .returning();
     return row!.id;
   },
+  async eventId(networkId) {
+    const [row] = await database()
+      .insert(events)
+      .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
+      .returning();
+    return row!.id;
+  },
   async invitationId(networkId) {
     const [row] = await database()
       .insert(invitations)
@@ -202,6 +209,9 @@ describe('cross-tenant isolation, for every network-scoped endpoint', () => {
     });
   });
 });
+
+/** The query a read cannot be called without (the leak scan calls every read of a network). */
+const requiredQueries: Record<string, string> = { '/networks/{networkId}/search': '?q=Keys' };
 
 /** Every operation, from the router, with its path parameters. */
 const allRoutes: Route[] = Object.entries(appRouter._def.procedures).map(([name, procedure]) => {
@@ -290,9 +300,15 @@ describe('keys across people and networks, for every route that takes a key id o
     expect(reads.length).toBeGreaterThan(10);
     // Every read must answer 200: an error answer proves nothing about leaks (and is a fault of its own).
     for (const route of reads) {
-      const res = await api('GET', fill(route.path, { networkId: a }), { token: adminOfA });
+      const res = await api('GET', `${fill(route.path, { networkId: a })}${requiredQueries[route.path] ?? ''}`, { token: adminOfA });
       if (res.status !== 200) leaks.push(`${route.path} answered ${res.status}, not 200`);
       else if (res.text.includes(b)) leaks.push(`${route.path} mentions network B`);
+    }
+    // Search finds keys by name or exact id: through A, neither P's key on B nor the operator's.
+    for (const q of [keyOfPinB.id, ...operatorKeys, 'operator on A']) {
+      const res = await api('GET', `/networks/${a}/search?q=${encodeURIComponent(q)}`, { token: adminOfA });
+      if (res.status !== 200) leaks.push(`search for ${q} answered ${res.status}, not 200`);
+      else if ([keyOfPinB.id, ...operatorKeys].some((id) => res.text.includes(id))) leaks.push(`search for ${q} found ${res.text.slice(0, 200)}`);
     }
     for (const { token, id } of [keyOfPinA, mintedForPinA]) {
       for (const path of ['/apikeys', `/apikeys/${id}`, '/me']) {

@@ -46,7 +46,7 @@ export async function createPerson(email = `p-${randomBytes(4).toString('hex')}@
  * A person who is a member of each network with the given role, holding a key
  * scoped the same way (or with `keyRole` where the key should be narrower).
  */
-export async function personKey(grants: Array<{ networkId: string; role: Role; keyRole?: Role }>, options: { expiresAt?: Date } = {}) {
+export async function personKey(grants: Array<{ networkId: string; role: Role; keyRole?: Role }>, options: { expiresAt?: Date; name?: string } = {}) {
   const person = await createPerson();
   for (const g of grants) {
     await database()
@@ -55,7 +55,7 @@ export async function personKey(grants: Array<{ networkId: string; role: Role; k
   }
   const { key, token } = await mintApiKey({
     tx: database(),
-    name: 'test key',
+    name: options.name ?? 'test key',
     environment: 'test',
     owner: { userId: person.id },
     creator: 'platform',
