@@ -234,7 +234,7 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
     });
 
     // --- The other lists: stacked in narrow boxes, nothing sideways, every action on screen ------
-    for (const section of ['offers', 'advertisers', 'podcasts', 'members', 'api-keys', 'service-accounts', 'webhooks']) {
+    for (const section of ['offers', 'advertisers', 'podcasts', 'members', 'api-keys', 'service-accounts', 'webhooks', 'events', 'audit-log']) {
       await page.goto(`/console/n/${n}/${section}`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.locator('main table')).not.toHaveCount(0);

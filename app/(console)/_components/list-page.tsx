@@ -1,16 +1,18 @@
 'use client';
 
-import { Plus } from 'lucide-react';
+import { Download, Plus } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
+import { Input } from '@/app/(console)/_components/ui/input';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select, type SelectOption } from '@/app/(console)/_components/ui/select';
 import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { formatMoney } from '@/app/(console)/_lib/ads';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { cn } from '@/app/(console)/_lib/cn';
+import { useCsvExport } from '@/app/(console)/_lib/csv-export';
 import { pagedTable, type PagedList } from '@/app/(console)/_lib/paged-list';
 import type { FilterSpec, ListFilters } from '@/app/(console)/_lib/url-filters';
 
@@ -24,7 +26,11 @@ import type { FilterSpec, ListFilters } from '@/app/(console)/_lib/url-filters';
 export interface ListPageProps<TRow, S extends FilterSpec> {
   /** The page's heading and the table's accessible name, e.g. "Offers". */
   title: string;
+  /** What the rows are, in "No … match these filters", when the title does not say it ("audit log entries"). */
+  rowsName?: string;
   description: ReactNode;
+  /** The list's `/v1` path and its current filters as query parameters: the header offers "Export CSV" of all of it. */
+  exportCsv?: { path: string; params: Record<string, string | undefined> };
   /** The create action, in the header and in the empty list. Leave it out where the key may not create. */
   create?: { label: string; onClick: () => void };
   /** `useListFilters(…)`: the toolbar shows "Clear filters" and the empty list says nothing matches while any is set. */
@@ -46,7 +52,9 @@ export interface ListPageProps<TRow, S extends FilterSpec> {
 
 export function ListPage<TRow, S extends FilterSpec>({
   title,
+  rowsName = title.toLowerCase(),
   description,
+  exportCsv,
   create,
   filters,
   clearLabel = 'Clear filters',
@@ -64,10 +72,15 @@ export function ListPage<TRow, S extends FilterSpec>({
         title={title}
         description={description}
         actions={
-          create && (
-            <Button onClick={create.onClick}>
-              <Plus aria-hidden /> {create.label}
-            </Button>
+          (exportCsv || create) && (
+            <>
+              {exportCsv && <ExportCsvButton {...exportCsv} />}
+              {create && (
+                <Button onClick={create.onClick}>
+                  <Plus aria-hidden /> {create.label}
+                </Button>
+              )}
+            </>
           )
         }
       />
@@ -90,7 +103,7 @@ export function ListPage<TRow, S extends FilterSpec>({
         {...pagedTable(list)}
         empty={
           filters?.active ? (
-            <EmptyState title={`No ${title.toLowerCase()} match these filters`} description="Change or clear the filters to see more." />
+            <EmptyState title={`No ${rowsName} match these filters`} description="Change or clear the filters to see more." />
           ) : (
             <EmptyState
               icon={empty.icon}
@@ -140,6 +153,99 @@ export function ListFilter<S extends FilterSpec>({
         {children}
       </Select>
     </div>
+  );
+}
+
+/** Downloads the whole list, as filtered, as CSV (`useCsvExport`). */
+function ExportCsvButton({ path, params }: { path: string; params: Record<string, string | undefined> }) {
+  const csv = useCsvExport();
+  return (
+    <Button variant="secondary" loading={csv.exporting} onClick={() => void csv.run(path, params)}>
+      <Download aria-hidden /> Export CSV
+    </Button>
+  );
+}
+
+/**
+ * A text filter bound to the URL (an id, an action): applied on Enter or when the field is left,
+ * so typing does not load the list on every key. `<ListTextFilter filters={filters} name="object" label="Object id" />`
+ */
+export function ListTextFilter<S extends FilterSpec>({
+  filters,
+  name,
+  label,
+  placeholder,
+}: {
+  filters: ListFilters<S>;
+  name: keyof S & string;
+  label: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  const applied = (filters.values[name] as string | undefined) ?? '';
+  const [text, setText] = useState(applied);
+  const [shown, setShown] = useState(applied);
+  // The URL changed by other means (Clear filters, back): show what it says now.
+  if (shown !== applied) {
+    setShown(applied);
+    setText(applied);
+  }
+  const apply = () => {
+    const value = text.trim();
+    if (value !== applied) filters.set(name, value);
+  };
+  return (
+    <div className="space-y-1.5 sm:w-56">
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type="search"
+        value={text}
+        placeholder={placeholder}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(e) => setText(e.target.value)}
+        onBlur={apply}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply();
+        }}
+      />
+    </div>
+  );
+}
+
+/**
+ * From and to days of a list with dates, bound to the URL (`?from=2026-11-01&to=2026-11-28`); the
+ * page turns them into the API's `since`/`until` with `dayRange`. A "to" before "from" is refused
+ * by the browser's own picker limits.
+ */
+export function ListDateRange<S extends FilterSpec>({
+  filters,
+  from = 'from',
+  to = 'to',
+  label = 'Date',
+}: {
+  filters: ListFilters<S>;
+  from?: keyof S & string;
+  to?: keyof S & string;
+  label?: string;
+}) {
+  const fromId = useId();
+  const toId = useId();
+  const fromValue = (filters.values[from] as string | undefined) ?? '';
+  const toValue = (filters.values[to] as string | undefined) ?? '';
+  return (
+    <fieldset className="grid grid-cols-2 gap-2 sm:w-80">
+      <legend className="sr-only">{label} range</legend>
+      <div className="space-y-1.5">
+        <Label htmlFor={fromId}>{label} from</Label>
+        <Input id={fromId} type="date" value={fromValue} max={toValue || undefined} onChange={(e) => filters.set(from, e.target.value)} />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={toId}>to</Label>
+        <Input id={toId} type="date" value={toValue} min={fromValue || undefined} onChange={(e) => filters.set(to, e.target.value)} />
+      </div>
+    </fieldset>
   );
 }
 

@@ -39,8 +39,11 @@ export function useUrlFilters() {
   };
 }
 
-/** Each filter of a list: the values it may take (an API enum's `.options`), or `'id'` for any id. */
-export type FilterSpec = Record<string, readonly string[] | 'id'>;
+/**
+ * Each filter of a list: the values it may take (an API enum's `.options`), `'id'` for any id or
+ * text, or `'date'` for a calendar day (YYYY-MM-DD, the reader's own day: see `dayRange`).
+ */
+export type FilterSpec = Record<string, readonly string[] | 'id' | 'date'>;
 export type FilterValues<S extends FilterSpec> = { [K in keyof S]?: S[K] extends readonly (infer V)[] ? V : string };
 
 /**
@@ -54,7 +57,7 @@ export function useListFilters<S extends FilterSpec>(spec: S) {
   const values: Record<string, string> = {};
   for (const [name, allowed] of Object.entries(spec)) {
     const value = searchParams.get(name);
-    if (value && (allowed === 'id' || allowed.includes(value))) values[name] = value;
+    if (value && accepts(allowed, value)) values[name] = value;
   }
   return {
     values: values as FilterValues<S>,
@@ -65,3 +68,23 @@ export function useListFilters<S extends FilterSpec>(spec: S) {
 }
 
 export type ListFilters<S extends FilterSpec = FilterSpec> = ReturnType<typeof useListFilters<S>>;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function accepts(allowed: FilterSpec[string], value: string): boolean {
+  if (allowed === 'id') return true;
+  if (allowed === 'date') return DAY.test(value) && !Number.isNaN(new Date(`${value}T00:00:00`).getTime());
+  return allowed.includes(value);
+}
+
+/**
+ * A range of the reader's calendar days as the API's inclusive `since`/`until` instants: from the
+ * first moment of `from` to the last of `to`, in the browser's time zone (the one the console
+ * shows times in). Either end may be open.
+ */
+export function dayRange(from: string | undefined, to: string | undefined): { since?: string; until?: string } {
+  const range: { since?: string; until?: string } = {};
+  if (from) range.since = new Date(`${from}T00:00:00`).toISOString();
+  if (to) range.until = new Date(`${to}T23:59:59.999`).toISOString();
+  return range;
+}

@@ -15,6 +15,7 @@ import { Button } from '@/app/(console)/_components/ui/button';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
 import { CreateNetworkDialog } from './create-network-dialog';
+import { SearchLauncher } from './search-launcher';
 import { BRAND_ICON as Brand, NAV_ITEMS } from './nav-items';
 
 /** Tailwind's `lg`: from here up the navigation is a side bar, below it a drawer behind a menu button. */
@@ -81,6 +82,9 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
             </DialogPrimitive.Portal>
           </DialogPrimitive.Root>
           <CurrentNetwork networkId={networkId} />
+          <div className="ml-auto">
+            <SearchLauncher networkId={networkId} compact />
+          </div>
         </header>
       )}
 
@@ -137,6 +141,11 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
       <div className="border-b border-slate-100 px-4 py-4">
         <NetworkSwitcher networkId={networkId} onSwitch={onNavigate} />
       </div>
+      {!onNavigate && (
+        <div className="px-4 pt-4">
+          <SearchLauncher networkId={networkId} />
+        </div>
+      )}
       <nav aria-label="Console" className="flex-1 overflow-y-auto px-3 py-3">
         <ul className="space-y-0.5">
           {NAV_ITEMS.map(({ section, label, icon: Icon }) => {

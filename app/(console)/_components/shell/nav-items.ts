@@ -1,4 +1,6 @@
 import {
+  Activity,
+  ScrollText,
   Building2,
   Clapperboard,
   FileAudio,
@@ -33,6 +35,8 @@ export const NAV_ITEMS: NavItem[] = [
   { section: 'podcasts', label: 'Podcasts', icon: Mic },
   { section: 'offers', label: 'Offers', icon: Handshake },
   { section: 'creatives', label: 'Creatives', icon: FileAudio },
+  { section: 'events', label: 'Events', icon: Activity },
+  { section: 'audit-log', label: 'Audit log', icon: ScrollText },
   { section: 'my-keys', label: 'My keys', icon: KeySquare },
 ];
 

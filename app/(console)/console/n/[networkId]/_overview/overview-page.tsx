@@ -13,7 +13,7 @@ import { EmptyState, ErrorState, PageHeader } from '@/app/(console)/_components/
 import { networkPath, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { DeliveryHealth } from './delivery-health';
-import { describeEvent } from './event-summary';
+import { describeEvent } from '@/app/(console)/_lib/event-summary';
 
 export function OverviewPage() {
   const networkId = useNetworkId();
@@ -118,6 +118,12 @@ const RecentEvents = memo(function RecentEvents({ networkId }: { networkId: stri
           <CardTitle>Recent events</CardTitle>
           <CardDescription>The latest things that happened, newest first — the same events webhooks deliver.</CardDescription>
         </div>
+        <IntentLink
+          href={networkPath(networkId, 'events')}
+          className="shrink-0 text-sm font-medium text-indigo-700 underline-offset-4 hover:underline"
+        >
+          All events
+        </IntentLink>
       </CardHeader>
       {events.error ? (
         <CardContent>

@@ -72,6 +72,7 @@ export function AdvertisersPage() {
     <>
       <ListPage
         title="Advertisers"
+        exportCsv={{ path: `/networks/${networkId}/advertisers`, params: {} }}
         description="The brands that run campaigns in this network. Create an advertiser first, then its campaigns."
         create={canAdminister ? { label: 'New advertiser', onClick: () => setCreating(true) } : undefined}
         list={list}

@@ -74,6 +74,7 @@ export function CampaignsPage() {
     <>
       <ListPage
         title="Campaigns"
+        exportCsv={{ path: `/networks/${networkId}/campaigns`, params: { status, advertiser_id: advertiserId } }}
         description="An advertiser’s script and budget. Draft and active campaigns can be offered to opted-in podcasts; open a campaign to change its status or hear it in a host’s voice."
         create={canAdminister ? { label: 'New campaign', onClick: create } : undefined}
         filters={filters}

@@ -97,6 +97,7 @@ export function CreativesPage() {
     <>
       <ListPage
         title="Creatives"
+        exportCsv={{ path: `/networks/${networkId}/creatives`, params: { status, offer_id: offerId } }}
         description="The host-voiced audio of accepted offers. A creative is generated in the podcast’s voice preset; this page updates by itself while any is generating."
         filters={filters}
         clearLabel="Show all creatives"

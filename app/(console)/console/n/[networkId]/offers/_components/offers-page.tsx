@@ -93,6 +93,7 @@ export function OffersPage() {
     <>
       <ListPage
         title="Offers"
+        exportCsv={{ path: `/networks/${networkId}/offers`, params: { status, campaign_id: campaignId, podcast_id: podcastId } }}
         description="A campaign offered to an opted-in podcast at a price. Accepting an offer starts generating the host-voiced creative; rejecting it records your reason."
         create={canAdminister ? { label: 'New offer', onClick: () => setCreating(true) } : undefined}
         filters={filters}

@@ -97,6 +97,7 @@ export function PodcastsPage() {
     <>
       <ListPage
         title="Podcasts"
+        exportCsv={{ path: `/networks/${networkId}/podcasts`, params: {} }}
         description="The shows of this network. A podcast must opt in before it can be offered campaigns; its voice preset is the voice its ads are read in."
         create={canAdminister ? { label: 'New podcast', onClick: () => setCreating(true) } : undefined}
         list={list}

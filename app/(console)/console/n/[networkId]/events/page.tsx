@@ -1,0 +1,12 @@
+import { Suspense } from 'react';
+import { EventsPage } from './_components/events-page';
+
+export const metadata = { title: 'Events' };
+
+export default function Page() {
+  return (
+    <Suspense>
+      <EventsPage />
+    </Suspense>
+  );
+}
