@@ -15,7 +15,7 @@ const TOOLTIP_BOX = { backgroundColor: 'var(--color-white)', borderColor: 'var(-
 
 /**
  * Deliveries (stacked bars) and p50 / p95 latency (lines with points, so one bucket still draws). Its
- * colours are the console palette's variables (console.css), not hex values of their own.
+ * colours are the palette's variables, not hex values, so it turns dark with the rest (console.css).
  */
 export function DeliveryChart({ data }: { data: DeliveryPoint[] }) {
   return (
