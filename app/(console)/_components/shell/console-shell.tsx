@@ -16,6 +16,7 @@ import { Select } from '@/app/(console)/_components/ui/select';
 import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
 import { CreateNetworkDialog } from './create-network-dialog';
 import { SearchLauncher } from './search-launcher';
+import { ThemeToggle } from './theme-toggle';
 import { BRAND_ICON as Brand, NAV_ITEMS } from './nav-items';
 
 /** Tailwind's `lg`: from here up the navigation is a side bar, below it a drawer behind a menu button. */
@@ -41,7 +42,7 @@ function useWideScreen(): boolean {
   );
 }
 
-/** The frame of every network page: side navigation (a drawer below lg), network switcher, key and sign-out. */
+/** The frame of every network page: side navigation (a drawer below lg), network switcher, key, theme and sign-out. */
 export function ConsoleShell({ networkId, children }: { networkId: string; children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const wide = useWideScreen();
@@ -66,7 +67,7 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
               </Button>
             </DialogPrimitive.Trigger>
             <DialogPrimitive.Portal>
-              <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+              <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40 dark:bg-black/60" />
               <DialogPrimitive.Content
                 className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl focus:outline-none"
                 aria-describedby={undefined}
@@ -238,18 +239,21 @@ function KeyPanel({ networkId }: { networkId: string }) {
       ) : (
         <Skeleton className="mb-3 h-9 w-full" />
       )}
-      <Button
-        variant="secondary"
-        size="sm"
-        className="w-full"
-        onClick={() => {
-          signOut();
-          queryClient.clear();
-          router.replace(SIGN_IN_PATH);
-        }}
-      >
-        <LogOut aria-hidden /> Sign out
-      </Button>
+      <div className="flex items-center gap-2">
+        <Button
+          variant="secondary"
+          size="sm"
+          className="min-w-0 flex-1"
+          onClick={() => {
+            signOut();
+            queryClient.clear();
+            router.replace(SIGN_IN_PATH);
+          }}
+        >
+          <LogOut aria-hidden /> Sign out
+        </Button>
+        <ThemeToggle />
+      </div>
     </div>
   );
 }

@@ -140,7 +140,8 @@ export function DataTable<TRow>({
     cn(
       'sticky right-0 @max-3xl:static @max-3xl:bg-transparent',
       background,
-      scroll.more && 'shadow-[-10px_0_10px_-8px_rgb(15_23_42/0.25)] @max-3xl:shadow-none',
+      // Black in the dark theme: a slate shadow does not show on a dark surface.
+      scroll.more && 'shadow-[-10px_0_10px_-8px_rgb(15_23_42/0.25)] @max-3xl:shadow-none dark:shadow-[-10px_0_10px_-8px_rgb(0_0_0/0.6)]',
     );
 
   return (

@@ -9,7 +9,8 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export const overlayClasses = 'fixed inset-0 z-50 bg-slate-900/40';
+/** A veil stays dark in the dark theme (slate-900 turns light there: console.css). */
+export const overlayClasses = 'fixed inset-0 z-50 bg-slate-900/40 dark:bg-black/60';
 export const panelClasses =
   'fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-slate-200 bg-white p-6 shadow-xl focus:outline-none';
 
