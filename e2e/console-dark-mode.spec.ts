@@ -280,6 +280,24 @@ test.describe('console dark mode', () => {
         await expect(page.locator('main table').first().getByRole('row').filter({ hasText: 'Nightly billing export' }).first()).toBeVisible();
       });
 
+      // --- The event log and the audit log; the search palette over a page -------------------------
+      await page.goto(`/console/n/${n}/events`);
+      await darkAtEveryWidth(page, testInfo, 'events', async () => {
+        await expect(page.getByLabel('Events').getByText('offer.accepted').first()).toBeVisible();
+      });
+      await page.goto(`/console/n/${n}/audit-log`);
+      await darkAtEveryWidth(page, testInfo, 'audit-log', async () => {
+        await expect(page.getByLabel('Audit log').getByText('service_account.created').first()).toBeVisible();
+      });
+      await page.keyboard.press('Control+k');
+      const palette = page.getByRole('dialog', { name: 'Search the console' });
+      await palette.getByRole('combobox').fill('a');
+      await expect(palette.getByRole('option').first()).toBeVisible();
+      await expectDark(page);
+      await expectNoSeriousA11yViolations(page, testInfo, 'dark-command-palette');
+      await screenshot(page, testInfo, 'console-dark-command-palette-1280');
+      await page.keyboard.press('Escape');
+
       // --- Webhooks: the list, a dialog over it, the webhook's page with its deliveries -----------
       await page.goto(`/console/n/${n}/webhooks`);
       await darkAtEveryWidth(page, testInfo, 'webhooks', async () => {
