@@ -190,3 +190,35 @@ test('audit log: who changed what, filtered by object type, object, key and day;
   await page.goto(`/console/n/${n}/audit-log`);
   await expect(page.getByText('For administrators')).toBeVisible();
 });
+
+test('offers, creatives and campaigns filter by the days they were made', async ({ page, request }) => {
+  const { id: n } = await createNetwork(request, `Days ${randomUUID().slice(0, 8)}`);
+  const advertiser = await send<{ id: string }>(request, 'POST', `/networks/${n}/advertisers`, { name: 'Acme' });
+  const campaign = await send<{ id: string }>(request, 'POST', `/networks/${n}/campaigns`, {
+    name: 'Autumn sale',
+    advertiser_id: advertiser.id,
+    script: 'Sleep better.',
+    status: 'active',
+  });
+  const podcast = await send<{ id: string }>(request, 'POST', `/networks/${n}/podcasts`, { name: 'Evening Show', host_name: 'Kim' });
+  await send(request, 'POST', `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
+  await send(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id, price_cents: 27_100, currency: 'USD' });
+
+  await signInToConsole(page);
+  for (const [section, label, shows] of [
+    ['offers', 'Offered', '$271.00'],
+    ['campaigns', 'Created', 'Autumn sale'],
+  ] as const) {
+    await page.goto(`/console/n/${n}/${section}`);
+    const table = page.getByRole('table', { name: section === 'offers' ? 'Offers' : 'Campaigns' });
+    await expect(table).toContainText(shows);
+    await page.getByLabel(`${label} from`).fill(await day(page, 1));
+    await expect(page.getByText(/match these filters/)).toBeVisible();
+    await page.getByLabel(`${label} from`).fill(await day(page, -1));
+    await page.getByLabel('to', { exact: true }).fill(await day(page, 0));
+    await expect(page).toHaveURL(/[?&]from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+    await expect(table).toContainText(shows);
+  }
+  await page.goto(`/console/n/${n}/creatives?from=${await day(page, 1)}`);
+  await expect(page.getByLabel('Made from')).toHaveValue(await day(page, 1));
+});

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '@/db/client';
 
@@ -10,10 +10,12 @@ export interface NetworkPage {
   take: number;
   /** Oldest first (default) or newest first; the cursor follows. */
   order?: 'asc' | 'desc';
+  /** Only rows created in this window (inclusive), for tables with `created_at`. */
+  created?: { since?: Date | undefined; until?: Date | undefined };
 }
 
 /** A table of one network's rows, listed by its id (ids sort in creation order). */
-type NetworkTable = PgTable & { id: PgColumn; networkId: PgColumn };
+type NetworkTable = PgTable & { id: PgColumn; networkId: PgColumn; createdAt?: PgColumn };
 
 /**
  * One keyset page of `table`: the network's rows that match every condition, in id (= creation)
@@ -22,9 +24,11 @@ type NetworkTable = PgTable & { id: PgColumn; networkId: PgColumn };
  */
 export function networkPage<T extends NetworkTable>(
   table: T,
-  { db, networkId, afterId, take, order = 'asc' }: NetworkPage,
+  { db, networkId, afterId, take, order = 'asc', created }: NetworkPage,
   conditions: Array<SQL | undefined> = [],
 ): Promise<T['$inferSelect'][]> {
+  if (created?.since) conditions.push(gte(table.createdAt!, created.since));
+  if (created?.until) conditions.push(lte(table.createdAt!, created.until));
   return db
     .select()
     .from(table as PgTable)

@@ -648,7 +648,7 @@ export interface paths {
         };
         /**
          * List the network’s campaigns
-         * @description Filters `status` and `advertiser_id` combine with the cursor. Ordered by id.
+         * @description Filters `status`, `advertiser_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -800,7 +800,9 @@ export interface paths {
         };
         /**
          * List offers
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * @description Filters `status`, `campaign_id`, `podcast_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["offers-list"];
         put?: never;
@@ -890,7 +892,9 @@ export interface paths {
         };
         /**
          * List creatives
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * @description Filters `status`, `offer_id`, `campaign_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["creatives-list"];
         put?: never;
@@ -8348,6 +8352,8 @@ export interface operations {
                 cursor?: string;
                 status?: components["schemas"]["CampaignStatus"];
                 advertiser_id?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path: {
@@ -10164,6 +10170,8 @@ export interface operations {
                 status?: "open" | "accepted" | "rejected" | "expired";
                 campaign_id?: string;
                 podcast_id?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path: {
@@ -11074,6 +11082,8 @@ export interface operations {
                 status?: "generating" | "ready" | "failed";
                 offer_id?: string;
                 campaign_id?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path: {

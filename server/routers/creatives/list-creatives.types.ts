@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { listParams, pageOf } from '@/server/http/page';
-import { networkParam } from '@/server/routers/shared.types';
+import { networkParam, sinceNotAfterUntil, timeRange } from '@/server/routers/shared.types';
 import { creativeSchema, creativeStatusSchema } from './creative.types';
 
-export const listCreativesInput = z.strictObject({
-  ...networkParam,
-  ...listParams,
-  status: creativeStatusSchema.optional(),
-  offer_id: z.string().min(1).optional(),
-  campaign_id: z.string().min(1).optional().meta({ description: 'Only the creatives of this campaign.' }),
-});
+export const listCreativesInput = z
+  .strictObject({
+    ...networkParam,
+    ...listParams,
+    status: creativeStatusSchema.optional(),
+    offer_id: z.string().min(1).optional(),
+    campaign_id: z.string().min(1).optional().meta({ description: 'Only the creatives of this campaign.' }),
+    ...timeRange('creatives made'),
+  })
+  .refine(...sinceNotAfterUntil);
 export const creativeListSchema = pageOf(creativeSchema).meta({ id: 'CreativeList' });

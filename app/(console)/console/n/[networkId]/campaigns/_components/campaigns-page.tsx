@@ -5,7 +5,7 @@ import { Megaphone } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { campaignStatusSchema, type Campaign } from '@/server/routers/campaigns/campaign.types';
-import { ListFilter, ListPage, moneyColumn, nameColumn, referenceColumn } from '@/app/(console)/_components/list-page';
+import { ListDateRange, ListFilter, ListPage, moneyColumn, nameColumn, referenceColumn } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { namedOptions, optionsOf } from '@/app/(console)/_components/ui/select';
@@ -13,7 +13,7 @@ import { namesById, useAdvertisers } from '@/app/(console)/_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { useListFilters } from '@/app/(console)/_lib/url-filters';
+import { dayRange, useListFilters } from '@/app/(console)/_lib/url-filters';
 import { CreateCampaignDialog } from './campaign-form';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
 
@@ -22,14 +22,15 @@ export function CampaignsPage() {
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
   const router = useRouter();
-  const filters = useListFilters({ status: campaignStatusSchema.options, advertiser: 'id' });
-  const { status, advertiser: advertiserId } = filters.values;
+  const filters = useListFilters({ status: campaignStatusSchema.options, advertiser: 'id', from: 'date', to: 'date' });
+  const { status, advertiser: advertiserId, from, to } = filters.values;
+  const created = dayRange(from, to);
   const [creating, setCreating] = useState(false);
 
   const advertisers = useAdvertisers(networkId);
   const advertiserNames = useMemo(() => namesById(advertisers.data?.items), [advertisers.data]);
   const list = pagedList(
-    useInfiniteQuery(trpc.campaigns.list.infiniteQueryOptions({ networkId, limit: 50, status, advertiser_id: advertiserId }, byCursor)),
+    useInfiniteQuery(trpc.campaigns.list.infiniteQueryOptions({ networkId, limit: 50, status, advertiser_id: advertiserId, ...created }, byCursor)),
   );
 
   const columns = useMemo<DataTableColumn<Campaign>[]>(
@@ -74,7 +75,7 @@ export function CampaignsPage() {
     <>
       <ListPage
         title="Campaigns"
-        exportCsv={{ path: `/networks/${networkId}/campaigns`, params: { status, advertiser_id: advertiserId } }}
+        exportCsv={{ path: `/networks/${networkId}/campaigns`, params: { status, advertiser_id: advertiserId, ...created } }}
         description="An advertiser’s script and budget. Draft and active campaigns can be offered to opted-in podcasts; open a campaign to change its status or hear it in a host’s voice."
         create={canAdminister ? { label: 'New campaign', onClick: create } : undefined}
         filters={filters}
@@ -91,6 +92,7 @@ export function CampaignsPage() {
             >
               {advertiserId && !advertiserNames.has(advertiserId) && <option value={advertiserId}>{advertiserId}</option>}
             </ListFilter>
+            <ListDateRange filters={filters} label="Created" />
           </>
         }
         list={list}

@@ -5,7 +5,7 @@ import { FileAudio, Loader2 } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo } from 'react';
 import { creativeStatusSchema } from '@/server/routers/creatives/creative.types';
-import { dateTimeColumn, ListFilter, ListPage, referenceColumn } from '@/app/(console)/_components/list-page';
+import { dateTimeColumn, ListDateRange, ListFilter, ListPage, referenceColumn } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
@@ -14,7 +14,7 @@ import { formatDuration, namesById, useCampaigns, usePodcasts } from '@/app/(con
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { useListFilters } from '@/app/(console)/_lib/url-filters';
+import { dayRange, useListFilters } from '@/app/(console)/_lib/url-filters';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { CreativeAudio, type Creative } from './creative-audio';
 import { CreativeSheet } from './creative-sheet';
@@ -26,8 +26,9 @@ export function CreativesPage() {
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const filters = useListFilters({ status: creativeStatusSchema.options, offer: 'id' });
-  const { status, offer: offerId } = filters.values;
+  const filters = useListFilters({ status: creativeStatusSchema.options, offer: 'id', from: 'date', to: 'date' });
+  const { status, offer: offerId, from, to } = filters.values;
+  const made = dayRange(from, to);
 
   const campaigns = useCampaigns(networkId);
   const podcasts = usePodcasts(networkId);
@@ -36,7 +37,7 @@ export function CreativesPage() {
   const list = pagedList(
     useInfiniteQuery(
       trpc.creatives.list.infiniteQueryOptions(
-        { networkId, limit: 50, status, offer_id: offerId },
+        { networkId, limit: 50, status, offer_id: offerId, ...made },
         { ...byCursor, refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((c) => c.status === 'generating')) ? POLL_MS : false) },
       ),
     ),
@@ -97,13 +98,14 @@ export function CreativesPage() {
     <>
       <ListPage
         title="Creatives"
-        exportCsv={{ path: `/networks/${networkId}/creatives`, params: { status, offer_id: offerId } }}
+        exportCsv={{ path: `/networks/${networkId}/creatives`, params: { status, offer_id: offerId, ...made } }}
         description="The host-voiced audio of accepted offers. A creative is generated in the podcast’s voice preset; this page updates by itself while any is generating."
         filters={filters}
         clearLabel="Show all creatives"
         toolbar={
           <>
             <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(creativeStatusSchema.options)} />
+            <ListDateRange filters={filters} label="Made" />
             {offerId && <p className="text-sm text-slate-700 sm:pb-2">Showing the creative of one offer.</p>}
           </>
         }

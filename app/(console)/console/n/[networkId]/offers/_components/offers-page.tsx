@@ -7,7 +7,15 @@ import { z } from 'zod';
 import { offerStatusSchema } from '@/server/routers/offers/offer.types';
 import { createOfferInput } from '@/server/routers/offers/create-offer.types';
 import { FormDialog } from '@/app/(console)/_components/form-dialog';
-import { actionsColumn, dateTimeColumn, ListFilter, ListPage, moneyColumn, referenceColumn } from '@/app/(console)/_components/list-page';
+import {
+  actionsColumn,
+  dateTimeColumn,
+  ListDateRange,
+  ListFilter,
+  ListPage,
+  moneyColumn,
+  referenceColumn,
+} from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
@@ -19,7 +27,7 @@ import { localDateTime } from '@/app/(console)/_lib/form-values';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { useListFilters } from '@/app/(console)/_lib/url-filters';
+import { dayRange, useListFilters } from '@/app/(console)/_lib/url-filters';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { OfferActions, type Offer } from './offer-actions';
 import { OfferSheet } from './offer-sheet';
@@ -37,8 +45,9 @@ export function OffersPage() {
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const filters = useListFilters({ status: offerStatusSchema.options, campaign: 'id', podcast: 'id' });
-  const { status, campaign: campaignId, podcast: podcastId } = filters.values;
+  const filters = useListFilters({ status: offerStatusSchema.options, campaign: 'id', podcast: 'id', from: 'date', to: 'date' });
+  const { status, campaign: campaignId, podcast: podcastId, from, to } = filters.values;
+  const made = dayRange(from, to);
   const [creating, setCreating] = useState(false);
   const opened = useOpenObject('offer');
 
@@ -48,7 +57,7 @@ export function OffersPage() {
   const podcastNames = useMemo(() => namesById(podcasts.data?.items), [podcasts.data]);
   const list = pagedList(
     useInfiniteQuery(
-      trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId }, byCursor),
+      trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId, ...made }, byCursor),
     ),
   );
 
@@ -93,7 +102,7 @@ export function OffersPage() {
     <>
       <ListPage
         title="Offers"
-        exportCsv={{ path: `/networks/${networkId}/offers`, params: { status, campaign_id: campaignId, podcast_id: podcastId } }}
+        exportCsv={{ path: `/networks/${networkId}/offers`, params: { status, campaign_id: campaignId, podcast_id: podcastId, ...made } }}
         description="A campaign offered to an opted-in podcast at a price. Accepting an offer starts generating the host-voiced creative; rejecting it records your reason."
         create={canAdminister ? { label: 'New offer', onClick: () => setCreating(true) } : undefined}
         filters={filters}
@@ -116,6 +125,7 @@ export function OffersPage() {
               options={namedOptions(podcasts.data?.items)}
               wide
             />
+            <ListDateRange filters={filters} label="Offered" />
           </>
         }
         list={list}
