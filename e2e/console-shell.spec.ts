@@ -13,6 +13,8 @@ const SECTIONS = [
   'Podcasts',
   'Offers',
   'Creatives',
+  'Events',
+  'Audit log',
   'My keys',
 ];
 
