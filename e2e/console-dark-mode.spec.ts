@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { createNetwork, post, startOkReceiver, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /*
  * Dark mode (issue 35, item 8): the console follows the system's colour scheme until the theme
@@ -14,25 +12,7 @@ import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, sig
 
 test.use({ colorScheme: 'dark' });
 
-const auth = () => ({ Authorization: `Bearer ${e2eToken()}` });
 const THEME_ITEM = 'ans.console.theme';
-
-async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
-  const response = await request.post(`/v1${path}`, { headers: auth(), data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
-
-/** A receiver that answers every delivery 200, so the overview has deliveries to chart. */
-async function startReceiver() {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /**
  * The relative luminance (0 black … 1 white) of an element's background colour, whatever the
@@ -187,7 +167,7 @@ test.describe('console dark mode', () => {
     request,
   }, testInfo) => {
     test.setTimeout(360_000);
-    const receiver = await startReceiver();
+    const receiver = await startOkReceiver();
     try {
       const suffix = randomUUID().slice(0, 8);
       const network = await createNetwork(request, `Dark ${suffix}`);

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { axeOnPage } from './axe';
@@ -15,6 +17,33 @@ export async function signInToConsole(page: Page, token: string = e2eToken()): P
   await page.getByLabel('API key').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).not.toHaveURL(/\/console\/sign-in/);
+}
+
+/** A /v1 call that must succeed (the answer is in the failure message if not), with the e2e super_user token or `token`: its JSON. */
+export async function v1<T>(
+  request: APIRequestContext,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  data?: unknown,
+  token: string = e2eToken(),
+): Promise<T> {
+  const response = await request.fetch(`/v1${path}`, { method, headers: { Authorization: `Bearer ${token}` }, data });
+  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+/** `v1(request, 'POST', …)`: what most specs make their data with. */
+export const post = <T>(request: APIRequestContext, path: string, data: unknown, token?: string) => v1<T>(request, 'POST', path, data, token);
+
+/** A webhook receiver on loopback that answers every delivery 200 (after `delayMs`). */
+export async function startOkReceiver(delayMs = 0): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), delayMs));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Create a network through /v1 with the e2e super_user token. */

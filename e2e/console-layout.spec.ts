@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { createNetwork, e2eToken, post, startOkReceiver, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /*
  * A console that holds up at 1280, 1024 and 390 px (issues 18 and 35): tables become stacked cards
@@ -19,23 +17,6 @@ const DATE_FORMAT = /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (UTC|GMT([+-]\d{1
 const LONG_PODCAST = 'The Remarkably Long-Running Morning Commute Show';
 const SCRIPT =
   'Sleep better tonight with Acme mattresses, made to order in Ohio and delivered to your door in three days, with a hundred nights to try it at home.';
-
-async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
-  const response = await request.post(`/v1${path}`, { headers: auth(), data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
-
-/** A receiver that answers every delivery 200 after a few milliseconds. */
-async function startReceiver() {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 15));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /**
  * Between the two layouts: a table box of ~800 px is a table again, and a wide one scrolls inside
@@ -121,7 +102,7 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
   request,
 }, testInfo) => {
   test.setTimeout(240_000);
-  const receiver = await startReceiver();
+  const receiver = await startOkReceiver(15);
   try {
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Layout ${suffix}`);

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { createNetwork, v1, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /*
  * The event log and the audit log in the console (issue 35): each a page with its filters in the
  * URL (type or action, object, actor, days), newest first, every object it names a link to where
  * the console shows it.
  */
-
-const auth = (token = e2eToken()) => ({ Authorization: `Bearer ${token}` });
-
-async function send<T>(request: APIRequestContext, method: 'POST' | 'DELETE', path: string, data?: unknown, token?: string): Promise<T> {
-  const response = await request.fetch(`/v1${path}`, { method, headers: auth(token), data });
-  expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
 
 /** The local calendar day of the browser (the e2e browser runs in the machine's zone), `days` from today. */
 function day(page: Page, days: number): Promise<string> {
@@ -29,19 +21,19 @@ function day(page: Page, days: number): Promise<string> {
 test('events: filter by type, object and day; an event opens with links to its objects', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   const { id: n } = await createNetwork(request, `Events ${randomUUID().slice(0, 8)}`);
-  const advertiser = await send<{ id: string }>(request, 'POST', `/networks/${n}/advertisers`, { name: 'Acme' });
-  const campaign = await send<{ id: string }>(request, 'POST', `/networks/${n}/campaigns`, {
+  const advertiser = await v1<{ id: string }>(request, 'POST', `/networks/${n}/advertisers`, { name: 'Acme' });
+  const campaign = await v1<{ id: string }>(request, 'POST', `/networks/${n}/campaigns`, {
     name: 'Spring sale',
     advertiser_id: advertiser.id,
     script: 'Sleep better tonight with Acme mattresses.',
     status: 'active',
   });
-  const podcast = await send<{ id: string }>(request, 'POST', `/networks/${n}/podcasts`, { name: 'Morning Commute', host_name: 'Sam' });
-  await send(request, 'POST', `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
-  const accepted = await send<{ id: string }>(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id });
-  await send(request, 'POST', `/networks/${n}/offers/${accepted.id}/accept`, {});
-  const rejected = await send<{ id: string }>(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id });
-  await send(request, 'POST', `/networks/${n}/offers/${rejected.id}/reject`, { reason: 'Not our audience' });
+  const podcast = await v1<{ id: string }>(request, 'POST', `/networks/${n}/podcasts`, { name: 'Morning Commute', host_name: 'Sam' });
+  await v1(request, 'POST', `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
+  const accepted = await v1<{ id: string }>(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id });
+  await v1(request, 'POST', `/networks/${n}/offers/${accepted.id}/accept`, {});
+  const rejected = await v1<{ id: string }>(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id });
+  await v1(request, 'POST', `/networks/${n}/offers/${rejected.id}/reject`, { reason: 'Not our audience' });
 
   await signInToConsole(page);
   await page.goto(`/console/n/${n}/events`);
@@ -117,23 +109,23 @@ test('events: filter by type, object and day; an event opens with links to its o
 test('audit log: who changed what, filtered by object type, object, key and day; administrators only', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   const { id: n } = await createNetwork(request, `Audit ${randomUUID().slice(0, 8)}`);
-  const bot = await send<{ id: string; api_key: { id: string; token: string } }>(request, 'POST', `/networks/${n}/service-accounts`, {
+  const bot = await v1<{ id: string; api_key: { id: string; token: string } }>(request, 'POST', `/networks/${n}/service-accounts`, {
     name: 'Deploy bot',
     role: 'administrator',
   });
-  const reader = await send<{ id: string; api_key: { id: string; token: string } }>(request, 'POST', `/networks/${n}/service-accounts`, {
+  const reader = await v1<{ id: string; api_key: { id: string; token: string } }>(request, 'POST', `/networks/${n}/service-accounts`, {
     name: 'Dashboards',
     role: 'read_only',
   });
   // The bot, with its own key, subscribes a webhook and revokes the reader's key.
-  const webhook = await send<{ id: string }>(
+  const webhook = await v1<{ id: string }>(
     request,
     'POST',
     `/networks/${n}/webhooks`,
     { url: 'http://127.0.0.1:9/audit-hooks', events: ['offer.accepted'] },
     bot.api_key.token,
   );
-  await send(request, 'DELETE', `/networks/${n}/apikeys/${reader.api_key.id}`, undefined, bot.api_key.token);
+  await v1(request, 'DELETE', `/networks/${n}/apikeys/${reader.api_key.id}`, undefined, bot.api_key.token);
 
   await signInToConsole(page);
   await page.goto(`/console/n/${n}/audit-log`);
@@ -181,7 +173,7 @@ test('audit log: who changed what, filtered by object type, object, key and day;
   }
 
   // A read_only key sees why the page is empty, not an error.
-  const readerKey = await send<{ id: string; api_key: { token: string } }>(request, 'POST', `/networks/${n}/service-accounts`, {
+  const readerKey = await v1<{ id: string; api_key: { token: string } }>(request, 'POST', `/networks/${n}/service-accounts`, {
     name: 'Reader',
     role: 'read_only',
   });
@@ -193,16 +185,16 @@ test('audit log: who changed what, filtered by object type, object, key and day;
 
 test('offers, creatives and campaigns filter by the days they were made', async ({ page, request }) => {
   const { id: n } = await createNetwork(request, `Days ${randomUUID().slice(0, 8)}`);
-  const advertiser = await send<{ id: string }>(request, 'POST', `/networks/${n}/advertisers`, { name: 'Acme' });
-  const campaign = await send<{ id: string }>(request, 'POST', `/networks/${n}/campaigns`, {
+  const advertiser = await v1<{ id: string }>(request, 'POST', `/networks/${n}/advertisers`, { name: 'Acme' });
+  const campaign = await v1<{ id: string }>(request, 'POST', `/networks/${n}/campaigns`, {
     name: 'Autumn sale',
     advertiser_id: advertiser.id,
     script: 'Sleep better.',
     status: 'active',
   });
-  const podcast = await send<{ id: string }>(request, 'POST', `/networks/${n}/podcasts`, { name: 'Evening Show', host_name: 'Kim' });
-  await send(request, 'POST', `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
-  await send(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id, price_cents: 27_100, currency: 'USD' });
+  const podcast = await v1<{ id: string }>(request, 'POST', `/networks/${n}/podcasts`, { name: 'Evening Show', host_name: 'Kim' });
+  await v1(request, 'POST', `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
+  await v1(request, 'POST', `/networks/${n}/offers`, { campaign_id: campaign.id, podcast_id: podcast.id, price_cents: 27_100, currency: 'USD' });
 
   await signInToConsole(page);
   for (const [section, label, shows] of [

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { createNetwork, e2eToken, post, startOkReceiver, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /*
  * Every object has a URL (issue 35): an offer, a creative, a key, a member and a delivery open in
@@ -11,23 +9,6 @@ import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, sig
  */
 
 const auth = () => ({ Authorization: `Bearer ${e2eToken()}` });
-
-async function post<T>(request: APIRequestContext, path: string, data: unknown, headers = auth()): Promise<T> {
-  const response = await request.post(`/v1${path}`, { headers, data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
-
-/** A receiver that answers every delivery 200. */
-async function startReceiver() {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** A cell of the row that is not a link or a button: clicking it opens the row's object. */
 const plainCell = (row: Locator) => row.locator('td:not([data-actions])').last();
@@ -66,7 +47,7 @@ async function expectObjectUrl(
 
 test('offers, creatives, keys, members, deliveries and webhooks each have a URL that opens them', async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);
-  const receiver = await startReceiver();
+  const receiver = await startOkReceiver();
   try {
     const suffix = randomUUID().slice(0, 8);
     const { id: n } = await createNetwork(request, `Links ${suffix}`);
@@ -96,7 +77,7 @@ test('offers, creatives, keys, members, deliveries and webhooks each have a URL 
       request,
       '/invitations/accept',
       { name: 'Rae Reader' },
-      { Authorization: `Bearer ${invitation.token}` },
+      invitation.token,
     );
 
     await signInToConsole(page);

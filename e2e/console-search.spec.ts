@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import { expect, test } from '@playwright/test';
+import { createNetwork, post, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
 
 /*
  * The command palette (issue 35): Ctrl-K from any page finds the network's objects by name or id
  * through GET /networks/{n}/search — only what the signed-in key may read — and jumps to pages.
  */
-
-async function post<T>(request: APIRequestContext, path: string, data: unknown): Promise<T> {
-  const response = await request.post(`/v1${path}`, { headers: { Authorization: `Bearer ${e2eToken()}` }, data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
 
 test('Ctrl-K finds campaigns, podcasts, keys and pages, and opens them', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
