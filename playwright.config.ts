@@ -35,12 +35,14 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
+  // Tests tagged @deep (axe over the whole API reference: minutes on 2 cores) run in
+  // `npm run test:deep` (E2E_DEEP=1), not in `npm test`.
+  grepInvert: process.env.E2E_DEEP === '1' ? undefined : /@deep/,
   retries: 0,
   // Tests share nothing but the server (each makes its own network), and most of their time is
   // waiting on it, the fake voice vendor or a webhook retry: two at a time, also from one file.
   // Playwright's default is half the cores, 1 here. Files start in name order: the API reference's
-  // (rendering every operation and axe over all of them, ~1 min alone) sorts first so it does not
-  // run last, alone.
+  // (rendering every operation) sorts first so it does not run last, alone.
   fullyParallel: true,
   workers: 2,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : 'list',

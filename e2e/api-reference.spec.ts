@@ -237,9 +237,10 @@ test.describe('/docs with every operation rendered', () => {
     await expect(me).toContainText('/me');
   });
 
-  test('axe finds no serious or critical violations on /docs', async () => {
+  test('axe finds no serious or critical violations on /docs', { tag: '@deep' }, async () => {
     // axe walks every node of the whole reference: ~34,000 elements, 41 s alone on 2 cores
-    // (e2e/axe.ts) and more beside the other Playwright worker, so the test gets 8 minutes.
+    // (e2e/axe.ts) and more beside the other Playwright worker, so the test gets 8 minutes, and
+    // runs in `npm run test:deep` (the guides and error pages are checked in every run).
     test.setTimeout(480_000);
     await expectNoBlockingViolations(page);
   });
