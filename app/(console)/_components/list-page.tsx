@@ -4,7 +4,7 @@ import { Download, Plus } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
+import { DataTable, type DataTableColumn, type RowSelection, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select, type SelectOption } from '@/app/(console)/_components/ui/select';
@@ -46,6 +46,8 @@ export interface ListPageProps<TRow, S extends FilterSpec> {
   /** Opens a row's object (its sheet, with its id in the URL: useOpenObject). */
   onRowClick?: (row: TRow) => void;
   selectedRowId?: string;
+  /** Checkboxes and a bar of bulk actions (DataTable's `selection`); cleared when the filters change unless it says otherwise. */
+  selection?: RowSelection<TRow>;
   /** The empty list before anything was created. `action` defaults to the create button. */
   empty: { icon: ReactNode; title: string; description: ReactNode; action?: ReactNode };
 }
@@ -64,6 +66,7 @@ export function ListPage<TRow, S extends FilterSpec>({
   columns,
   onRowClick,
   selectedRowId,
+  selection,
   empty,
 }: ListPageProps<TRow, S>) {
   return (
@@ -100,6 +103,7 @@ export function ListPage<TRow, S extends FilterSpec>({
         columns={columns}
         onRowClick={onRowClick}
         selectedRowId={selectedRowId}
+        selection={selection && { resetKey: JSON.stringify(filters?.values ?? {}), ...selection }}
         {...pagedTable(list)}
         empty={
           filters?.active ? (

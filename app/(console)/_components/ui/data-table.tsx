@@ -5,6 +5,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { cn } from '@/app/(console)/_lib/cn';
 import { Button } from './button';
+import { Checkbox } from './checkbox';
 import { Skeleton } from './skeleton';
 import { EmptyState, ErrorState } from './states';
 
@@ -41,7 +42,25 @@ export interface DataTableProps<TRow> {
   hasMore?: boolean;
   onLoadMore?: () => void;
   loadingMore?: boolean;
+  /** Row selection with a bar of bulk actions (below): a checkbox column first, and the bar while any row is selected. */
+  selection?: RowSelection<TRow>;
   className?: string;
+}
+
+/**
+ * What a table's rows may be selected for. Only the rows an action applies to get a checkbox (the
+ * same test the row's own buttons use). The selection is kept across "Load more" and polling (by
+ * row id), counts only rows still loaded and selectable, and is cleared when `resetKey` changes.
+ */
+export interface RowSelection<TRow> {
+  /** Whether a bulk action applies to this row, e.g. an open offer. */
+  canSelect: (row: TRow) => boolean;
+  /** The row's name: its checkbox is "Select <name>". */
+  nameOf: (row: TRow) => string;
+  /** The bar's actions over the selected rows (in the table's order); `clear` empties the selection. */
+  actions: (rows: TRow[], clear: () => void) => ReactNode;
+  /** The selection is cleared whenever this changes: the list's filters. */
+  resetKey?: string;
 }
 
 function defaultRowId<TRow>(row: TRow, index: number): string {
@@ -67,6 +86,12 @@ function opensRow(event: MouseEvent<HTMLElement>): boolean {
 
 /** The id `actionsColumn` gives the column of a row's buttons (list-page.tsx). */
 export const ACTIONS_COLUMN_ID = 'actions';
+
+/** The id of the checkbox column a `selection` adds first. */
+export const SELECT_COLUMN_ID = 'select';
+
+/** A checked row's tint, opaque so that under the pinned actions nothing shows through. */
+const CHECKED_ROW = 'bg-[color-mix(in_oklab,var(--color-indigo-50)_60%,white)]';
 
 /**
  * Whether the table is wider than its box and not scrolled to its right end: the actions column
@@ -116,13 +141,66 @@ export function DataTable<TRow>({
   hasMore,
   onLoadMore,
   loadingMore,
+  selection,
   className,
 }: DataTableProps<TRow>) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const scroll = useMoreToTheRight();
+  const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set());
+  const [pickedFor, setPickedFor] = useState(selection?.resetKey);
+  if (pickedFor !== selection?.resetKey) {
+    // Reset while rendering when the filters change (React's pattern for state that follows a prop).
+    setPickedFor(selection?.resetKey);
+    setPicked(new Set());
+  }
+  const loaded = rows ?? [];
+  const selectableIds = selection ? loaded.flatMap((row, i) => (selection.canSelect(row) ? [getRowId(row, i)] : [])) : [];
+  const selectedIds = selectableIds.filter((id) => picked.has(id));
+  const selectedSet = new Set(selectedIds);
+  const allSelected = selectableIds.length > 0 && selectedIds.length === selectableIds.length;
+  const toggle = (id: string, on: boolean) =>
+    setPicked((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const clear = () => setPicked(new Set());
+  const withSelection = selection !== undefined && selectableIds.length > 0;
+  const selectColumn: DataTableColumn<TRow> | undefined = withSelection
+    ? {
+        id: SELECT_COLUMN_ID,
+        enableSorting: false,
+        header: () => (
+          <label className="-m-2 inline-flex cursor-pointer items-center gap-2 p-2 normal-case">
+            <Checkbox
+              className="size-5"
+              aria-label="Select all loaded rows"
+              checked={allSelected ? true : selectedIds.length > 0 ? 'indeterminate' : false}
+              onCheckedChange={(checked) => setPicked(checked === true ? new Set(selectableIds) : new Set())}
+            />
+            {/* Cards have no header row: the control says what it does. */}
+            <span aria-hidden className="hidden text-sm font-medium tracking-normal text-slate-700 @max-3xl:inline">
+              Select all
+            </span>
+          </label>
+        ),
+        cell: ({ row }) =>
+          selection.canSelect(row.original) ? (
+            <label className="-m-2 inline-flex cursor-pointer p-2">
+              <Checkbox
+                className="size-5"
+                aria-label={`Select ${selection.nameOf(row.original)}`}
+                checked={picked.has(row.id)}
+                onCheckedChange={(checked) => toggle(row.id, checked === true)}
+              />
+            </label>
+          ) : null,
+      }
+    : undefined;
   const table = useReactTable({
-    data: rows ?? [],
-    columns,
+    data: loaded,
+    columns: selectColumn ? [selectColumn, ...columns] : columns,
     state: { sorting },
     onSortingChange: setSorting,
     getRowId,
@@ -134,6 +212,8 @@ export function DataTable<TRow>({
 
   const showSkeleton = loading || rows === undefined;
   const visibleRows = table.getRowModel().rows;
+  const tableColumns = table.getAllLeafColumns();
+  const checked = (id: string) => selectedSet.has(id);
   const pinsActions = columns.some((column) => column.id === ACTIONS_COLUMN_ID);
   /** The pinned actions cell: on the right edge while the table scrolls, in place in the cards. */
   const pinned = (background: string) =>
@@ -146,11 +226,41 @@ export function DataTable<TRow>({
 
   return (
     <div className={cn('@container relative overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm', className)}>
+      {selection && (
+        // Announces the count as it changes; the bar below is visual and appears with the first selection.
+        <span className="sr-only" role="status">
+          {selectedIds.length > 0 ? `${selectedIds.length} selected` : ''}
+        </span>
+      )}
+      {selection && selectedIds.length > 0 && (
+        <div
+          role="region"
+          aria-label={`Selected ${label}`}
+          className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-indigo-200 bg-indigo-50 px-4 py-2.5 text-sm"
+        >
+          <span className="font-medium text-indigo-950 tabular-nums">{selectedIds.length} selected</span>
+          <div className="flex flex-wrap items-center gap-2">
+            {selection.actions(
+              visibleRows.filter((row) => selectedSet.has(row.id)).map((row) => row.original),
+              clear,
+            )}
+          </div>
+          <Button variant="ghost" size="sm" className="ml-auto" onClick={clear}>
+            Clear
+          </Button>
+        </div>
+      )}
       <div ref={scroll.ref} onScroll={scroll.onScroll} className="overflow-x-auto">
         <table className="w-full border-collapse text-left text-sm @max-3xl:block" aria-label={label} aria-busy={showSkeleton || undefined}>
-          <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase @max-3xl:sr-only">
+          <thead
+            className={cn(
+              'bg-slate-50 text-xs font-medium tracking-wide text-slate-600 uppercase',
+              // In cards the header row is for screen readers, but for "Select all", which stays on screen.
+              withSelection ? '@max-3xl:block' : '@max-3xl:sr-only',
+            )}
+          >
             {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
+              <tr key={group.id} className={cn(withSelection && '@max-3xl:block')}>
                 {group.headers.map((header) => {
                   const sortable = header.column.getCanSort() && !header.isPlaceholder;
                   const sorted = header.column.getIsSorted();
@@ -161,6 +271,7 @@ export function DataTable<TRow>({
                       className={cn(
                         'border-b border-slate-200 px-4 py-2.5 whitespace-nowrap',
                         header.column.id === ACTIONS_COLUMN_ID && pinned('bg-slate-50'),
+                        header.column.id === SELECT_COLUMN_ID ? 'w-0 pr-0 @max-3xl:block @max-3xl:w-auto' : withSelection && '@max-3xl:sr-only',
                       )}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                     >
@@ -192,7 +303,7 @@ export function DataTable<TRow>({
             {showSkeleton
               ? Array.from({ length: 4 }, (_, i) => (
                   <tr key={i} className="@max-3xl:block @max-3xl:px-4 @max-3xl:py-2">
-                    {columns.map((_, j) => (
+                    {tableColumns.map((_, j) => (
                       <td key={j} className="px-4 py-3 @max-3xl:block @max-3xl:px-0 @max-3xl:py-1">
                         <Skeleton className="h-4 w-full max-w-40" />
                       </td>
@@ -204,8 +315,11 @@ export function DataTable<TRow>({
                     key={row.id}
                     className={cn(
                       'group align-top @max-3xl:block @max-3xl:space-y-2 @max-3xl:px-4 @max-3xl:py-3',
+                      // A gutter on the card's left for its checkbox.
+                      withSelection && '@max-3xl:relative @max-3xl:pl-12',
                       onRowClick &&
                         'cursor-pointer hover:bg-slate-50 focus-visible:bg-indigo-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600',
+                      checked(row.id) && CHECKED_ROW,
                       selectedRowId === row.id && 'bg-indigo-50',
                     )}
                     {...(onRowClick
@@ -229,6 +343,7 @@ export function DataTable<TRow>({
                     {row.getVisibleCells().map((cell) => {
                       const name = columnLabel(cell.column.columnDef);
                       const actions = cell.column.id === ACTIONS_COLUMN_ID;
+                      const select = cell.column.id === SELECT_COLUMN_ID;
                       return (
                         <td
                           key={cell.id}
@@ -236,6 +351,7 @@ export function DataTable<TRow>({
                           data-actions={actions || undefined}
                           className={cn(
                             'px-4 py-3 text-slate-800 @max-3xl:block @max-3xl:min-w-0 @max-3xl:p-0 @max-3xl:break-words @max-3xl:[&_*]:whitespace-normal',
+                            select && 'w-0 pr-0 @max-3xl:absolute @max-3xl:top-3 @max-3xl:left-4 @max-3xl:w-auto',
                             // The column's name before the value, drawn by CSS (so it is not in the cell's text on wide screens).
                             name &&
                               '@max-3xl:grid @max-3xl:grid-cols-[6.5rem_minmax(0,1fr)] @max-3xl:items-baseline @max-3xl:gap-3 @max-3xl:before:text-xs @max-3xl:before:font-medium @max-3xl:before:tracking-wide @max-3xl:before:text-slate-600 @max-3xl:before:uppercase @max-3xl:before:content-[attr(data-label)]',
@@ -244,7 +360,9 @@ export function DataTable<TRow>({
                               pinned(
                                 selectedRowId === row.id
                                   ? 'bg-indigo-50'
-                                  : cn('bg-white', onRowClick && 'group-hover:bg-slate-50 group-focus-visible:bg-indigo-50'),
+                                  : checked(row.id)
+                                    ? CHECKED_ROW
+                                    : cn('bg-white', onRowClick && 'group-hover:bg-slate-50 group-focus-visible:bg-indigo-50'),
                               ),
                           )}
                         >

@@ -1,11 +1,13 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ShieldAlert } from 'lucide-react';
+import { ShieldAlert, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
+import { useBulkRun } from '@/app/(console)/_components/bulk-run';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
@@ -15,7 +17,7 @@ import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list
 import { useUrlFilters } from '@/app/(console)/_lib/url-filters';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { roleLabel, useIdentityDirectory } from './identity';
+import { identitySentence, roleLabel, useIdentityDirectory } from './identity';
 import { keyNameColumn } from './key-name-column';
 import { KeySheet } from './key-sheet';
 import { MintKeyDialog } from './mint-key-dialog';
@@ -29,6 +31,14 @@ const STATUS_FILTERS = [
   { value: 'expired', label: 'Expired' },
   { value: 'revoked', label: 'Revoked' },
 ];
+
+/** What the row's Revoke button is offered for (KeyActions): the bulk revoke selects the same keys. */
+function revocable(key: ApiKey): boolean {
+  return key.status === 'active';
+}
+
+/** A key as a checkbox and a result name it: names repeat, the start tells them apart. */
+const keyLabel = (key: ApiKey) => `${key.key_name} (${key.start}…)`;
 
 /** Active, but rotated: it stops at revoked_at (the end of the grace period). */
 function inGracePeriod(key: ApiKey): boolean {
@@ -48,6 +58,12 @@ export function ApiKeysView() {
   const directory = useIdentityDirectory(networkId);
   const [rotated, setRotated] = useState<RotatedKey | null>(null);
   const opened = useOpenObject('key');
+  const queryClient = useQueryClient();
+  const revoke = useMutation(trpc.keys.revokeForNetwork.mutationOptions());
+  const bulk = useBulkRun({
+    sentence: (e) => identitySentence(e),
+    onFinished: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
+  });
 
   const input = { networkId, limit: 50 };
   const keys = useInfiniteQuery(
@@ -216,6 +232,39 @@ export function ApiKeysView() {
             rows={role === undefined ? undefined : rows}
             onRowClick={(key) => opened.open(key.id)}
             selectedRowId={opened.id ?? undefined}
+            selection={
+              canAdminister
+                ? {
+                    canSelect: revocable,
+                    nameOf: keyLabel,
+                    resetKey: `${ownerFilter}|${statusFilter}`,
+                    actions: (selected, clear) => (
+                      <ConfirmDialog
+                        trigger={
+                          <Button variant="danger" size="sm">
+                            <Trash2 aria-hidden /> Revoke
+                          </Button>
+                        }
+                        title={`Revoke ${selected.length} ${selected.length === 1 ? 'key' : 'keys'}?`}
+                        description="Anything using them is refused from its next request; a key that also reaches other networks loses only this one. This cannot be undone."
+                        confirmLabel={`Revoke ${selected.length} ${selected.length === 1 ? 'key' : 'keys'}`}
+                        onConfirm={() => {
+                          bulk.start({
+                            title: 'Revoke keys',
+                            done: 'revoked',
+                            items: selected.map((key) => ({
+                              id: key.id,
+                              name: keyLabel(key),
+                              perform: () => revoke.mutateAsync({ networkId, keyId: key.id }),
+                            })),
+                          });
+                          clear();
+                        }}
+                      />
+                    ),
+                  }
+                : undefined
+            }
             empty={
               filtered ? (
                 <EmptyState
@@ -241,6 +290,7 @@ export function ApiKeysView() {
         />
       )}
       <RotatedKeyReveal rotated={rotated} onClose={() => setRotated(null)} />
+      {bulk.dialog}
     </div>
   );
 }
@@ -251,7 +301,7 @@ function KeyActions({ networkId, apiKey, onRotated }: { networkId: string; apiKe
   const revoke = useMutation(
     trpc.keys.revokeForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }),
   );
-  if (apiKey.status !== 'active') return null;
+  if (!revocable(apiKey)) return null;
   const reachesOthers = apiKey.scopes.some((s) => s.network_id !== networkId);
   const rotated = inGracePeriod(apiKey);
   return (

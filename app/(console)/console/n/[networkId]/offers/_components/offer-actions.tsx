@@ -21,6 +21,11 @@ export type Offer = z.infer<typeof offerSchema>;
 
 const rejectSchema = rejectOfferInput.omit({ networkId: true, offerId: true });
 
+/** Whether an offer can still be accepted or rejected: its row's buttons, and what bulk actions select. */
+export function decidable(offer: Offer): boolean {
+  return offer.status === 'open';
+}
+
 /** An offer's buttons, in its row and in its sheet: Accept and Reject while open, then "View creative". */
 export function OfferActions({
   offer,
@@ -59,7 +64,7 @@ export function OfferActions({
       </div>
     );
   }
-  if (offer.status !== 'open' || !canAdminister) return null;
+  if (!decidable(offer) || !canAdminister) return null;
   return (
     <div className="flex justify-end gap-1 whitespace-nowrap">
       <ConfirmDialog
@@ -120,5 +125,59 @@ function RejectOfferDialog({ offer, what, onClose }: { offer: Offer; what: strin
         {(field) => <Textarea rows={3} {...field} />}
       </FormField>
     </FormDialog>
+  );
+}
+
+/**
+ * The bulk bar's buttons over the selected open offers: "Accept" and "Reject" (one optional reason
+ * for all), each confirmed with the count. The page runs the calls (useBulkRun) and shows each result.
+ */
+export function BulkOfferActions({
+  count,
+  onAccept,
+  onReject,
+}: {
+  count: number;
+  onAccept: () => void;
+  onReject: (reason: string | undefined) => void;
+}) {
+  const [rejecting, setRejecting] = useState(false);
+  const form = useZodForm(rejectSchema, { defaultValues: { reason: '' } });
+  const offers = `${count} ${count === 1 ? 'offer' : 'offers'}`;
+  return (
+    <>
+      <ConfirmDialog
+        trigger={<Button size="sm">Accept</Button>}
+        title={`Accept ${offers}?`}
+        description="Each starts generating its creative in the host’s voice, at the offer’s price. This cannot be undone."
+        confirmLabel={`Accept ${offers}`}
+        destructive={false}
+        onConfirm={onAccept}
+      />
+      <FormDialog
+        open={rejecting}
+        onOpenChange={setRejecting}
+        resetOnDismiss
+        trigger={
+          <Button variant="secondary" size="sm">
+            Reject
+          </Button>
+        }
+        title={`Reject ${offers}?`}
+        description="Each offer is closed for good; the reason, if you give one, is kept with every one of them and sent in their offer.rejected events."
+        form={form}
+        submitLabel={`Reject ${offers}`}
+        submitVariant="danger"
+        onSubmit={(values) => {
+          onReject(values.reason || undefined);
+          setRejecting(false);
+          form.reset();
+        }}
+      >
+        <FormField form={form} name="reason" label="Reason (optional, for all of them)" description="Up to 500 characters.">
+          {(field) => <Textarea rows={3} {...field} />}
+        </FormField>
+      </FormDialog>
+    </>
   );
 }

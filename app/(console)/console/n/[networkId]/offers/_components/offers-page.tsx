@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { z } from 'zod';
 import { offerStatusSchema } from '@/server/routers/offers/offer.types';
 import { createOfferInput } from '@/server/routers/offers/create-offer.types';
+import { useBulkRun } from '@/app/(console)/_components/bulk-run';
 import { FormDialog } from '@/app/(console)/_components/form-dialog';
 import {
   actionsColumn,
@@ -29,7 +30,7 @@ import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { dayRange, useListFilters } from '@/app/(console)/_lib/url-filters';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
-import { OfferActions, type Offer } from './offer-actions';
+import { BulkOfferActions, decidable, OfferActions, type Offer } from './offer-actions';
 import { OfferSheet } from './offer-sheet';
 
 /** The price is typed in whole currency units and sent as minor units (cents). */
@@ -55,6 +56,17 @@ export function OffersPage() {
   const podcasts = usePodcasts(networkId);
   const campaignNames = useMemo(() => namesById(campaigns.data?.items), [campaigns.data]);
   const podcastNames = useMemo(() => namesById(podcasts.data?.items), [podcasts.data]);
+  const queryClient = useQueryClient();
+  const accept = useMutation(trpc.offers.accept.mutationOptions());
+  const reject = useMutation(trpc.offers.reject.mutationOptions());
+  const bulk = useBulkRun({
+    onFinished: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: trpc.offers.pathKey() }),
+        queryClient.invalidateQueries({ queryKey: trpc.creatives.pathKey() }),
+      ]),
+  });
+  const offerName = (o: Offer) => `${campaignNames.get(o.campaign_id) ?? o.campaign_id} on ${podcastNames.get(o.podcast_id) ?? o.podcast_id}`;
   const list = pagedList(
     useInfiniteQuery(
       trpc.offers.list.infiniteQueryOptions({ networkId, limit: 50, status, campaign_id: campaignId, podcast_id: podcastId, ...made }, byCursor),
@@ -132,6 +144,43 @@ export function OffersPage() {
         columns={columns}
         onRowClick={(offer) => opened.open(offer.id)}
         selectedRowId={opened.id ?? undefined}
+        selection={
+          canAdminister
+            ? {
+                canSelect: decidable,
+                nameOf: offerName,
+                actions: (selected, clear) => (
+                  <BulkOfferActions
+                    count={selected.length}
+                    onAccept={() => {
+                      bulk.start({
+                        title: 'Accept offers',
+                        done: 'accepted',
+                        items: selected.map((o) => ({
+                          id: o.id,
+                          name: offerName(o),
+                          perform: () => accept.mutateAsync({ networkId, offerId: o.id }),
+                        })),
+                      });
+                      clear();
+                    }}
+                    onReject={(reason) => {
+                      bulk.start({
+                        title: 'Reject offers',
+                        done: 'rejected',
+                        items: selected.map((o) => ({
+                          id: o.id,
+                          name: offerName(o),
+                          perform: () => reject.mutateAsync({ networkId, offerId: o.id, ...(reason ? { reason } : {}) }),
+                        })),
+                      });
+                      clear();
+                    }}
+                  />
+                ),
+              }
+            : undefined
+        }
         empty={{
           icon: <Handshake className="size-6" />,
           title: 'No offers yet',
@@ -145,6 +194,7 @@ export function OffersPage() {
         campaignNames={campaignNames}
         podcastNames={podcastNames}
       />
+      {bulk.dialog}
       <CreateOfferDialog open={creating} onOpenChange={setCreating} defaultCampaignId={campaignId} defaultPodcastId={podcastId} />
     </>
   );

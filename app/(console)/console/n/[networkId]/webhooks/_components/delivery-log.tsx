@@ -1,13 +1,15 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { History, Inbox } from 'lucide-react';
+import { History, Inbox, Send } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { deliveryStatusSchema } from '@/server/routers/webhooks/delivery.types';
 import { recoverDeliveriesInput } from '@/server/routers/webhooks/recover-deliveries.types';
+import { useBulkRun } from '@/app/(console)/_components/bulk-run';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
+import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { Input } from '@/app/(console)/_components/ui/input';
@@ -18,7 +20,7 @@ import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { useTRPC, type RouterInputs, type RouterOutputs } from '@/app/(console)/_lib/trpc';
-import { DeliveryPanel } from './delivery-panel';
+import { canRedeliver, DeliveryPanel } from './delivery-panel';
 import { formatLatency, fromLocalInput, toLocalInput } from './format';
 
 type Webhook = RouterOutputs['webhooks']['get'];
@@ -27,6 +29,9 @@ type Status = NonNullable<RouterInputs['webhooks']['listDeliveries']['status']>;
 type EventType = NonNullable<RouterInputs['webhooks']['listDeliveries']['event_type']>;
 
 const PAGE_SIZE = 25;
+
+/** A delivery as its checkbox and its result name it. */
+const deliveryName = (d: Delivery) => `${d.event_type} · ${d.id.slice(0, 8)}…`;
 const STATUS_OPTIONS = optionsOf(deliveryStatusSchema.options, { pending: 'Pending (queued or retrying)' });
 
 export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook: Webhook }) {
@@ -37,6 +42,15 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const opened = useOpenObject('delivery');
+  const queryClient = useQueryClient();
+  const redeliver = useMutation(trpc.webhooks.redeliver.mutationOptions());
+  const bulk = useBulkRun({
+    onFinished: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: trpc.webhooks.getDelivery.pathKey() }),
+        queryClient.invalidateQueries({ queryKey: trpc.webhooks.listDeliveries.pathKey() }),
+      ]),
+  });
 
   const input = {
     networkId,
@@ -167,6 +181,40 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
           label="Deliveries"
           onRowClick={(d) => opened.open(d.id)}
           selectedRowId={opened.id ?? undefined}
+          selection={{
+            // The panel's Redeliver / Retry now button: any delivery, while the webhook is enabled.
+            canSelect: () => canRedeliver(webhook),
+            nameOf: deliveryName,
+            resetKey: [status, eventType, since, until].join('|'),
+            actions: (selected, clear) => {
+              const deliveries = `${selected.length} ${selected.length === 1 ? 'delivery' : 'deliveries'}`;
+              return (
+                <ConfirmDialog
+                  trigger={
+                    <Button size="sm">
+                      <Send aria-hidden /> Redeliver
+                    </Button>
+                  }
+                  title={`Redeliver ${deliveries}?`}
+                  description="Each is sent again with the same id and body, freshly signed, and its attempt numbers continue; a pending one is sent now instead of at its next retry."
+                  confirmLabel={`Redeliver ${deliveries}`}
+                  destructive={false}
+                  onConfirm={() => {
+                    bulk.start({
+                      title: 'Redeliver deliveries',
+                      done: 'scheduled',
+                      items: selected.map((d) => ({
+                        id: d.id,
+                        name: deliveryName(d),
+                        perform: () => redeliver.mutateAsync({ networkId, webhookId: webhook.id, deliveryId: d.id }),
+                      })),
+                    });
+                    clear();
+                  }}
+                />
+              );
+            },
+          }}
           empty={
             <EmptyState
               icon={<Inbox className="size-6" />}
@@ -181,6 +229,7 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
         />
       </CardContent>
       <DeliveryPanel networkId={networkId} webhook={webhook} deliveryId={opened.id} onClose={opened.close} />
+      {bulk.dialog}
     </Card>
   );
 }

@@ -17,6 +17,11 @@ import { formatDateTime } from '@/app/(console)/_lib/dates';
 type Webhook = RouterOutputs['webhooks']['get'];
 type Detail = RouterOutputs['webhooks']['getDelivery'];
 
+/** Whether a delivery can be sent again (the Redeliver / Retry now button, and the log's bulk Redeliver): while its webhook is enabled. */
+export function canRedeliver(webhook: Webhook): boolean {
+  return webhook.status !== 'disabled';
+}
+
 /** A side sheet with one delivery (`?delivery=` in the URL): the request as sent and every attempt. */
 export function DeliveryPanel({
   networkId,
@@ -59,7 +64,7 @@ function DeliveryDetail({ networkId, webhook, deliveryId }: { networkId: string;
   if (!detail.data) return <LoadingBlock lines={6} />;
   const d = detail.data;
   const pending = d.status === 'pending';
-  const disabled = webhook.status === 'disabled';
+  const disabled = !canRedeliver(webhook);
 
   return (
     <div className="space-y-6 text-sm">

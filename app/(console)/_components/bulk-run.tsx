@@ -1,0 +1,168 @@
+'use client';
+
+import { Check, Loader2, RotateCw, X } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/app/(console)/_components/ui/button';
+import { Dialog, DialogClose, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { settleBounded } from '@/app/(console)/_lib/bounded';
+import { problemSentence } from '@/app/(console)/_lib/problem';
+
+/*
+ * A bulk action runs the row's own procedure once per selected row — the call its single-row
+ * button makes, so the same authorization, checks and idempotency apply — a few at a time, and
+ * shows what became of each row: done, or the API's answer. Nothing is dropped: a refusal or a
+ * network error is reported on its row, and "Retry failed" runs those rows again.
+ */
+
+/** How many of a bulk action's calls are under way at once. */
+export const BULK_CONCURRENCY = 4;
+
+/** One selected row: its id, how the results name it, and its own call. */
+export interface BulkItem {
+  id: string;
+  name: string;
+  perform: () => Promise<unknown>;
+}
+
+export interface BulkRunSpec {
+  /** The results dialog's title, e.g. "Revoke keys". */
+  title: string;
+  /** What a row became when its call succeeded, e.g. "revoked": "Revoked" on the row, "7 revoked, 1 failed" in the summary. */
+  done: string;
+  items: BulkItem[];
+}
+
+type Outcome = { state: 'waiting' } | { state: 'done' } | { state: 'failed'; message: string };
+
+const WAITING: Outcome = { state: 'waiting' };
+const DONE: Outcome = { state: 'done' };
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The run of a page's bulk actions and the dialog with its results:
+ *
+ *   const bulk = useBulkRun({ onFinished: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) });
+ *   bulk.start({ title: 'Revoke keys', done: 'revoked', items: rows.map((k) => ({ id: k.id, name: k.key_name, perform: () => revoke.mutateAsync({ … }) })) });
+ *   … {bulk.dialog}
+ *
+ * `sentence` turns a row's error into what the row says (problemSentence by default).
+ */
+export function useBulkRun({ onFinished, sentence = problemSentence }: { onFinished?: () => unknown; sentence?: (error: unknown) => string } = {}) {
+  const [run, setRun] = useState<Omit<BulkRunSpec, 'items'> & { items: BulkItem[] }>();
+  const [outcomes, setOutcomes] = useState<ReadonlyMap<string, Outcome>>(() => new Map());
+  const [running, setRunning] = useState(false);
+  const [open, setOpen] = useState(false);
+
+  async function perform(items: BulkItem[]) {
+    setRunning(true);
+    setOutcomes((current) => new Map([...current, ...items.map((item) => [item.id, WAITING] as const)]));
+    await settleBounded(
+      items,
+      BULK_CONCURRENCY,
+      (item) => item.perform(),
+      (index, result) => {
+        const outcome: Outcome = result.status === 'fulfilled' ? DONE : { state: 'failed', message: capitalized(sentence(result.reason)) };
+        setOutcomes((current) => new Map(current).set(items[index]!.id, outcome));
+      },
+    );
+    setRunning(false);
+    await onFinished?.();
+  }
+
+  function start(spec: BulkRunSpec) {
+    setRun(spec);
+    setOutcomes(new Map());
+    setOpen(true);
+    void perform(spec.items);
+  }
+
+  const failed = run?.items.filter((item) => outcomes.get(item.id)?.state === 'failed') ?? [];
+  const dialog = run && (
+    <BulkResultsDialog
+      open={open}
+      // Kept open while calls are under way: the results are the only place they are reported.
+      onOpenChange={(next) => (next || !running) && setOpen(next)}
+      title={run.title}
+      done={run.done}
+      items={run.items}
+      outcomes={outcomes}
+      running={running}
+      onRetryFailed={failed.length > 0 ? () => void perform(failed) : undefined}
+    />
+  );
+  return { start, dialog, running };
+}
+
+function BulkResultsDialog({
+  open,
+  onOpenChange,
+  title,
+  done,
+  items,
+  outcomes,
+  running,
+  onRetryFailed,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  done: string;
+  items: BulkItem[];
+  outcomes: ReadonlyMap<string, Outcome>;
+  running: boolean;
+  onRetryFailed?: () => void;
+}) {
+  const count = (state: Outcome['state']) => items.filter((item) => (outcomes.get(item.id) ?? WAITING).state === state).length;
+  const [succeeded, failed, waiting] = [count('done'), count('failed'), count('waiting')];
+  const summary = running
+    ? `Working… ${items.length - waiting} of ${items.length} finished.`
+    : failed > 0
+      ? `${succeeded} ${done}, ${failed} failed.`
+      : `${succeeded} ${done}.`;
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title={title} description="Each selected row and what the API answered for it." className="max-w-xl">
+        <p role="status" className="mb-3 text-sm font-medium text-slate-900" data-testid="bulk-summary">
+          {summary}
+        </p>
+        <ul aria-label="Results" className="max-h-[50dvh] divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200">
+          {items.map((item) => {
+            const outcome = outcomes.get(item.id) ?? WAITING;
+            return (
+              <li key={item.id} className="flex items-start gap-3 px-3 py-2 text-sm">
+                {outcome.state === 'done' ? (
+                  <Check className="mt-0.5 size-4 shrink-0 text-emerald-700" aria-hidden />
+                ) : outcome.state === 'failed' ? (
+                  <X className="mt-0.5 size-4 shrink-0 text-red-700" aria-hidden />
+                ) : (
+                  <Loader2 className="mt-0.5 size-4 shrink-0 animate-spin text-slate-500 motion-reduce:animate-none" aria-hidden />
+                )}
+                <div className="min-w-0 flex-1">
+                  <div className="font-medium break-words text-slate-900">{item.name}</div>
+                  {outcome.state === 'done' ? (
+                    <div className="text-emerald-800">{capitalized(done)}</div>
+                  ) : outcome.state === 'failed' ? (
+                    <div className="break-words text-red-800">{outcome.message}</div>
+                  ) : (
+                    <div className="text-slate-600">Waiting…</div>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+        <DialogFooter>
+          {onRetryFailed && !running && (
+            <Button variant="secondary" onClick={onRetryFailed}>
+              <RotateCw aria-hidden /> Retry failed ({failed})
+            </Button>
+          )}
+          <DialogClose asChild>
+            <Button disabled={running}>Done</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
