@@ -137,11 +137,10 @@ export default function DocsPage() {
             </li>
             <li>Cursors are opaque: do not build, parse or modify them. A changed cursor, or one from another list, answers 400.</li>
             <li>
-              <strong>The whole list as CSV:</strong> send <code>Accept: text/csv</code> to any list operation and the answer is every row,
-              with the same filters, as one file streamed page by page (nested fields flattened as <code>owner.type</code>). Each page is
-              authorized as its own request: if the key loses access during the export, the transfer is cut rather than ending short. Text
-              starting with <code>=</code>, <code>+</code>, <code>-</code> or <code>@</code> is prefixed with <code>&apos;</code>, so a
-              spreadsheet does not run it as a formula.
+              <strong>The whole list as CSV:</strong> send <code>Accept: text/csv</code> to any list operation and the answer is every row, with the
+              same filters, as one file streamed page by page (nested fields flattened as <code>owner.type</code>). Each page is authorized as its own
+              request: if the key loses access during the export, the transfer is cut rather than ending short. Text starting with <code>=</code>,{' '}
+              <code>+</code>, <code>-</code> or <code>@</code> is prefixed with <code>&apos;</code>, so a spreadsheet does not run it as a formula.
             </li>
           </ul>
           <CodeBlock
