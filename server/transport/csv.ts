@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import type { TRPCError } from '@trpc/server';
 import { ZodArray, ZodObject } from 'zod/v4';
 import { AppError } from '@/server/errors';
@@ -113,7 +112,7 @@ export async function streamCsv({
     'Content-Disposition': `attachment; filename="${filename}"`,
   });
   const write = async (text: string) => {
-    if (!res.write(text)) await once(res, 'drain');
+    if (!res.write(text) && !res.destroyed) await drainedOrClosed(res);
   };
   await write(csvLine(columns));
   let page = firstPage;
@@ -129,6 +128,19 @@ export async function streamCsv({
     page = next.data as Page;
   }
   res.end();
+}
+
+/** Resolves when the client has read what was written, or has gone (a client that leaves must not leave the export waiting). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 async function pageWithRetries(call: () => Promise<PageResult>): Promise<PageResult> {
