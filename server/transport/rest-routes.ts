@@ -57,6 +57,12 @@ function arrayFieldsOf(schema: ZodType): string[] {
     .map(([name]) => name);
 }
 
+function pagesByCursor(schema: ZodType): boolean {
+  if (!instanceofZodTypeObject(schema)) return false;
+  const shape = (schema as { shape: Record<string, unknown> }).shape;
+  return 'limit' in shape && 'cursor' in shape;
+}
+
 export function compileRestRoutes(router: AnyRouter): (method: string, path: string) => RestMatch | undefined {
   const byMethod = new Map<string, RestRoute[]>();
   forEachOpenApiProcedure(router._def.procedures as Parameters<typeof forEachOpenApiProcedure>[0], ({ path, procedure, meta: { openapi } }) => {
@@ -72,7 +78,8 @@ export function compileRestRoutes(router: AnyRouter): (method: string, path: str
       takesNoInput: instanceofZodTypeLikeVoid(schema),
       arrayFields: arrayFieldsOf(schema),
       openapiPath: openapi.path,
-      csvColumns: openapi.method === 'GET' ? csvColumnsOf(getInputOutputParsers(procedure).outputParser) : undefined,
+      // A list that pages (takes limit and cursor): CSV is every page of it.
+      csvColumns: openapi.method === 'GET' && pagesByCursor(schema) ? csvColumnsOf(getInputOutputParsers(procedure).outputParser) : undefined,
     });
     byMethod.set(openapi.method, routes);
   });

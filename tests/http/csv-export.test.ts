@@ -101,6 +101,9 @@ describe('any list as CSV (Accept: text/csv)', () => {
     // One object, or a client that prefers JSON: JSON as always.
     const one = await api('GET', `/networks/${network.id}`, { headers: { accept: 'text/csv' } });
     expect(one.headers.get('content-type')).toBe('application/json');
+    const catalog = await api('GET', '/event-types', { headers: { accept: 'text/csv' } }); // a list that does not page
+    expect(catalog.status).toBe(200);
+    expect(catalog.headers.get('content-type')).toBe('application/json');
     const prefersJson = await api('GET', `/networks/${network.id}/advertisers`, { headers: { accept: 'application/json, text/csv;q=0.5' } });
     expect(prefersJson.headers.get('content-type')).toBe('application/json');
   });
