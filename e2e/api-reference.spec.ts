@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ERROR_KINDS } from '@/server/errors';
 import { axeOnPage } from './axe';
+import { DEEP } from './console-helpers';
 
 const SLUGS = Object.keys(ERROR_KINDS) as (keyof typeof ERROR_KINDS)[];
 
@@ -315,7 +316,8 @@ test.describe('layout', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
         const file = testInfo.outputPath(`${name}-${width}.png`);
-        await page.screenshot({ path: file, fullPage: true });
+        // The whole of /docs is tens of thousands of pixels tall: its full-page shot is test:deep's.
+        await page.screenshot({ path: file, fullPage: DEEP || path !== '/docs' });
         await testInfo.attach(`${name}-${width}`, { path: file, contentType: 'image/png' });
       }
     });

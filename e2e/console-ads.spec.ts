@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, releaseVoice, screenshot, signInToConsole } from './console-helpers';
+import { createNetwork, e2eToken, expectNoSeriousA11yViolations, holdVoice, releaseVoice, screenshot, signInToConsole } from './console-helpers';
 
 /**
  * The advertising flow through the console, against the real server and its
- * worker (voice synthesis through a slow fake vendor, e2e/serve.ts): advertiser → campaign (activated) → podcast →
+ * worker (voice synthesis through a fake vendor that holds this spec's script, e2e/serve.ts): advertiser → campaign (activated) → podcast →
  * opt in → offers → accept (creative generating → ready, audio plays and downloads on demand) and
  * reject with a reason; conflicts and refusals are shown as sentences.
  */
@@ -164,7 +164,6 @@ test.describe('console: the advertising flow', () => {
     await page.goto(campaignUrl);
     await page.getByRole('radio', { name: /Night Owls/ }).check();
     await page.getByRole('button', { name: 'Preview' }).click();
-    await releaseVoice(request); // the vendor's answer now, not after its 8 s
     const preview = page.getByLabel('Voice preview');
     await expect(preview).toBeVisible({ timeout: 60_000 });
     await expect
@@ -212,6 +211,8 @@ test.describe('console: the advertising flow', () => {
     await expect(page.getByText('Could not accept the offer: The offer is no longer open (it is rejected).')).toBeVisible();
     await expect(offerRow('75').getByRole('button', { name: /^Accept offer/ })).toHaveCount(0);
 
+    // The vendor holds this script's synthesis until the creatives page has shown it generating (below).
+    await holdVoice(request, SCRIPT);
     await offerRow('250')
       .getByRole('button', { name: /^Accept offer/ })
       .click();
@@ -247,10 +248,10 @@ test.describe('console: the advertising flow', () => {
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const status = page.locator('[data-testid^="creative-status-"]');
     await expect(status).toHaveCount(1);
-    // The vendor holds its answer (up to 8 s, e2e/serve.ts) until the page has shown the creative
-    // generating; released, the page shows it ready without a reload.
+    // The vendor holds its answer until the page has shown the creative generating; released, the
+    // page shows it ready without a reload.
     await expect(status).toHaveText('generating');
-    await releaseVoice(request);
+    await releaseVoice(request, SCRIPT);
     await expect(status).toHaveText('ready', { timeout: 90_000 });
     const seen = await page.evaluate(() => (window as unknown as { __creativeStatuses: string[] }).__creativeStatuses);
     expect([...new Set(seen)]).toEqual(['generating', 'ready']);

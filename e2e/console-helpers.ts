@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { axeOnPage } from './axe';
 
+/**
+ * `npm run test:deep` (E2E_DEEP=1): the matrices `npm test` samples run whole — axe at every
+ * width a spec checks, not only at the two layouts' ends (1280 and 390 px), and the @deep tests.
+ */
+export const DEEP = process.env.E2E_DEEP === '1';
+
 /** The super_user token the e2e server was started with (playwright.config.ts). */
 export function e2eToken(): string {
   const token = process.env.E2E_TOKEN;
@@ -113,20 +119,31 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
     await page.screenshot({ path: fileURLToPath(new URL(`../docs/screenshots/${readme}`, import.meta.url)) });
 }
 
+const voiceVendor = (what: 'hold' | 'release') => `http://127.0.0.1:${process.env.E2E_VOICE_PORT}/__${what}`;
+
 /**
- * Answers the syntheses the fake voice vendor is holding (e2e/serve.ts) now, instead of after its
- * delay: call it once the page has shown what the wait was for. Waits for at least one to be held
- * (the service may not have called the vendor yet), at most `timeoutMs`. Finding none is not a
- * failure: on a slow machine the vendor may have answered by itself already (after
- * E2E_VOICE_DELAY_MS) while the page was loading; the spec's next assertion (the preview plays, the
- * creative is ready) is what proves the synthesis happened. Returns how many it released.
+ * Has the fake voice vendor (e2e/serve.ts) hold every synthesis whose text contains `text` until
+ * `releaseVoice(request, text)`, or 30 s: a spec that must see a creative generating holds its own
+ * script, and everything else is answered at once.
  */
-export async function releaseVoice(request: APIRequestContext, timeoutMs = 10_000): Promise<number> {
-  const release = `http://127.0.0.1:${process.env.E2E_VOICE_PORT}/__release`;
+export async function holdVoice(request: APIRequestContext, text: string): Promise<void> {
+  expect((await request.post(voiceVendor('hold'), { data: text })).ok()).toBe(true);
+}
+
+/**
+ * Answers the held syntheses of `text` now and ends the hold: call it once the page has shown what
+ * the wait was for. Waits for at least one to be held (the service may not have called the vendor
+ * yet), at most `timeoutMs`. Finding none is not a failure: on a slow machine the hold may have
+ * timed out while the page was loading; the spec's next assertion (the creative is ready) is what
+ * proves the synthesis happened. Returns how many it released.
+ */
+export async function releaseVoice(request: APIRequestContext, text: string, timeoutMs = 10_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const released = Number(await (await request.post(release)).text());
+    const released = Number(await (await request.post(voiceVendor('release'), { data: text })).text());
     if (released > 0 || Date.now() > deadline) return released;
+    // The release ended the hold: hold again before looking once more.
+    await holdVoice(request, text);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

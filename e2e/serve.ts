@@ -6,11 +6,9 @@
  * pointing at it, and drops the database once the service has stopped.
  *
  * Voice synthesis goes to a fake vendor (a real HTTP server, here: the outside
- * world, on E2E_VOICE_PORT) that takes up to E2E_VOICE_DELAY_MS (8000) per request
- * — longer than the ads spec takes from accepting an offer to opening its creative —
- * so the console is seen moving a creative from generating to ready (offline
- * synthesis could finish before the page had rendered); a spec that has seen what
- * it waits for releases the vendor's answers at once (`releaseVoice`, e2e/console-helpers.ts).
+ * world, on E2E_VOICE_PORT) that answers at once, except the texts a spec holds: the ads
+ * spec holds its script's synthesis until the console has shown the creative generating
+ * (`holdVoice`, `releaseVoice`, e2e/console-helpers.ts).
  *
  * Why here and not in globalSetup/globalTeardown: Playwright starts its web
  * servers before globalSetup runs and stops them after globalTeardown, so a
@@ -34,7 +32,7 @@ const stale = await dropStaleDatabases();
 if (stale.length) process.stderr.write(`e2e: dropped ${stale.length} database(s) left by interrupted runs\n`);
 await createDatabase(name);
 
-const vendor = await startFakeVoiceVendor({ delayMs: Number(process.env.E2E_VOICE_DELAY_MS ?? 8000), port: Number(process.env.E2E_VOICE_PORT) });
+const vendor = await startFakeVoiceVendor({ port: Number(process.env.E2E_VOICE_PORT) });
 const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: databaseUrl(name), SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'e2e' },

@@ -39,24 +39,28 @@ async function vendorMp3(text: string): Promise<Buffer> {
 
 /**
  * A real HTTP server imitating the voice vendor (ElevenLabs-style
- * POST /v1/text-to-speech/{voice_id}): the outside world, faked as a server.
- * `delayMs`: how long each synthesis takes at most, as a real vendor takes a second or two; a
- * `POST /__release` (the test's, not the service's) answers every synthesis waiting now at once,
- * and says how many with its body, so a test that has seen what it waits for goes on without
- * sleeping out the rest. `format`: MP3 speech as long as the text (default, as the vendor answers)
- * or a short WAV tone. `port`: a fixed one (0: any free one).
+ * POST /v1/text-to-speech/{voice_id}): the outside world, faked as a server. It answers at once,
+ * except what a test holds: `POST /__hold` (the test's, not the service's) with a text in its body
+ * holds every later synthesis whose text contains it, until `POST /__release` with the same text
+ * answers them (its body says how many) or `holdMs` (default 30 s) has passed — so a test can see
+ * a creative generating for as long as it needs, and no other test waits. `format`: MP3 speech as
+ * long as the text (default, as the vendor answers) or a short WAV tone. `port`: a fixed one (0: any free one).
  */
-export async function startFakeVoiceVendor(options: { delayMs?: number; format?: 'mp3' | 'wav'; port?: number } = {}) {
+export async function startFakeVoiceVendor(options: { holdMs?: number; format?: 'mp3' | 'wav'; port?: number } = {}) {
   let mode: VendorMode = 'ok';
   const requests: Array<{ path: string; body: string }> = [];
   const hanging = new Set<IncomingMessage>();
-  const waiting = new Set<() => void>();
+  /** The held texts, each with the answers waiting on it. */
+  const holds = new Map<string, Set<() => void>>();
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/__release') {
-        const released = [...waiting];
+      if (req.method === 'POST' && (req.url === '/__hold' || req.url === '/__release')) {
+        const waiting = holds.get(body);
+        holds.delete(body);
+        if (req.url === '/__hold') holds.set(body, waiting ?? new Set());
+        const released = [...(req.url === '/__release' ? (waiting ?? []) : [])];
         for (const answerNow of released) answerNow();
         return void res.writeHead(200, { 'content-type': 'text/plain' }).end(String(released.length));
       }
@@ -81,13 +85,14 @@ export async function startFakeVoiceVendor(options: { delayMs?: number; format?:
           (bytes) => res.writeHead(200, { 'content-type': type, 'content-length': bytes.length }).end(bytes),
           () => res.writeHead(500).end(),
         );
-      if (!options.delayMs) return void answer();
+      const waiting = [...holds].find(([held]) => held !== '' && text.includes(held))?.[1];
+      if (!waiting) return void answer();
       const answerNow = () => {
         clearTimeout(timer);
         waiting.delete(answerNow);
         void answer();
       };
-      const timer = setTimeout(answerNow, options.delayMs);
+      const timer = setTimeout(answerNow, options.holdMs ?? 30_000);
       waiting.add(answerNow);
     });
   });
