@@ -2,20 +2,22 @@ import { defineConfig } from 'vitest/config';
 import { RELIABILITY_HTTP_TESTS, resolve } from './vitest.config';
 
 /**
- * `npm run test:reliability`: the fault, race, fuzz and security tests whose
- * numbers docs/RELIABILITY.md reports. Some also run in `npm test` (the
- * tests/http ones, RELIABILITY_HTTP_TESTS; CI runs them only here);
- * tests/reliability/ holds the long ones that only run here.
- * Files run one at a time: several of them load the machine on purpose.
+ * `npm run test:reliability`: the fault, race, fuzz and security tests whose numbers
+ * docs/RELIABILITY.md reports, in two groups, one after the other, sharing one service:
+ * first the tests/http files that report here (RELIABILITY_HTTP_TESTS; `npm test` runs them
+ * too, except in CI), several at a time as in `npm test`; then tests/reliability/, the long ones,
+ * one file at a time: several of them load the machine on purpose.
  */
+const each = { testTimeout: 600_000, hookTimeout: 200_000, pool: 'forks' } as const;
+
 export default defineConfig({
   resolve,
   test: {
-    include: ['tests/reliability/**/*.test.ts', ...RELIABILITY_HTTP_TESTS],
+    // One service and database for both groups (a project's own globalSetup would start another).
     globalSetup: ['tests/support/global-setup.ts'],
-    testTimeout: 600_000,
-    hookTimeout: 200_000,
-    pool: 'forks',
-    fileParallelism: false,
+    projects: [
+      { resolve, test: { ...each, name: 'http', include: RELIABILITY_HTTP_TESTS, sequence: { groupOrder: 0 }, maxWorkers: 3 } },
+      { resolve, test: { ...each, name: 'long', include: ['tests/reliability/**/*.test.ts'], sequence: { groupOrder: 1 }, fileParallelism: false } },
+    ],
   },
 });
