@@ -29,6 +29,11 @@ async function expectObjectUrl(
   await expect(page).toHaveURL(new RegExp(`[?&]${param}=${id}(&|$)`));
   await page.reload();
   await expect(sheet).toContainText(shows);
+  // Back is pressed once the reloaded page has loaded its lists. Pressed while they still load, it
+  // can leave the tab's main thread busy for good (React's client, seen on Members under load: 6
+  // hangs in 6 runs of 120 tries; none in 120 once settled). Open, not fixed: see issue 35's note.
+  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
   await page.goBack();
   await expect(sheet).toBeHidden();
   await expect(page).not.toHaveURL(new RegExp(`${param}=`));
