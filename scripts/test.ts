@@ -8,7 +8,7 @@
  * embedded one started) once here for every step (tests/support/test-postgres.ts),
  * and a missing browser stops the run before its first step, in one line.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseChromium } from '@/e2e/browser';
@@ -31,7 +31,19 @@ const groups: Step[][] = [
   [['browser (playwright)', [bin('playwright'), ['test']]]],
 ];
 
-const running = new Set<ReturnType<typeof spawn>>();
+/** The steps running now, each with whether it leads a process group of its own. */
+const running = new Map<ChildProcess, boolean>();
+
+function stop(signal: NodeJS.Signals): void {
+  for (const [child, grouped] of running) {
+    try {
+      if (grouped && child.pid) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
 let interrupted: NodeJS.Signals | undefined;
 
 /**
@@ -41,8 +53,10 @@ let interrupted: NodeJS.Signals | undefined;
 function run([command, args]: readonly [string, readonly string[]], alone: boolean): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...(!alone && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) };
-    const child = spawn(command, args, { cwd: root, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'], env });
-    running.add(child);
+    // Beside others, a step runs in a process group of its own, so stopping it stops what it started
+    // too (the console build's `next build`); alone it stays in the terminal's group, for Ctrl-C.
+    const child = spawn(command, args, { cwd: root, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'], env, detached: !alone });
+    running.set(child, !alone);
     const chunks: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,7 +81,7 @@ async function runStep([name, command, then]: Step, alone: boolean): Promise<num
   if (!alone) process.stdout.write(`\n▶ ${name}\n${output}`);
   process.stdout.write(`${code === 0 ? '✔' : '✘'} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   // The first failure ends the group: its other steps are stopped rather than waited for.
-  if (code !== 0) for (const child of running) child.kill('SIGTERM');
+  if (code !== 0) stop('SIGTERM');
   return code;
 }
 
@@ -91,12 +105,13 @@ if (names.some((name) => name.startsWith('browser'))) {
 const needsPostgres = names.some((name) => /vitest|playwright/.test(name));
 const pg = needsPostgres ? await provideTestPostgres() : undefined;
 
-// Ctrl-C reaches the running step too (same terminal group); a signal to npm alone comes here
-// only. Either way the step is asked to stop, and the embedded Postgres is stopped after it.
+// Ctrl-C reaches a step running alone too (same terminal group); steps side by side, and any step
+// when the signal goes to npm alone, get it from here. Either way every step is asked to stop, and
+// the embedded Postgres is stopped after it.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     interrupted ??= signal;
-    for (const child of running) child.kill(signal);
+    stop(signal);
   });
 }
 
