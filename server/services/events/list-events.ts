@@ -21,7 +21,8 @@ export async function listEvents({
 }: NetworkPage & { filter: EventFilter; order?: 'asc' | 'desc' }) {
   const conditions: SQL[] = [eq(events.networkId, networkId)];
   if (filter.type) conditions.push(eq(events.type, filter.type));
-  if (filter.objectId) conditions.push(sql`exists (select 1 from jsonb_each_text(${events.data}) as field where field.value = ${filter.objectId})`);
+  // The expression of the index events_data_values_idx (db/schema/events.ts), as it is written there.
+  if (filter.objectId) conditions.push(sql`jsonb_path_query_array(${events.data}, '$.*') @> jsonb_build_array(${filter.objectId}::text)`);
   if (filter.since) conditions.push(gte(events.occurredAt, filter.since));
   if (filter.until) conditions.push(lte(events.occurredAt, filter.until));
   if (afterId) conditions.push(order === 'desc' ? lt(events.id, afterId) : gt(events.id, afterId));

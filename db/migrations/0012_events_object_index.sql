@@ -1,0 +1,1 @@
+CREATE INDEX "events_data_values_idx" ON "events" USING gin ((jsonb_path_query_array("data", '$.*')) jsonb_path_ops);
