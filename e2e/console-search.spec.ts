@@ -71,6 +71,12 @@ test('Ctrl-K finds campaigns, podcasts, keys and pages, and opens them', async (
   await input.fill(`Elsewhere ${suffix}`);
   await palette.getByRole('option', { name: new RegExp(`Elsewhere ${suffix}`) }).click();
   await expect(page).toHaveURL(new RegExp(`/console/n/${other.id}$`));
+  // A network made after the console loaded its list of networks: found by the server's search.
+  const late = await createNetwork(request, `Latecomer ${suffix}`);
+  await page.keyboard.press('Control+k');
+  await input.fill(`latecomer ${suffix}`);
+  await palette.getByRole('option', { name: new RegExp(`Latecomer ${suffix}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`/console/n/${late.id}$`));
 
   // On a phone, the top bar's search button opens it.
   await page.setViewportSize({ width: 390, height: 800 });

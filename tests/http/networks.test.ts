@@ -53,6 +53,44 @@ describe('networks', () => {
     expect([...seen].sort()).toEqual(seen);
   });
 
+  it('finds networks by name or id with q, among those the key can see, page by page', async () => {
+    const tag = `Zq${Date.now().toString(36)}`;
+    const [mine1, mine2, theirs] = [
+      await createNetwork(`${tag} North 100%`),
+      await createNetwork(`The ${tag.toUpperCase()} South`),
+      await createNetwork(`${tag} Other`),
+    ];
+    const list = async (query: string, token?: string) => {
+      const res = await api<Page<Network>>('GET', `/networks${query}`, token ? { token } : {});
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    // super_user: every network, name in any case, in id order; an exact id; LIKE's % taken literally.
+    expect((await list(`?q=${tag.toLowerCase()}`)).items.map((n) => n.id)).toEqual([mine1.id, mine2.id, theirs.id]);
+    expect((await list(`?q=${theirs.id}`)).items.map((n) => n.id)).toEqual([theirs.id]);
+    expect((await list(`?q=${encodeURIComponent(`${tag} North 100%`)}`)).items.map((n) => n.id)).toEqual([mine1.id]);
+    expect((await list(`?q=${encodeURIComponent('100%x')}`)).items).toEqual([]);
+
+    // A key with two of them: only those two, whatever matches elsewhere; not even by the other's id.
+    const { token } = await personKey([mine1, mine2].map((n) => ({ networkId: n.id, role: 'read_only' as const })));
+    expect((await list(`?q=${tag}`, token)).items.map((n) => n.id)).toEqual([mine1.id, mine2.id]);
+    expect((await list(`?q=${theirs.id}`, token)).items).toEqual([]);
+
+    // The cursor carries on within q, and belongs to it.
+    const first = await list(`?q=${tag}&limit=1`, token);
+    expect(first.items.map((n) => n.id)).toEqual([mine1.id]);
+    const second = await list(`?q=${tag}&limit=1&cursor=${encodeURIComponent(first.next_cursor!)}`, token);
+    expect(second).toEqual({ items: [expect.objectContaining({ id: mine2.id })], next_cursor: null });
+    expect((await api('GET', `/networks?q=other&cursor=${encodeURIComponent(first.next_cursor!)}`, { token })).status).toBe(400);
+    expect((await api('GET', `/networks?cursor=${encodeURIComponent(first.next_cursor!)}`, { token })).status).toBe(400);
+
+    for (const bad of ['', '%20%20', 'x'.repeat(101)]) {
+      const res = await api<{ errors: Array<{ path: string }> }>('GET', `/networks?q=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e) => e.path)).toEqual(['q']);
+    }
+  });
+
   it('defaults to 50 per page and a null next_cursor on the last page', async () => {
     const res = await api<Page<Network>>('GET', '/networks');
     expect(res.status).toBe(200);

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * List the networks this key can see
-         * @description All networks for a super_user key; otherwise the networks in the key’s scopes. Ordered by id.
+         * @description All networks for a super_user key; otherwise the networks in the key’s scopes. Ordered by id. `q` keeps those whose name contains it (any case) or whose id it is; it combines with the cursor.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -2263,6 +2263,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                q?: string;
             };
             header?: never;
             path?: never;

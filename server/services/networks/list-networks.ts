@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ilike, inArray, or, sql } from 'drizzle-orm';
 import { postgresClientOf, type Database } from '@/db/client';
 import { networks } from '@/db/schema';
 import { tableStatement } from '@/db/statement';
 import type { Principal } from '@/server/auth/principal';
+import { containing } from '@/server/services/search/search-network';
 
 const n = networks;
 const after = sql.placeholder('after');
@@ -22,21 +23,34 @@ const scopedNetworks = tableStatement<typeof networks, { ids: string[]; after: s
 /** Both as Postgres receives them: the benchmark's bare server runs them (scripts/bench/service-statements.ts). */
 export const LIST_NETWORKS_STATEMENTS = { all: allNetworks.rendered, scoped: scopedNetworks.rendered };
 
-/** Networks the key can see (all of them for super_user), in id order, after `afterId`. */
+/**
+ * Networks the key can see (all of them for super_user), in id order, after `afterId`; with `q`,
+ * only those whose name contains it (any case) or whose id is it.
+ */
 export async function listNetworks({
   db,
   principal,
   afterId,
   limit,
+  q,
 }: {
   db: Database;
   principal: Principal;
   afterId: string | undefined;
   limit: number;
+  q?: string | undefined;
 }) {
+  const ids = principal.superUser ? undefined : [...principal.scopes.keys()];
+  if (ids?.length === 0) return [];
+  if (q) {
+    return db
+      .select()
+      .from(n)
+      .where(and(ids && inArray(n.id, ids), gt(n.id, afterId ?? ''), or(eq(n.id, q), ilike(n.name, containing(q)))))
+      .orderBy(asc(n.id))
+      .limit(limit);
+  }
   const client = postgresClientOf(db);
-  if (principal.superUser) return allNetworks(client, { after: afterId ?? '', take: limit });
-  const ids = [...principal.scopes.keys()];
-  if (ids.length === 0) return [];
+  if (!ids) return allNetworks(client, { after: afterId ?? '', take: limit });
   return scopedNetworks(client, { ids, after: afterId ?? '', take: limit });
 }

@@ -15,7 +15,7 @@ export interface SearchHit {
 }
 
 /** `text` as a LIKE pattern that matches it anywhere, its own % _ and \ taken literally. */
-function containing(text: string): string {
+export function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -14,9 +14,9 @@ import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { NAV_ITEMS } from './nav-items';
 
 /*
- * The command palette (Ctrl-K / ⌘K): pages of the console, the networks the key can see, and the
- * network's campaigns, podcasts, advertisers, keys and webhooks by name or id — those from
- * `GET /networks/{n}/search`, which finds only what the key may read. Loaded on first use
+ * The command palette (Ctrl-K / ⌘K): pages of the console, the networks the key can see
+ * (`GET /networks?q=`), and the network's campaigns, podcasts, advertisers, keys and webhooks by
+ * name or id — those from `GET /networks/{n}/search`, which finds only what the key may read. Loaded on first use
  * (search-launcher.tsx), so no page's first load carries it.
  */
 
@@ -52,6 +52,8 @@ export default function CommandPalette({
   const results = useQuery(
     trpc.search.network.queryOptions({ networkId, q }, { enabled: open && q.length > 0, placeholderData: keepPreviousData, staleTime: 10_000 }),
   );
+  // Networks from the server (`GET /networks?q=`): a super_user may see more than the shell loaded.
+  const foundNetworks = useQuery(trpc.networks.list.queryOptions({ q, limit: 5 }, { enabled: open && q.length > 0, staleTime: 10_000 }));
 
   function go(href: string) {
     onOpenChange(false);
@@ -60,7 +62,8 @@ export default function CommandPalette({
   }
 
   const pages = NAV_ITEMS.filter(({ label, section }) => !q || mentions(q, label, section));
-  const otherNetworks = (networks.data?.items ?? []).filter((n) => q && mentions(q, n.name, n.id)).slice(0, 5);
+  // Until the server answers, the loaded networks that match: the first keystrokes show something at once.
+  const otherNetworks = !q ? [] : (foundNetworks.data?.items ?? (networks.data?.items ?? []).filter((n) => mentions(q, n.name, n.id)).slice(0, 5));
   const hits = q && results.data ? results.data.items : [];
   const byType = (type: ResultType) => hits.filter((hit) => hit.type === type);
   // The highlighted row: results arrive after typing, so keep it on a row that is shown, the first by default (Enter opens it).
@@ -70,7 +73,7 @@ export default function CommandPalette({
     ...pages.map(({ section }) => `page:${section}`),
   ];
   const active = selected && shown.includes(selected) ? selected : (shown[0] ?? '');
-  const searching = q.length > 0 && (results.isFetching || q !== text.trim());
+  const searching = q.length > 0 && (results.isFetching || foundNetworks.isFetching || q !== text.trim());
   const nothing = q.length > 0 && !searching && pages.length === 0 && otherNetworks.length === 0 && hits.length === 0;
 
   return (
