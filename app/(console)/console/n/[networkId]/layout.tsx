@@ -1,7 +1,7 @@
 'use client';
 
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { ConsoleShell } from '@/app/(console)/_components/shell/console-shell';
 import { RequireSession } from '@/app/(console)/_components/shell/require-session';
 import { buttonVariants } from '@/app/(console)/_components/ui/button';
@@ -9,13 +9,19 @@ import { Card } from '@/app/(console)/_components/ui/card';
 import { EmptyState } from '@/app/(console)/_components/ui/states';
 import { useMe, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
 
-/** Every page of a network: signed in, inside the shell. Pages read the network with useNetworkId(). */
+/**
+ * Every page of a network: signed in, inside the shell. Pages read the network with useNetworkId(),
+ * and may read the URL's query (`useSearchParams`: filters, an open object) — the boundary around
+ * them is what lets such a page build (Next renders it in the browser only).
+ */
 export default function NetworkLayout({ children }: { children: ReactNode }) {
   const networkId = useNetworkId();
   return (
     <RequireSession>
       <ConsoleShell networkId={networkId}>
-        <NetworkAccess networkId={networkId}>{children}</NetworkAccess>
+        <NetworkAccess networkId={networkId}>
+          <Suspense>{children}</Suspense>
+        </NetworkAccess>
       </ConsoleShell>
     </RequireSession>
   );

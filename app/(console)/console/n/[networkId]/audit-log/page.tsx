@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { AuditLogPage } from './_components/audit-log-page';
 
 export const metadata = { title: 'Audit log' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <AuditLogPage />
-    </Suspense>
-  );
+  return <AuditLogPage />;
 }

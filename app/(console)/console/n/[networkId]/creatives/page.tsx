@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { CreativesPage } from './_components/creatives-page';
 
 export const metadata = { title: 'Creatives' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <CreativesPage />
-    </Suspense>
-  );
+  return <CreativesPage />;
 }

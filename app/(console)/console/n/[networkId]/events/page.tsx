@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { EventsPage } from './_components/events-page';
 
 export const metadata = { title: 'Events' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <EventsPage />
-    </Suspense>
-  );
+  return <EventsPage />;
 }

@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { MembersView } from './_components/members-view';
 
 export const metadata = { title: 'Members' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <MembersView />
-    </Suspense>
-  );
+  return <MembersView />;
 }

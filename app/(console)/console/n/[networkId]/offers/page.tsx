@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { OffersPage } from './_components/offers-page';
 
 export const metadata = { title: 'Offers' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <OffersPage />
-    </Suspense>
-  );
+  return <OffersPage />;
 }
