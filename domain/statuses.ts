@@ -1,11 +1,14 @@
 /**
- * State names of the ads and webhook tables, without Drizzle, so that the API
+ * State names of the ads, webhook and key tables, without Drizzle, so that the API
  * schemas built from them can be imported by the console's client code.
  */
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as const;
 export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/** An API key's state now: revoked (also once a rotation's grace has passed), else expired, else active. */
+export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
 /** Renditions a ready creative's audio is stored in (creative_audio.format); the first is the default. */
 export const AUDIO_FORMATS = ['mp3', 'wav'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];

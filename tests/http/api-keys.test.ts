@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -298,6 +298,55 @@ describe('network keys: /v1/networks/{n}/apikeys', () => {
     expect(list.body.items.map((k) => k.id).sort()).toEqual([key.id, member.key.id].sort());
     expect(list.text).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
     expect((await api('GET', `/networks/${network.id}/apikeys`, { token: member.token })).status).toBe(403);
+  });
+
+  it('filters by owner and by status, in SQL, the cursor bound to the filters', async () => {
+    const { network, token, key: adminKey, person: admin } = await adminOfNewNetwork();
+    const member = await personKey([{ networkId: network.id, role: 'read_only' }]);
+    const bot = await serviceAccountKey(network.id, 'read_only');
+    const expiring = await personKey([{ networkId: network.id, role: 'read_only' }], { expiresAt: new Date(Date.now() + 1_500) });
+    const revokedThenExpired = await personKey([{ networkId: network.id, role: 'read_only' }], { expiresAt: new Date(Date.now() + 1_500) });
+    expect((await api('DELETE', `/networks/${network.id}/apikeys/${revokedThenExpired.key.id}`, { token })).status).toBe(200);
+    const second = await api<Key>('POST', '/apikeys', { token: member.token, body: { key_name: 'second' } });
+    expect(second.status).toBe(201);
+    expect((await api('DELETE', `/networks/${network.id}/apikeys/${member.key.id}`, { token })).status).toBe(200);
+    // Rotated with a grace period: the old key stays active until the grace ends.
+    const rotated = await api<Key>('POST', `/networks/${network.id}/apikeys/${bot.key.id}/rotate`, { token, body: { grace_period_seconds: 3600 } });
+    expect(rotated.status).toBe(201);
+    await sleep(1_600);
+
+    const ids = async (query: string) => {
+      const res = await api<{ items: Key[]; next_cursor: string | null }>('GET', `/networks/${network.id}/apikeys${query}`, { token });
+      expect(res.status).toBe(200);
+      return res.body.items.map((k) => k.id).sort();
+    };
+    expect(await ids(`?owner_id=${member.person.id}`)).toEqual([member.key.id, second.body.id].sort());
+    expect(await ids(`?owner_id=${bot.serviceAccount.id}`)).toEqual([bot.key.id, rotated.body.id].sort());
+    expect(await ids(`?owner_id=${member.person.id}&status=revoked`)).toEqual([member.key.id]);
+    expect(await ids('?status=revoked')).toEqual([member.key.id, revokedThenExpired.key.id].sort());
+    expect(await ids('?status=expired')).toEqual([expiring.key.id]);
+    expect(await ids('?status=active')).toEqual([adminKey.id, second.body.id, bot.key.id, rotated.body.id].sort());
+    expect(await ids(`?owner_id=${admin.id}&status=expired`)).toEqual([]);
+    // Another network's person is no owner here.
+    const stranger = await adminOfNewNetwork();
+    expect(await ids(`?owner_id=${stranger.person.id}`)).toEqual([]);
+
+    const first = await api<{ items: Key[]; next_cursor: string }>('GET', `/networks/${network.id}/apikeys?status=active&limit=2`, { token });
+    const rest = await api<{ items: Key[]; next_cursor: string | null }>(
+      'GET',
+      `/networks/${network.id}/apikeys?status=active&limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { token },
+    );
+    expect([...first.body.items, ...rest.body.items].map((k) => k.id).sort()).toEqual(await ids('?status=active'));
+    expect(rest.body.next_cursor).toBeNull();
+    const swapped = await api('GET', `/networks/${network.id}/apikeys?status=revoked&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+      token,
+    });
+    expect(swapped.status).toBe(400);
+
+    const bad = await api<{ errors: Array<{ path: string }> }>('GET', `/networks/${network.id}/apikeys?status=lost`, { token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e) => e.path)).toEqual(['status']);
   });
 
   it('reads one key as the list shows it: this network’s scope only, never a token; 404 outside the network, 403 for read_only', async () => {

@@ -1,9 +1,10 @@
 'use client';
 
-import { Download, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
+import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { DataTable, type DataTableColumn, type RowSelection, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Label } from '@/app/(console)/_components/ui/label';
@@ -12,7 +13,6 @@ import { EmptyState, PageHeader } from '@/app/(console)/_components/ui/states';
 import { formatMoney } from '@/app/(console)/_lib/ads';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { cn } from '@/app/(console)/_lib/cn';
-import { useCsvExport } from '@/app/(console)/_lib/csv-export';
 import { pagedTable, type PagedList } from '@/app/(console)/_lib/paged-list';
 import type { FilterSpec, ListFilters } from '@/app/(console)/_lib/url-filters';
 
@@ -157,16 +157,6 @@ export function ListFilter<S extends FilterSpec>({
         {children}
       </Select>
     </div>
-  );
-}
-
-/** Downloads the whole list, as filtered, as CSV (`useCsvExport`). */
-function ExportCsvButton({ path, params }: { path: string; params: Record<string, string | undefined> }) {
-  const csv = useCsvExport();
-  return (
-    <Button variant="secondary" loading={csv.exporting} onClick={() => void csv.run(path, params)}>
-      <Download aria-hidden /> Export CSV
-    </Button>
   );
 }
 

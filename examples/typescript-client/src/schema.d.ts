@@ -246,7 +246,7 @@ export interface paths {
         };
         /**
          * List every key scoped to the network
-         * @description Keys of the network’s active members and service accounts with a scope on it (never super_user keys or the operator’s), each showing only its scope on this network. Tokens are never returned.
+         * @description Keys of the network’s active members and service accounts with a scope on it (never super_user keys or the operator’s), each showing only its scope on this network. Tokens are never returned. Filters `owner_id` and `status` combine with the cursor.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -4232,6 +4232,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                owner_id?: string;
+                status?: "active" | "expired" | "revoked";
             };
             header?: never;
             path: {

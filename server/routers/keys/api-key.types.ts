@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageOf } from '@/server/http/page';
 import type { apiKeys } from '@/db/schema';
 import type { Role } from '@/domain/roles';
+import { KEY_STATUSES } from '@/domain/statuses';
 import { keyStatus } from '@/server/services/keys/key-status';
 import { idField, iso, isoOrNull, maxCharacters, roleSchema, timestamp } from '@/server/routers/shared.types';
 
@@ -32,7 +33,7 @@ export const apiKeySchema = z
     super_user: z.boolean(),
     scopes: z.array(z.object({ network_id: z.string(), role: roleSchema })),
     owner: z.object({ type: z.enum(['person', 'service_account']), id: z.string() }),
-    status: z.enum(['active', 'expired', 'revoked']),
+    status: z.enum(KEY_STATUSES),
     created_at: timestamp,
     expires_at: timestamp.nullable(),
     revoked_at: timestamp.nullable().meta({ description: 'When it stopped (or, during a rotation grace period, will stop) working.' }),

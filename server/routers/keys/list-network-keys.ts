@@ -12,7 +12,7 @@ export const listNetworkKeysRoute = networkProcedure('administrator')
       tags: ['api keys'],
       summary: 'List every key scoped to the network',
       description:
-        'Keys of the network’s active members and service accounts with a scope on it (never super_user keys or the operator’s), each showing only its scope on this network. Tokens are never returned.',
+        'Keys of the network’s active members and service accounts with a scope on it (never super_user keys or the operator’s), each showing only its scope on this network. Tokens are never returned. Filters `owner_id` and `status` combine with the cursor.',
       protect: true,
     },
   })
@@ -21,8 +21,12 @@ export const listNetworkKeysRoute = networkProcedure('administrator')
   .query(({ ctx, input }) =>
     paginate(
       input,
-      `network-keys:${input.networkId}`,
-      (after, take) => listNetworkKeys({ db: ctx.db, networkId: input.networkId, afterId: after, take }),
+      // Unfiltered, the scope cursors have always had: a page handed out before the filters existed still continues.
+      input.owner_id || input.status
+        ? `network-keys:${input.networkId}:owner=${input.owner_id ?? ''}:status=${input.status ?? ''}`
+        : `network-keys:${input.networkId}`,
+      (after, take) =>
+        listNetworkKeys({ db: ctx.db, networkId: input.networkId, filter: { ownerId: input.owner_id, status: input.status }, afterId: after, take }),
       (k) => presentApiKey(k.key, k.scopes),
     ),
   );

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import { listParams } from '@/server/http/page';
-import { networkParam } from '@/server/routers/shared.types';
+import { maxCharacters, networkParam } from '@/server/routers/shared.types';
+import { KEY_STATUSES } from '@/domain/statuses';
 
-export const listNetworkKeysInput = z.strictObject({ ...networkParam, ...listParams });
+export const listNetworkKeysInput = z.strictObject({
+  ...networkParam,
+  ...listParams,
+  owner_id: z
+    .string()
+    .min(1)
+    .check(maxCharacters(100, 'owner_id must be at most 100 characters.'))
+    .optional()
+    .meta({ description: 'Only the keys of this person (usr_…) or service account (sa_…): their `owner.id`.' }),
+  status: z.enum(KEY_STATUSES).optional().meta({ description: 'Only keys in this state now.' }),
+});

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { apiKeyAccess, apiKeys } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { coveredBy, networkKey, type Scope } from '@/server/auth/key-access';
+import type { KeyStatus } from '@/domain/statuses';
 import { ownerOf } from './owner';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
@@ -74,22 +75,47 @@ export async function listOwnKeys({ db, caller, afterId, take }: { db: Queryable
   return withScopes(db, rows);
 }
 
+/** Keys whose `keyStatus` is `status` now (the database's clock). */
+function keyIsIn(status: KeyStatus): SQL {
+  const revoked = lte(apiKeys.revokedAt, sql`now()`);
+  const expired = lte(apiKeys.expiresAt, sql`now()`);
+  if (status === 'revoked') return revoked;
+  const notRevoked = or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, sql`now()`))!;
+  if (status === 'expired') return and(notRevoked, expired)!;
+  return and(notRevoked, or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)))!;
+}
+
+export interface NetworkKeyFilter {
+  /** The person's or service account's id. */
+  ownerId?: string | undefined;
+  status?: KeyStatus | undefined;
+}
+
 /** The keys of the network (invariant 2), each showing only its scope there. */
 export async function listNetworkKeys({
   db,
   networkId,
+  filter = {},
   afterId,
   take,
 }: {
   db: Queryable;
   networkId: string;
+  filter?: NetworkKeyFilter;
   afterId: string | undefined;
   take: number;
 }) {
   const rows = await db
     .select()
     .from(apiKeys)
-    .where(and(networkKey(networkId), afterId ? gt(apiKeys.id, afterId) : undefined))
+    .where(
+      and(
+        networkKey(networkId),
+        filter.ownerId ? or(eq(apiKeys.userId, filter.ownerId), eq(apiKeys.serviceAccountId, filter.ownerId)) : undefined,
+        filter.status ? keyIsIn(filter.status) : undefined,
+        afterId ? gt(apiKeys.id, afterId) : undefined,
+      ),
+    )
     .orderBy(asc(apiKeys.id))
     .limit(take);
   return withScopes(db, rows, networkId);

@@ -4,6 +4,8 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { ShieldAlert, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
+import { KEY_STATUSES, type KeyStatus } from '@/domain/statuses';
+import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { useBulkRun } from '@/app/(console)/_components/bulk-run';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
@@ -65,15 +67,21 @@ export function ApiKeysView() {
     onFinished: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
   });
 
-  const input = { networkId, limit: 50 };
+  // The filters go to the API (owner_id, status), so the table and Export CSV hold the same keys.
+  const filters = {
+    owner_id: ownerFilter || undefined,
+    status: KEY_STATUSES.find((s): s is KeyStatus => s === statusFilter),
+  };
   const keys = useInfiniteQuery(
-    trpc.keys.listForNetwork.infiniteQueryOptions(input, {
-      ...byCursor,
-      enabled: canAdminister,
-    }),
+    trpc.keys.listForNetwork.infiniteQueryOptions(
+      { networkId, limit: 50, ...filters },
+      {
+        ...byCursor,
+        enabled: canAdminister,
+      },
+    ),
   );
-  const all = keys.data?.pages.flatMap((p) => p.items);
-  const rows = all?.filter((k) => (!ownerFilter || k.owner.id === ownerFilter) && (!statusFilter || k.status === statusFilter));
+  const rows = keys.data?.pages.flatMap((p) => p.items);
 
   function ownerName(key: ApiKey): { name: string; kind: string } {
     if (key.owner.type === 'service_account') {
@@ -177,7 +185,14 @@ export function ApiKeysView() {
       <PageHeader
         title="API keys"
         description="Every key that reaches this network: members’ keys and service accounts’ keys. Tokens are never stored in clear, only their start to recognise them."
-        actions={canAdminister ? <MintKeyDialog networkId={networkId} /> : undefined}
+        actions={
+          canAdminister ? (
+            <>
+              <ExportCsvButton path={`/networks/${networkId}/apikeys`} params={filters} />
+              <MintKeyDialog networkId={networkId} />
+            </>
+          ) : undefined
+        }
       />
       {role === 'read_only' ? (
         <EmptyState
@@ -267,10 +282,7 @@ export function ApiKeysView() {
             }
             empty={
               filtered ? (
-                <EmptyState
-                  title="No keys match these filters"
-                  description={keys.hasNextPage ? 'Filters apply to the keys loaded so far: load more to search further.' : undefined}
-                />
+                <EmptyState title="No keys match these filters" />
               ) : (
                 <EmptyState
                   title="No keys on this network yet"

@@ -5,6 +5,7 @@ import { ArrowDownCircle, ArrowUpCircle, Ban, UserMinus } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { Invitation } from '@/server/routers/invitations/invitation.types';
 import type { Member } from '@/server/routers/members/member.types';
+import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
@@ -97,9 +98,12 @@ function MembersTable({ networkId, canAdminister }: { networkId: string; canAdmi
   ];
   return (
     <>
-      <div className="mb-4 space-y-1.5 sm:w-60">
-        <Label htmlFor={statusId}>Show</Label>
-        <Select id={statusId} value={status} onChange={(e) => setStatus(e.target.value as 'active' | 'removed')} options={MEMBER_STATUS} />
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+        <div className="w-full space-y-1.5 sm:w-60">
+          <Label htmlFor={statusId}>Show</Label>
+          <Select id={statusId} value={status} onChange={(e) => setStatus(e.target.value as 'active' | 'removed')} options={MEMBER_STATUS} />
+        </div>
+        <ExportCsvButton path={`/networks/${networkId}/members`} params={{ status }} />
       </div>
       <DataTable
         label="Members"
@@ -264,9 +268,12 @@ function InvitationsSection({ networkId }: { networkId: string }) {
       <p className="mt-1 mb-4 max-w-prose text-sm text-slate-600">
         An invitation link is shown once, when it is created. If it was lost, revoke the invitation and invite the person again.
       </p>
-      <div className="mb-4 space-y-1.5 sm:w-60">
-        <Label htmlFor={statusId}>Status</Label>
-        <Select id={statusId} value={status} onChange={(e) => setStatus(e.target.value)} options={INVITATION_STATUS} />
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+        <div className="w-full space-y-1.5 sm:w-60">
+          <Label htmlFor={statusId}>Status</Label>
+          <Select id={statusId} value={status} onChange={(e) => setStatus(e.target.value)} options={INVITATION_STATUS} />
+        </div>
+        <ExportCsvButton path={`/networks/${networkId}/invitations`} params={{ status }} label="Export invitations CSV" />
       </div>
       <DataTable
         label="Invitations"

@@ -1,5 +1,6 @@
 'use client';
 
+import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
@@ -83,7 +84,12 @@ export function ServiceAccountsView() {
       <PageHeader
         title="Service accounts"
         description="Identities for programs and integrations rather than people. Each has a role on this network; its keys never hold more."
-        actions={canAdminister ? <CreateServiceAccountDialog networkId={networkId} /> : undefined}
+        actions={
+          <>
+            <ExportCsvButton path={`/networks/${networkId}/service-accounts`} params={{ status }} />
+            {canAdminister && <CreateServiceAccountDialog networkId={networkId} />}
+          </>
+        }
       />
       <div className="mb-4 space-y-1.5 sm:w-60">
         <Label htmlFor={statusId}>Show</Label>

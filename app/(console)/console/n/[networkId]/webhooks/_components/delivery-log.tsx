@@ -1,5 +1,6 @@
 'use client';
 
+import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { History, Inbox, Send } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
@@ -159,7 +160,7 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
             <Label htmlFor={`${ids}-until`}>Created until</Label>
             <Input id={`${ids}-until`} type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
           </div>
-          <div className="sm:col-span-2">
+          <div className="flex flex-wrap gap-2 sm:col-span-2">
             <Button
               variant="ghost"
               disabled={!filtered}
@@ -172,6 +173,10 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
             >
               Clear filters
             </Button>
+            <ExportCsvButton
+              path={`/networks/${networkId}/webhooks/${webhook.id}/deliveries`}
+              params={{ order: 'desc', status: input.status, event_type: input.event_type, since: input.since, until: input.until }}
+            />
           </div>
         </div>
         <DataTable

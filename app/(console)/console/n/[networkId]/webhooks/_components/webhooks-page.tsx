@@ -1,5 +1,6 @@
 'use client';
 
+import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Webhook as WebhookIcon } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
@@ -39,9 +40,12 @@ export function WebhooksPage() {
       description="Endpoints that receive a signed POST when something happens in this network — an offer accepted, a creative ready. Each delivery is retried until your endpoint answers 2xx."
       actions={
         role === 'administrator' ? (
-          <Button onClick={() => setCreating(true)}>
-            <Plus aria-hidden /> Add webhook
-          </Button>
+          <>
+            <ExportCsvButton path={`/networks/${networkId}/webhooks`} params={{}} />
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden /> Add webhook
+            </Button>
+          </>
         ) : undefined
       }
     />
