@@ -136,6 +136,60 @@ test('API keys: revoke several at once; a race is reported on its row, the other
   await expect(table.getByRole('checkbox', { name: /^Select default / })).toBeVisible();
 });
 
+test('API keys: a selection made on the first page survives "Load more", and the action runs on every selected row', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const n = (await createNetwork(request, `Bulk pages ${randomUUID().slice(0, 8)}`)).id;
+  type Key = { id: string; key_name: string; start: string; status: string };
+  // 55 keys, more than the page's 50: two service accounts (at most 50 keys each), their first keys
+  // ("default") and 53 more.
+  const accounts = [
+    await post<{ id: string }>(request, `/networks/${n}/service-accounts`, { name: 'Nightly export', role: 'read_only' }),
+    await post<{ id: string }>(request, `/networks/${n}/service-accounts`, { name: 'Hourly sync', role: 'read_only' }),
+  ];
+  await Promise.all(
+    Array.from({ length: 53 }, (_, i) =>
+      post(request, `/networks/${n}/service-accounts/${accounts[i % 2]!.id}/keys`, { key_name: `key ${String(i).padStart(2, '0')}` }),
+    ),
+  );
+  // Which keys the list's first page holds, and which only "Load more" brings (the list is in id order).
+  const first = await get<{ items: Key[]; next_cursor: string | null }>(request, `/networks/${n}/apikeys?limit=50`);
+  const rest = await get<{ items: Key[] }>(request, `/networks/${n}/apikeys?limit=50&cursor=${encodeURIComponent(first.next_cursor!)}`);
+  expect(first.items).toHaveLength(50);
+  expect(rest.items).toHaveLength(5);
+  const named = (keys: Key[]) => keys.filter((k) => k.key_name !== 'default');
+  const onFirst = [named(first.items)[0]!, named(first.items).at(-1)!];
+  const onSecond = [named(rest.items)[0]!, named(rest.items).at(-1)!];
+  const label = (k: Key) => `Select ${k.key_name} (${k.start}…)`;
+
+  await signInToConsole(page);
+  await page.goto(`/console/n/${n}/api-keys`);
+  const table = page.getByRole('table', { name: 'API keys' });
+  for (const key of onFirst) await table.getByRole('checkbox', { name: label(key) }).click();
+  await expect(bar(page, 'API keys')).toContainText('2 selected');
+  await expect(table.getByRole('checkbox', { name: label(onSecond[0]!) })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Load more' }).click();
+  for (const key of onSecond) await table.getByRole('checkbox', { name: label(key) }).click();
+  // The first page's rows are still selected: four in all.
+  for (const key of onFirst) await expect(table.getByRole('checkbox', { name: label(key) })).toBeChecked();
+  await expect(bar(page, 'API keys')).toContainText('4 selected');
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+
+  await bar(page, 'API keys').getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('alertdialog', { name: 'Revoke 4 keys?' }).getByRole('button', { name: 'Revoke 4 keys' }).click();
+  const results = page.getByRole('dialog', { name: 'Revoke keys' });
+  await expect(results.getByTestId('bulk-summary')).toHaveText('4 revoked.');
+  await expect(results.getByRole('list', { name: 'Results' }).getByRole('listitem')).toHaveCount(4);
+  for (const key of [...onFirst, ...onSecond]) await expect(result(results, `${key.key_name} (`)).toContainText('Revoked');
+  await results.getByRole('button', { name: 'Done' }).click();
+
+  // Through the API: those four are revoked, and no other key.
+  const after = [
+    ...(await get<{ items: Key[] }>(request, `/networks/${n}/apikeys?limit=200`)).items.filter((k) => k.status === 'revoked').map((k) => k.id),
+  ].sort();
+  expect(after).toEqual([...onFirst, ...onSecond].map((k) => k.id).sort());
+});
+
 test('offers: accept two (a third was rejected meanwhile: 409 on its row) and reject two with one reason', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   const network = await createNetwork(request, `Bulk offers ${randomUUID().slice(0, 8)}`);
