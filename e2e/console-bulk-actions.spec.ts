@@ -104,8 +104,9 @@ test('API keys: revoke several at once; a race is reported on its row, the other
   // Selecting opened nothing: the checkbox is not a click on the row.
   await expect(page).not.toHaveURL(/[?&]key=/);
 
-  // Meanwhile, through the API: "export two" is revoked (revoking is idempotent: that row is still
-  // done), and the member is removed, so their key is no longer the network's (404 on its row).
+  // Meanwhile, through the API: "export two" is revoked (revoking is idempotent: that row is not a
+  // failure, and says it was already revoked), and the member is removed, so their key is no longer
+  // the network's (404 on its row).
   expect((await request.delete(`/v1/networks/${n}/apikeys/${two.id}`, { headers: auth() })).status()).toBe(200);
   expect((await request.delete(`/v1/networks/${n}/members/${accepted.member.id}`, { headers: auth() })).status()).toBe(200);
 
@@ -113,15 +114,20 @@ test('API keys: revoke several at once; a race is reported on its row, the other
   const confirm = page.getByRole('alertdialog', { name: 'Revoke 4 keys?' });
   await confirm.getByRole('button', { name: 'Revoke 4 keys' }).click();
   const results = page.getByRole('dialog', { name: 'Revoke keys' });
-  await expect(results.getByTestId('bulk-summary')).toHaveText('3 revoked, 1 failed.');
-  for (const key of [one, two, three]) await expect(result(results, `${key.key_name} (`)).toContainText('Revoked');
+  await expect(results.getByTestId('bulk-summary')).toHaveText('2 revoked, 1 already revoked, 1 failed.');
+  for (const key of [one, three]) {
+    await expect(result(results, `${key.key_name} (`)).toContainText('Revoked');
+    await expect(result(results, `${key.key_name} (`)).not.toContainText('Already');
+  }
+  // Revoked by someone else before the action: not a failure, nor this action's doing.
+  await expect(result(results, `${two.key_name} (`)).toContainText('Already revoked');
   await expect(result(results, memberKey.key_name)).toContainText('It no longer exists. API key not found.');
   await expectNoSeriousA11yViolations(page, testInfo, 'bulk-keys-results');
   await screenshot(page, testInfo, 'console-bulk-keys-results-1280');
 
   // Retry the failed one only: the API still refuses it, and says so again.
   await results.getByRole('button', { name: 'Retry failed (1)' }).click();
-  await expect(results.getByTestId('bulk-summary')).toHaveText('3 revoked, 1 failed.');
+  await expect(results.getByTestId('bulk-summary')).toHaveText('2 revoked, 1 already revoked, 1 failed.');
   await expect(result(results, memberKey.key_name)).toContainText('API key not found.');
   await results.getByRole('button', { name: 'Done' }).click();
   await expect(results).toBeHidden();

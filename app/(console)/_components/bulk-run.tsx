@@ -1,6 +1,6 @@
 'use client';
 
-import { Check, Loader2, RotateCw, X } from 'lucide-react';
+import { Check, Loader2, Minus, RotateCw, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
@@ -21,8 +21,21 @@ export const BULK_CONCURRENCY = 4;
 export interface BulkItem {
   id: string;
   name: string;
+  /** The row's call. It resolves to `doneAs('already revoked')` when the row was already what the action makes it. */
   perform: () => Promise<unknown>;
 }
+
+const DONE_AS = Symbol('done as');
+
+/**
+ * What a row's call resolves to when it succeeded but did nothing new — a key someone else had
+ * revoked: the row says `label` ("Already revoked") instead of the action's `done`, and the summary
+ * counts it apart ("2 revoked, 1 already revoked.").
+ */
+export const doneAs = (label: string) => ({ [DONE_AS]: label });
+
+const labelOf = (answer: unknown): string | undefined =>
+  typeof answer === 'object' && answer !== null && DONE_AS in answer ? String(answer[DONE_AS]) : undefined;
 
 export interface BulkRunSpec {
   /** The results dialog's title, e.g. "Revoke keys". */
@@ -32,10 +45,10 @@ export interface BulkRunSpec {
   items: BulkItem[];
 }
 
-type Outcome = { state: 'waiting' } | { state: 'done' } | { state: 'failed'; message: string };
+/** `as`: the row was already so (`doneAs`); without it, the action's `done`. */
+type Outcome = { state: 'waiting' } | { state: 'done'; as?: string } | { state: 'failed'; message: string };
 
 const WAITING: Outcome = { state: 'waiting' };
-const DONE: Outcome = { state: 'done' };
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -62,7 +75,10 @@ export function useBulkRun({ onFinished, sentence = problemSentence }: { onFinis
       BULK_CONCURRENCY,
       (item) => item.perform(),
       (index, result) => {
-        const outcome: Outcome = result.status === 'fulfilled' ? DONE : { state: 'failed', message: capitalized(sentence(result.reason)) };
+        const outcome: Outcome =
+          result.status === 'fulfilled'
+            ? { state: 'done', as: labelOf(result.value) }
+            : { state: 'failed', message: capitalized(sentence(result.reason)) };
         setOutcomes((current) => new Map(current).set(items[index]!.id, outcome));
       },
     );
@@ -113,13 +129,16 @@ function BulkResultsDialog({
   running: boolean;
   onRetryFailed?: () => void;
 }) {
-  const count = (state: Outcome['state']) => items.filter((item) => (outcomes.get(item.id) ?? WAITING).state === state).length;
-  const [succeeded, failed, waiting] = [count('done'), count('failed'), count('waiting')];
+  const settled = items.map((item) => outcomes.get(item.id) ?? WAITING);
+  const count = (state: Outcome['state']) => settled.filter((outcome) => outcome.state === state).length;
+  const [failed, waiting] = [count('failed'), count('waiting')];
+  // "2 revoked", then each other way rows ended ("1 already revoked"), then the failures: "2 revoked, 1 already revoked, 1 failed."
+  const ended = new Map<string, number>([[done, 0]]);
+  for (const outcome of settled) if (outcome.state === 'done') ended.set(outcome.as ?? done, (ended.get(outcome.as ?? done) ?? 0) + 1);
+  if (failed > 0) ended.set('failed', failed);
   const summary = running
     ? `Working… ${items.length - waiting} of ${items.length} finished.`
-    : failed > 0
-      ? `${succeeded} ${done}, ${failed} failed.`
-      : `${succeeded} ${done}.`;
+    : `${[...ended].map(([label, n]) => `${n} ${label}`).join(', ')}.`;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={title} description="Each selected row and what the API answered for it." className="max-w-xl">
@@ -131,7 +150,9 @@ function BulkResultsDialog({
             const outcome = outcomes.get(item.id) ?? WAITING;
             return (
               <li key={item.id} className="flex items-start gap-3 px-3 py-2 text-sm">
-                {outcome.state === 'done' ? (
+                {outcome.state === 'done' && outcome.as ? (
+                  <Minus className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
+                ) : outcome.state === 'done' ? (
                   <Check className="mt-0.5 size-4 shrink-0 text-emerald-700" aria-hidden />
                 ) : outcome.state === 'failed' ? (
                   <X className="mt-0.5 size-4 shrink-0 text-red-700" aria-hidden />
@@ -140,7 +161,9 @@ function BulkResultsDialog({
                 )}
                 <div className="min-w-0 flex-1">
                   <div className="font-medium break-words text-slate-900">{item.name}</div>
-                  {outcome.state === 'done' ? (
+                  {outcome.state === 'done' && outcome.as ? (
+                    <div className="text-slate-700">{capitalized(outcome.as)}</div>
+                  ) : outcome.state === 'done' ? (
                     <div className="text-emerald-800">{capitalized(done)}</div>
                   ) : outcome.state === 'failed' ? (
                     <div className="break-words text-red-800">{outcome.message}</div>

@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import type { ApiKey } from '@/server/routers/keys/api-key.types';
 import { KEY_STATUSES, type KeyStatus } from '@/domain/statuses';
 import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
-import { useBulkRun } from '@/app/(console)/_components/bulk-run';
+import { doneAs, useBulkRun } from '@/app/(console)/_components/bulk-run';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
@@ -18,7 +18,7 @@ import { useCanAdminister, useNetworkId, useNetworkRole } from '@/app/(console)/
 import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useUrlFilters } from '@/app/(console)/_lib/url-filters';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
-import { useTRPC } from '@/app/(console)/_lib/trpc';
+import { useTRPC, useTRPCClient } from '@/app/(console)/_lib/trpc';
 import { identitySentence, roleLabel, useIdentityDirectory } from './identity';
 import { keyNameColumn } from './key-name-column';
 import { KeySheet } from './key-sheet';
@@ -62,6 +62,7 @@ export function ApiKeysView() {
   const opened = useOpenObject('key');
   const queryClient = useQueryClient();
   const revoke = useMutation(trpc.keys.revokeForNetwork.mutationOptions());
+  const client = useTRPCClient();
   const bulk = useBulkRun({
     sentence: (e) => identitySentence(e),
     onFinished: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }),
@@ -270,7 +271,14 @@ export function ApiKeysView() {
                             items: selected.map((key) => ({
                               id: key.id,
                               name: keyLabel(key),
-                              perform: () => revoke.mutateAsync({ networkId, keyId: key.id }),
+                              perform: async () => {
+                                // Revoking a revoked key answers 200 all the same: the key as it is just before
+                                // tells one someone revoked since the list was loaded. Read, not compared by clock:
+                                // the browser's clock need not agree with the server's revoked_at.
+                                const before = await client.keys.getForNetwork.query({ networkId, keyId: key.id });
+                                await revoke.mutateAsync({ networkId, keyId: key.id });
+                                return before.status === 'revoked' ? doneAs('already revoked') : undefined;
+                              },
                             })),
                           });
                           clear();
