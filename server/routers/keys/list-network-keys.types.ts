@@ -10,7 +10,7 @@ export const listNetworkKeysInput = z.strictObject({
     .string()
     .min(1)
     .check(maxCharacters(100, 'owner_id must be at most 100 characters.'))
-    .optional()
-    .meta({ description: 'Only the keys of this person (usr_…) or service account (sa_…): their `owner.id`.' }),
-  status: z.enum(KEY_STATUSES).optional().meta({ description: 'Only keys in this state now.' }),
+    .meta({ description: 'Only the keys of this person (usr_…) or service account (sa_…): their `owner.id`.' })
+    .optional(),
+  status: z.enum(KEY_STATUSES).meta({ description: 'Only keys in this state now.' }).optional(),
 });

@@ -10,7 +10,7 @@ export const listNetworksInput = z.strictObject({
     .trim()
     .min(1, 'q must not be empty: leave it out to list every network.')
     .check(maxCharacters(100, 'q must be at most 100 characters.'))
-    .optional()
-    .meta({ description: 'Only the networks whose name contains this text (any case), or whose id it is.' }),
+    .meta({ description: 'Only the networks whose name contains this text (any case), or whose id it is.' })
+    .optional(),
 });
 export const listNetworksOutput = pageOf(networkSchema).meta({ id: 'NetworkList' });
