@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { newId } from '@/db/ids';
-import { auditLog, events, webhookDeliveries, webhooks } from '@/db/schema';
+import { auditLog, webhooks } from '@/db/schema';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
-import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
+import { closeTestDatabase, createNetworkRow, deliveryRow, eventRow, openTestDatabase, webhookRow } from './support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -13,30 +11,16 @@ afterAll(closeTestDatabase);
 /** A subscription with one delivery of the given status, created `daysAgo` days ago. TEST-NET URL: nothing is sent. */
 async function hookWithDelivery(status: 'failed' | 'succeeded', daysAgo: number, extra?: { status: 'failed' | 'succeeded'; daysAgo: number }) {
   const network = await createNetworkRow();
-  const [hook] = await database()
-    .insert(webhooks)
-    .values({ id: newId('webhook'), networkId: network.id, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.x.x.x' })
-    .returning();
+  const hook = await webhookRow(network.id);
   for (const d of [{ status, daysAgo }, ...(extra ? [extra] : [])]) {
-    const [event] = await database()
-      .insert(events)
-      .values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} })
-      .returning();
-    await database()
-      .insert(webhookDeliveries)
-      .values({
-        id: randomUUID(),
-        webhookId: hook!.id,
-        networkId: network.id,
-        eventId: event!.id,
-        eventType: 'offer.accepted',
-        body: '{}',
-        status: d.status,
-        createdAt: sql`now() - make_interval(days => ${d.daysAgo})`,
-        succeededAt: d.status === 'succeeded' ? sql`now() - make_interval(days => ${d.daysAgo})` : null,
-      });
+    const at = sql`now() - make_interval(days => ${d.daysAgo})`;
+    await deliveryRow(
+      network.id,
+      { webhookId: hook.id, eventId: (await eventRow(network.id)).id },
+      { status: d.status, createdAt: at, succeededAt: d.status === 'succeeded' ? at : null },
+    );
   }
-  return hook!;
+  return hook;
 }
 
 describe('auto-disable of failing subscriptions', () => {

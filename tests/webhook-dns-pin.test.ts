@@ -14,13 +14,12 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { newId } from '@/db/ids';
-import { events, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import { webhookAttempts } from '@/db/schema';
 import { sealSecret } from '@/server/secrets';
 import { attemptDelivery, pinnedLookup, postPinned } from '@/server/services/webhooks/deliver';
 import { sign } from '@/server/services/webhooks/signature';
 import { assertDeliverableUrl, type HostResolver, type VettedAddress } from '@/server/services/webhooks/ssrf';
-import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
+import { closeTestDatabase, createNetworkRow, deliveryRow, eventRow, openTestDatabase, webhookRow } from './support/fixtures';
 
 interface Listener {
   server: Server;
@@ -157,27 +156,13 @@ describe('a delivery connects to the vetted addresses only', () => {
   it('attemptDelivery: the signed attempt goes to the vetted address and is recorded', async () => {
     const network = await createNetworkRow();
     const secret = `whsec_${randomUUID().replace(/-/g, '')}`;
-    const [hook] = await database()
-      .insert(webhooks)
-      .values({
-        id: newId('webhook'),
-        networkId: network.id,
-        url: `http://localhost:${port}/hooks`,
-        events: ['offer.accepted'],
-        secretSealed: sealSecret('webhook-secret', secret),
-      })
-      .returning();
+    const hook = await webhookRow(network.id, { url: `http://localhost:${port}/hooks`, secretSealed: sealSecret('webhook-secret', secret) });
     // Rows written directly (no fan-out, no job): the shared test server's worker must not take
     // this delivery, it would resolve localhost itself.
-    const [event] = await database()
-      .insert(events)
-      .values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} })
-      .returning();
+    const event = await eventRow(network.id);
     const deliveryId = randomUUID();
     const body = JSON.stringify({ id: deliveryId, type: 'offer.accepted', occurred_at: new Date().toISOString(), data: {} });
-    await database()
-      .insert(webhookDeliveries)
-      .values({ id: deliveryId, webhookId: hook!.id, networkId: network.id, eventId: event!.id, eventType: 'offer.accepted', body });
+    await deliveryRow(network.id, { webhookId: hook.id, eventId: event.id }, { id: deliveryId, body });
 
     const resolver = rebindingResolver([{ address: '127.0.0.2', family: 4 }], internal);
     const before = legit.hits.length;

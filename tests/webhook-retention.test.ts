@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { newId } from '@/db/ids';
-import { events, webhookAttempts, webhookDeliveries, webhooks } from '@/db/schema';
+import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { crontab, taskList } from '@/jobs/tasks';
 import { config, loadConfig, setConfig } from '@/server/config';
 import { pruneWebhookDeliveries, retentionCutoff, retentionDays } from '@/server/services/webhooks/retention';
-import { closeTestDatabase, createNetworkRow, openTestDatabase } from './support/fixtures';
+import { closeTestDatabase, createNetworkRow, deliveryRow, eventRow, openTestDatabase, webhookRow } from './support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -17,29 +15,16 @@ type Status = 'pending' | 'succeeded' | 'failed';
 /** A subscription with deliveries of the given status and age (days), each with two attempts. TEST-NET URL: nothing is sent. */
 async function hookWith(deliveries: Array<{ status: Status; daysAgo: number }>) {
   const network = await createNetworkRow();
-  const [hook] = await database()
-    .insert(webhooks)
-    .values({ id: newId('webhook'), networkId: network.id, url: 'https://203.0.113.10/hooks', events: ['offer.accepted'], secretSealed: 'v1.x.x.x' })
-    .returning();
+  const hook = await webhookRow(network.id);
   const ids: string[] = [];
   for (const d of deliveries) {
-    const [event] = await database()
-      .insert(events)
-      .values({ id: newId('event'), networkId: network.id, type: 'offer.accepted', data: {} })
-      .returning();
-    const id = randomUUID();
-    ids.push(id);
     const createdAt = sql`now() - make_interval(days => ${d.daysAgo})`;
-    await database().insert(webhookDeliveries).values({
-      id,
-      webhookId: hook!.id,
-      networkId: network.id,
-      eventId: event!.id,
-      eventType: 'offer.accepted',
-      body: '{"x":1}',
-      status: d.status,
-      createdAt,
-    });
+    const { id } = await deliveryRow(
+      network.id,
+      { webhookId: hook.id, eventId: (await eventRow(network.id)).id },
+      { body: '{"x":1}', status: d.status, createdAt },
+    );
+    ids.push(id);
     for (const attemptNumber of [1, 2]) {
       await database()
         .insert(webhookAttempts)

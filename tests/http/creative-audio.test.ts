@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { creativeAudio, creatives, offers } from '@/db/schema';
+import { creativeAudio } from '@/db/schema';
 import { database } from '@/db/client';
-import { newId } from '@/db/ids';
 import { api, type Problem } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { adInventory, closeTestDatabase, createNetworkRow, creativeRow, offerRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 import { adScript, expectMasteredCreative, fetchAudio, type CreativeAudioFields } from '@/tests/support/loudness';
 
 /**
@@ -143,38 +142,20 @@ describe('audio stored before mastering existed', () => {
     const network = await createNetworkRow();
     const reader = await personKey([{ networkId: network.id, role: 'read_only' }]);
     const { campaign, podcast } = await adInventory(network.id);
-    const [offer] = await database()
-      .insert(offers)
-      .values({
-        id: newId('offer'),
-        networkId: network.id,
-        campaignId: campaign.id,
-        podcastId: podcast.id,
-        status: 'accepted',
-        decidedAt: new Date(),
-      })
-      .returning();
+    const offer = await offerRow(network.id, { campaign, podcast }, { status: 'accepted', decidedAt: new Date() });
     const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.alloc(3000, 1)]);
-    const [creative] = await database()
-      .insert(creatives)
-      .values({
-        id: newId('creative'),
-        networkId: network.id,
-        offerId: offer!.id,
-        campaignId: campaign.id,
-        podcastId: podcast.id,
-        script: 'Old.',
-        voice: 'warm',
-        status: 'ready',
-        mimeType: 'audio/wav',
-        durationMs: 1000,
-        sizeBytes: wav.length,
-        readyAt: new Date(),
-      })
-      .returning();
-    await database().insert(creativeAudio).values({ creativeId: creative!.id, networkId: network.id, format: 'wav', bytes: wav });
+    const creative = await creativeRow(network.id, offer, {
+      script: 'Old.',
+      voice: 'warm',
+      status: 'ready',
+      mimeType: 'audio/wav',
+      durationMs: 1000,
+      sizeBytes: wav.length,
+      readyAt: new Date(),
+    });
+    await database().insert(creativeAudio).values({ creativeId: creative.id, networkId: network.id, format: 'wav', bytes: wav });
 
-    const path = `/networks/${network.id}/creatives/${creative!.id}`;
+    const path = `/networks/${network.id}/creatives/${creative.id}`;
     const res = await api<CreativeAudioFields>('GET', path, { token: reader.token });
     expect(res.body).toMatchObject({ loudness_lufs: null, true_peak_dbtp: null, sample_rate: null });
     expect(res.body.formats).toEqual([

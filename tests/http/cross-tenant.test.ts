@@ -1,13 +1,22 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { database } from '@/db/client';
-import { newId } from '@/db/ids';
-import { creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '@/db/schema';
-import { hashToken } from '@/server/auth/tokens';
 import { appRouter } from '@/server/routers';
 import { api } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import {
+  adInventory,
+  closeTestDatabase,
+  createNetworkRow,
+  creativeRow,
+  deliveryRow,
+  eventRow,
+  invitationRow,
+  membershipOf,
+  offerRow,
+  openTestDatabase,
+  personKey,
+  serviceAccountKey,
+  webhookRow,
+} from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
@@ -36,8 +45,7 @@ const networkRoutes: Route[] = Object.entries(appRouter._def.procedures)
 const fixtures: Record<string, (networkId: string) => Promise<string>> = {
   async memberId(networkId) {
     const { person } = await personKey([{ networkId, role: 'read_only' }]);
-    const [m] = await database().select().from(memberships).where(eq(memberships.userId, person.id));
-    return m!.id;
+    return (await membershipOf(networkId, person.id)).id;
   },
   async keyId(networkId) {
     return (await personKey([{ networkId, role: 'read_only' }])).key.id;
@@ -55,88 +63,24 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
     return (await adInventory(networkId)).podcast.id;
   },
   async offerId(networkId) {
-    const { campaign, podcast } = await adInventory(networkId);
-    const [row] = await database()
-      .insert(offers)
-      .values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id })
-      .returning();
-    return row!.id;
+    return (await offerRow(networkId, await adInventory(networkId))).id;
   },
   async creativeId(networkId) {
-    const { campaign, podcast } = await adInventory(networkId);
-    const [offer] = await database()
-      .insert(offers)
-      .values({ id: newId('offer'), networkId, campaignId: campaign.id, podcastId: podcast.id })
-      .returning();
-    const [row] = await database()
-      .insert(creatives)
-      .values({
-        id: newId('creative'),
-        networkId,
-        offerId: offer!.id,
-        campaignId: campaign.id,
-        podcastId: podcast.id,
-        script: 'x',
-        voice: 'default',
-        status: 'failed',
-      })
-      .returning();
-    return row!.id;
+    const offer = await offerRow(networkId, await adInventory(networkId));
+    return (await creativeRow(networkId, offer)).id;
   },
   async webhookId(networkId) {
-    const [row] = await database()
-      .insert(webhooks)
-      .values({
-        id: newId('webhook'),
-        networkId,
-        url: 'https://203.0.113.10/hooks',
-        events: ['offer.accepted'],
-        secretSealed: 'v1.unused.unused.unused',
-      })
-      .returning();
-    return row!.id;
+    return (await webhookRow(networkId)).id;
   },
   async deliveryId(networkId) {
-    const [hook] = await database()
-      .insert(webhooks)
-      .values({
-        id: newId('webhook'),
-        networkId,
-        url: 'https://203.0.113.10/hooks',
-        events: ['offer.accepted'],
-        secretSealed: 'v1.unused.unused.unused',
-      })
-      .returning();
-    const [event] = await database()
-      .insert(events)
-      .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
-      .returning();
-    const [row] = await database()
-      .insert(webhookDeliveries)
-      .values({ id: randomUUID(), webhookId: hook!.id, networkId, eventId: event!.id, eventType: 'offer.accepted', body: '{}', status: 'failed' })
-      .returning();
-    return row!.id;
+    const to = { webhookId: (await webhookRow(networkId)).id, eventId: (await eventRow(networkId)).id };
+    return (await deliveryRow(networkId, to, { status: 'failed' })).id;
   },
   async eventId(networkId) {
-    const [row] = await database()
-      .insert(events)
-      .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
-      .returning();
-    return row!.id;
+    return (await eventRow(networkId)).id;
   },
   async invitationId(networkId) {
-    const [row] = await database()
-      .insert(invitations)
-      .values({
-        id: newId('invitation'),
-        networkId,
-        email: `x-${randomBytes(3).toString('hex')}@example.test`,
-        role: 'read_only',
-        tokenHash: hashToken(`inv_${randomBytes(20).toString('hex')}`),
-        expiresAt: new Date(Date.now() + 86_400_000),
-      })
-      .returning();
-    return row!.id;
+    return (await invitationRow(networkId)).invitation.id;
   },
 };
 

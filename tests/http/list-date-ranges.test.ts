@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { campaigns, creatives, offers } from '@/db/schema';
-import { newId } from '@/db/ids';
+import { campaigns } from '@/db/schema';
 import { api } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, closeTestDatabase, createNetworkRow, creativeRow, offerRow, openTestDatabase } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -19,27 +18,11 @@ async function madeOnThreeDays() {
     const { campaign, podcast } = await adInventory(network.id);
     const createdAt = new Date(day);
     await database().update(campaigns).set({ createdAt }).where(eq(campaigns.id, campaign.id));
-    const [offer] = await database()
-      .insert(offers)
-      .values({ id: newId('offer'), networkId: network.id, campaignId: campaign.id, podcastId: podcast.id, createdAt })
-      .returning();
-    const [creative] = await database()
-      .insert(creatives)
-      .values({
-        id: newId('creative'),
-        networkId: network.id,
-        offerId: offer!.id,
-        campaignId: campaign.id,
-        podcastId: podcast.id,
-        script: 'x',
-        voice: 'default',
-        status: 'failed',
-        createdAt,
-      })
-      .returning();
+    const offer = await offerRow(network.id, { campaign, podcast }, { createdAt });
+    const creative = await creativeRow(network.id, offer, { createdAt });
     made.campaigns.push(campaign.id);
-    made.offers.push(offer!.id);
-    made.creatives.push(creative!.id);
+    made.offers.push(offer.id);
+    made.creatives.push(creative.id);
   }
   return { networkId: network.id, made };
 }

@@ -20,17 +20,27 @@
  * fuzzed too (Prism checks their status, headers and Content-Type).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
-import { newId } from '@/db/ids';
-import { creativeAudio, creatives, events, invitations, memberships, offers, webhookDeliveries, webhooks } from '@/db/schema';
-import { hashToken } from '@/server/auth/tokens';
-import { adInventory, closeTestDatabase, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { creativeAudio } from '@/db/schema';
+import {
+  adInventory,
+  closeTestDatabase,
+  creativeRow,
+  deliveryRow,
+  eventRow,
+  invitationRow,
+  membershipOf,
+  offerRow,
+  openTestDatabase,
+  personKey,
+  serviceAccountKey,
+  webhookRow,
+} from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 import { freePort, ROOT } from '@/tests/support/server-process';
 
@@ -653,15 +663,13 @@ async function makeFixtures(): Promise<void> {
   tokens.admin = admin.token;
   tokens.readonly = readonly.token;
   for (const person of [admin.person, readonly.person]) {
-    const [m] = await database().select().from(memberships).where(eq(memberships.userId, person.id));
-    protectedMembers.add(m!.id);
+    protectedMembers.add((await membershipOf(networkId, person.id)).id);
   }
 
   for (let i = 0; i < 3; i++) {
     // Disposable: the run may revoke, remove or delete every one of these.
     const member = await personKey([{ networkId, role: i === 0 ? 'administrator' : 'read_only' }]);
-    const [m] = await database().select().from(memberships).where(eq(memberships.userId, member.person.id));
-    addToPool('memberId', { ...n, memberId: m!.id });
+    addToPool('memberId', { ...n, memberId: (await membershipOf(networkId, member.person.id)).id });
     addToPool('keyId', { ...n, keyId: member.key.id });
     addToPool('serviceAccountId', { ...n, serviceAccountId: (await serviceAccountKey(networkId, 'read_only')).serviceAccount.id });
 
@@ -669,69 +677,28 @@ async function makeFixtures(): Promise<void> {
     addToPool('advertiserId', { ...n, advertiserId: inv.advertiser.id });
     addToPool('campaignId', { ...n, campaignId: inv.campaign.id });
     addToPool('podcastId', { ...n, podcastId: inv.podcast.id });
-    const [offer] = await database()
-      .insert(offers)
-      .values({ id: newId('offer'), networkId, campaignId: inv.campaign.id, podcastId: inv.podcast.id })
-      .returning();
-    addToPool('offerId', { ...n, offerId: offer!.id });
-    const [decided] = await database()
-      .insert(offers)
-      .values({ id: newId('offer'), networkId, campaignId: inv.campaign.id, podcastId: inv.podcast.id, status: 'accepted', decidedAt: new Date() })
-      .returning();
+    const offer = await offerRow(networkId, inv);
+    addToPool('offerId', { ...n, offerId: offer.id });
+    const decided = await offerRow(networkId, inv, { status: 'accepted', decidedAt: new Date() });
     const status = (['ready', 'failed', 'generating'] as const)[i]!;
-    const [creative] = await database()
-      .insert(creatives)
-      .values({
-        id: newId('creative'),
-        networkId,
-        offerId: decided!.id,
-        campaignId: inv.campaign.id,
-        podcastId: inv.podcast.id,
-        script: 'Sleep better tonight.',
-        voice: 'warm',
-        status,
-        ...(status === 'ready' ? { mimeType: 'audio/wav', durationMs: 1000, sizeBytes: 4000, readyAt: new Date() } : {}),
-      })
-      .returning();
+    const creative = await creativeRow(networkId, decided, {
+      script: 'Sleep better tonight.',
+      voice: 'warm',
+      status,
+      ...(status === 'ready' ? { mimeType: 'audio/wav', durationMs: 1000, sizeBytes: 4000, readyAt: new Date() } : {}),
+    });
     if (status === 'ready')
       await database()
         .insert(creativeAudio)
-        .values({ creativeId: creative!.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
-    addToPool('creativeId', { ...n, creativeId: creative!.id });
+        .values({ creativeId: creative.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
+    addToPool('creativeId', { ...n, creativeId: creative.id });
 
-    const [hook] = await database()
-      .insert(webhooks)
-      .values({
-        id: newId('webhook'),
-        networkId,
-        url: 'https://93.184.215.14/hooks',
-        events: ['offer.accepted'],
-        secretSealed: 'v1.unused.unused.unused',
-      })
-      .returning();
-    addToPool('webhookId', { ...n, webhookId: hook!.id });
-    const [event] = await database()
-      .insert(events)
-      .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
-      .returning();
-    const [delivery] = await database()
-      .insert(webhookDeliveries)
-      .values({ id: randomUUID(), webhookId: hook!.id, networkId, eventId: event!.id, eventType: 'offer.accepted', body: '{}', status: 'failed' })
-      .returning();
-    addToPool('deliveryId', { ...n, webhookId: hook!.id, deliveryId: delivery!.id });
-    const token = `inv_${randomBytes(20).toString('hex')}`;
-    const [invitation] = await database()
-      .insert(invitations)
-      .values({
-        id: newId('invitation'),
-        networkId,
-        email: `fuzz-${randomBytes(3).toString('hex')}@example.test`,
-        role: 'read_only',
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + 86_400_000),
-      })
-      .returning();
-    addToPool('invitationId', { ...n, invitationId: invitation!.id });
+    const hook = await webhookRow(networkId, { url: 'https://93.184.215.14/hooks' });
+    addToPool('webhookId', { ...n, webhookId: hook.id });
+    const delivery = await deliveryRow(networkId, { webhookId: hook.id, eventId: (await eventRow(networkId)).id }, { status: 'failed' });
+    addToPool('deliveryId', { ...n, webhookId: hook.id, deliveryId: delivery.id });
+    const { invitation, token } = await invitationRow(networkId);
+    addToPool('invitationId', { ...n, invitationId: invitation.id });
     invitationTokens.push(token);
   }
 }

@@ -1,11 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
-import { newId } from '@/db/ids';
 import { creatives, events, offers } from '@/db/schema';
 import { AppError } from '@/server/errors';
 import { acceptOffer } from '@/server/services/offers/decide-offer';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, closeTestDatabase, createNetworkRow, offerRow, openTestDatabase } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The rules of accepting an offer, called on the service itself (no server, no HTTP):
@@ -17,11 +16,8 @@ afterAll(closeTestDatabase);
 async function openOffer(options: { expiresAt?: Date } = {}) {
   const network = await createNetworkRow();
   const { campaign, podcast } = await adInventory(network.id, { script: 'Sleep better with Acme.', voice: 'deep' });
-  const [offer] = await database()
-    .insert(offers)
-    .values({ id: newId('offer'), networkId: network.id, campaignId: campaign.id, podcastId: podcast.id, expiresAt: options.expiresAt ?? null })
-    .returning();
-  return { network, campaign, podcast, offer: offer! };
+  const offer = await offerRow(network.id, { campaign, podcast }, { expiresAt: options.expiresAt ?? null });
+  return { network, campaign, podcast, offer };
 }
 
 /** What acceptOffer left behind for this offer: the creative, the event and the synthesis job. */

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { inject } from 'vitest';
 import { closeDatabase, database, openDatabase } from '@/db/client';
 import { newId } from '@/db/ids';
-import { memberships, networks, serviceAccounts, users } from '@/db/schema';
+import { creatives, events, invitations, memberships, networks, offers, serviceAccounts, users, webhookDeliveries, webhooks } from '@/db/schema';
 import type { Role } from '@/domain/roles';
+import { hashToken } from '@/server/auth/tokens';
 import { loadAppSecret } from '@/server/secrets';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
 
@@ -115,4 +117,85 @@ export async function adInventory(
     })
     .returning();
   return { advertiser: advertiser!, campaign: campaign!, podcast: podcast! };
+}
+
+/** An open offer of the campaign to the podcast (`adInventory`'s), or as `values` say. */
+export async function offerRow(
+  networkId: string,
+  of: { campaign: { id: string }; podcast: { id: string } },
+  values: Partial<typeof offers.$inferInsert> = {},
+) {
+  const [row] = await database()
+    .insert(offers)
+    .values({ id: newId('offer'), networkId, campaignId: of.campaign.id, podcastId: of.podcast.id, ...values })
+    .returning();
+  return row!;
+}
+
+/** A creative of the offer: failed, with no audio, unless `values` say otherwise. */
+export async function creativeRow(
+  networkId: string,
+  { id: offerId, campaignId, podcastId }: { id: string; campaignId: string; podcastId: string },
+  values: Partial<typeof creatives.$inferInsert> = {},
+) {
+  const [row] = await database()
+    .insert(creatives)
+    .values({ id: newId('creative'), networkId, offerId, campaignId, podcastId, script: 'x', voice: 'default', status: 'failed', ...values })
+    .returning();
+  return row!;
+}
+
+/** A subscription to offer.accepted at a TEST-NET address (nothing is sent), its secret a placeholder. */
+export async function webhookRow(networkId: string, values: Partial<typeof webhooks.$inferInsert> = {}) {
+  const [row] = await database()
+    .insert(webhooks)
+    .values({
+      id: newId('webhook'),
+      networkId,
+      url: 'https://203.0.113.10/hooks',
+      events: ['offer.accepted'],
+      secretSealed: 'v1.unused.unused.unused',
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+/** An offer.accepted event with no data, written directly (no fan-out). */
+export async function eventRow(networkId: string) {
+  const [row] = await database()
+    .insert(events)
+    .values({ id: newId('event'), networkId, type: 'offer.accepted', data: {} })
+    .returning();
+  return row!;
+}
+
+/** A delivery of the event to the subscription, with no job: pending unless `values` say otherwise. */
+export async function deliveryRow(
+  networkId: string,
+  to: { webhookId: string; eventId: string },
+  values: Partial<PgInsertValue<typeof webhookDeliveries>> = {},
+) {
+  const [row] = await database()
+    .insert(webhookDeliveries)
+    .values({ id: randomUUID(), networkId, ...to, eventType: 'offer.accepted', body: '{}', ...values })
+    .returning();
+  return row!;
+}
+
+/** A pending read_only invitation to the network, valid for a day, and its token. */
+export async function invitationRow(networkId: string) {
+  const token = `inv_${randomBytes(20).toString('hex')}`;
+  const [row] = await database()
+    .insert(invitations)
+    .values({
+      id: newId('invitation'),
+      networkId,
+      email: `invited-${randomBytes(3).toString('hex')}@example.test`,
+      role: 'read_only',
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning();
+  return { invitation: row!, token };
 }
