@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, networkWithKeys, openTestDatabase } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -17,14 +17,6 @@ interface Advertiser {
   deleted_at: string | null;
 }
 
-/** A network with an administrator key and a read_only key. */
-async function network() {
-  const row = await createNetworkRow();
-  const admin = await personKey([{ networkId: row.id, role: 'administrator' }]);
-  const reader = await personKey([{ networkId: row.id, role: 'read_only' }]);
-  return { id: row.id, admin: admin.token, reader: reader.token };
-}
-
 async function createAdvertiser(n: { id: string; admin: string }, body: Record<string, unknown> = { name: 'Acme' }) {
   const res = await api<Advertiser>('POST', `/networks/${n.id}/advertisers`, { token: n.admin, body });
   expect(res.status).toBe(201);
@@ -33,7 +25,7 @@ async function createAdvertiser(n: { id: string; admin: string }, body: Record<s
 
 describe('creating and reading advertisers', () => {
   it('creates with 201, ETag and the advertiser shape; reads it back', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const res = await api<Advertiser>('POST', `/networks/${n.id}/advertisers`, {
       token: n.admin,
       body: { name: '  Acme Coffee ', website: 'https://acme.example', contact_email: 'ads@acme.example' },
@@ -58,7 +50,7 @@ describe('creating and reading advertisers', () => {
   });
 
   it('refuses bad input with 400 naming the field', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const path = `/networks/${n.id}/advertisers`;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: '   ' }, 'name'],
@@ -80,8 +72,8 @@ describe('creating and reading advertisers', () => {
   });
 
   it('403 for writes with a read_only key; 403 for a network outside the key’s scopes', async () => {
-    const n = await network();
-    const other = await network();
+    const n = await networkWithKeys();
+    const other = await networkWithKeys();
     const adv = await createAdvertiser(n);
     expect((await api('POST', `/networks/${n.id}/advertisers`, { token: n.reader, body: { name: 'X' } })).status).toBe(403);
     expect((await api('PATCH', `/networks/${n.id}/advertisers/${adv.id}`, { token: n.reader, body: { name: 'X' } })).status).toBe(403);
@@ -90,8 +82,8 @@ describe('creating and reading advertisers', () => {
   });
 
   it('404 for an unknown id and for another network’s advertiser', async () => {
-    const n = await network();
-    const other = await network();
+    const n = await networkWithKeys();
+    const other = await networkWithKeys();
     const foreign = await createAdvertiser(other);
     const missing = await api<Problem>('GET', `/networks/${n.id}/advertisers/adv_00000000000000000000000000`, { token: n.admin });
     expect(missing.status).toBe(404);
@@ -102,8 +94,8 @@ describe('creating and reading advertisers', () => {
   });
 
   it('lists in id order with a cursor; a cursor of another network’s list is 400', async () => {
-    const n = await network();
-    const other = await network();
+    const n = await networkWithKeys();
+    const other = await networkWithKeys();
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await createAdvertiser(n, { name: `Adv ${i}` }));
     await createAdvertiser(other);
@@ -121,7 +113,7 @@ describe('creating and reading advertisers', () => {
 
 describe('updating advertisers', () => {
   it('updates with If-Match, bumps version and ETag; null clears optional fields', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const adv = await createAdvertiser(n, { name: 'Acme', website: 'https://acme.example' });
     const res = await api<Advertiser>('PATCH', `/networks/${n.id}/advertisers/${adv.id}`, {
       token: n.admin,
@@ -134,7 +126,7 @@ describe('updating advertisers', () => {
   });
 
   it('a stale version (If-Match or body) is 409; an empty PATCH changes nothing', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const adv = await createAdvertiser(n);
     const path = `/networks/${n.id}/advertisers/${adv.id}`;
     expect((await api('PATCH', path, { token: n.admin, body: { name: 'B', version: 1 } })).status).toBe(200);
@@ -148,7 +140,7 @@ describe('updating advertisers', () => {
   });
 
   it('refuses blank names, bad URLs and unknown fields with 400', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const adv = await createAdvertiser(n);
     const path = `/networks/${n.id}/advertisers/${adv.id}`;
     expect((await api('PATCH', path, { token: n.admin, body: { name: '' } })).status).toBe(400);
@@ -159,7 +151,7 @@ describe('updating advertisers', () => {
 
 describe('deleting advertisers', () => {
   it('soft-deletes: 200 with deleted_at, then hidden from GET and lists', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const keep = await createAdvertiser(n, { name: 'Keep' });
     const gone = await createAdvertiser(n, { name: 'Gone' });
     const res = await api<Advertiser>('DELETE', `/networks/${n.id}/advertisers/${gone.id}`, { token: n.admin, headers: { 'if-match': '"1"' } });
@@ -173,14 +165,14 @@ describe('deleting advertisers', () => {
   });
 
   it('a stale If-Match on DELETE is 409', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const adv = await createAdvertiser(n);
     await api('PATCH', `/networks/${n.id}/advertisers/${adv.id}`, { token: n.admin, body: { name: 'Renamed' } });
     expect((await api('DELETE', `/networks/${n.id}/advertisers/${adv.id}`, { token: n.admin, headers: { 'if-match': '"1"' } })).status).toBe(409);
   });
 
   it('is refused with 409 while a campaign is draft, active or paused; allowed once all are completed or archived', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const adv = await createAdvertiser(n);
     const path = `/networks/${n.id}/advertisers/${adv.id}`;
     const a = await api<{ id: string }>('POST', `/networks/${n.id}/campaigns`, { token: n.admin, body: { name: 'A', advertiser_id: adv.id } });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { adminOfNewNetwork, closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -22,12 +22,6 @@ interface Key {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function adminOfNewNetwork() {
-  const network = await createNetworkRow();
-  const holder = await personKey([{ networkId: network.id, role: 'administrator' }]);
-  return { network, ...holder };
-}
 
 describe('own keys: /v1/apikeys', () => {
   it('creates a key for the same person, with the caller’s scopes by default; the token is shown once', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { api, envelopeKeys, type ApiResponse, type Page } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { adminOfNewNetwork, closeTestDatabase, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -29,12 +29,6 @@ function expectProblem(res: ApiResponse, status: number, slug: string) {
   expect((res.body as { type: string }).type).toMatch(new RegExp(`/errors/${slug}$`));
 }
 
-async function adminOfNewNetwork() {
-  const network = await createNetworkRow();
-  const { token, key } = await personKey([{ networkId: network.id, role: 'administrator' }]);
-  return { network, token, keyId: key.id };
-}
-
 async function auditPage(networkId: string, token: string, query = '') {
   const res = await api<Page<AuditEntry>>('GET', `/networks/${networkId}/audit-log${query}`, { token });
   expect(res.status).toBe(200);
@@ -43,7 +37,7 @@ async function auditPage(networkId: string, token: string, query = '') {
 
 describe('GET /networks/{n}/audit-log', () => {
   it('lists the rows of service account changes in id order, with who did what', async () => {
-    const { network, token, keyId } = await adminOfNewNetwork();
+    const { network, token, key } = await adminOfNewNetwork();
     const created = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, {
       token,
       body: { name: 'Audited bot', role: 'read_only' },
@@ -65,7 +59,7 @@ describe('GET /networks/{n}/audit-log', () => {
     for (const entry of page.items) {
       expect(Object.keys(entry).sort()).toEqual(['action', 'actor_key_id', 'data', 'id', 'network_id', 'occurred_at', 'target_id', 'target_type']);
       expect(entry.id).toMatch(/^aud_/);
-      expect(entry).toMatchObject({ network_id: network.id, actor_key_id: keyId });
+      expect(entry).toMatchObject({ network_id: network.id, actor_key_id: key.id });
       expect(new Date(entry.occurred_at).toISOString()).toBe(entry.occurred_at);
     }
     expect(page.items[0]!.data).toEqual({ name: 'Audited bot', role: 'read_only' });
@@ -112,7 +106,7 @@ describe('GET /networks/{n}/audit-log', () => {
   });
 
   it('filters by actor and time window, and lists newest first with order=desc', async () => {
-    const { network, token, keyId } = await adminOfNewNetwork();
+    const { network, token, key } = await adminOfNewNetwork();
     const other = await personKey([{ networkId: network.id, role: 'administrator' }]);
     const byMe = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, {
       token,
@@ -123,7 +117,7 @@ describe('GET /networks/{n}/audit-log', () => {
       body: { name: 'Theirs', role: 'read_only' },
     });
 
-    const mine = await auditPage(network.id, token, `?actor_key_id=${keyId}&target_type=service_account`);
+    const mine = await auditPage(network.id, token, `?actor_key_id=${key.id}&target_type=service_account`);
     expect(mine.items.map((e) => e.target_id)).toEqual([byMe.body.id]);
     const theirs = await auditPage(network.id, token, `?actor_key_id=${other.key.id}&target_type=service_account`);
     expect(theirs.items.map((e) => e.target_id)).toEqual([byOther.body.id]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, networkWithKeys, openTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
@@ -24,12 +24,10 @@ interface Campaign {
 
 /** A network with an administrator key, a read_only key and one advertiser. */
 async function network() {
-  const row = await createNetworkRow();
-  const admin = (await personKey([{ networkId: row.id, role: 'administrator' }])).token;
-  const reader = (await personKey([{ networkId: row.id, role: 'read_only' }])).token;
-  const adv = await api<{ id: string }>('POST', `/networks/${row.id}/advertisers`, { token: admin, body: { name: 'Acme' } });
+  const n = await networkWithKeys();
+  const adv = await api<{ id: string }>('POST', `/networks/${n.id}/advertisers`, { token: n.admin, body: { name: 'Acme' } });
   expect(adv.status).toBe(201);
-  return { id: row.id, admin, reader, advertiserId: adv.body.id };
+  return { ...n, advertiserId: adv.body.id };
 }
 
 type Net = Awaited<ReturnType<typeof network>>;

@@ -4,7 +4,7 @@ import { database } from '@/db/client';
 import { creatives, offers } from '@/db/schema';
 import { expireOffers } from '@/server/services/offers/expire-offers';
 import { api } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { adInventory, closeTestDatabase, networkWithKeys, openTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
 beforeAll(openTestDatabase);
@@ -30,17 +30,14 @@ interface Creative {
 }
 
 async function setup(options: Parameters<typeof adInventory>[1] = {}) {
-  const network = await createNetworkRow();
-  const admin = await personKey([{ networkId: network.id, role: 'administrator' }]);
-  const reader = await personKey([{ networkId: network.id, role: 'read_only' }]);
-  const inventory = await adInventory(network.id, options);
-  const n = network.id;
+  const { id: n, admin, reader } = await networkWithKeys();
+  const inventory = await adInventory(n, options);
   const offer = async (body: Record<string, unknown> = {}) =>
     api<Offer>('POST', `/networks/${n}/offers`, {
-      token: admin.token,
+      token: admin,
       body: { campaign_id: inventory.campaign.id, podcast_id: inventory.podcast.id, ...body },
     });
-  return { n, admin: admin.token, reader: reader.token, ...inventory, offer };
+  return { n, admin, reader, ...inventory, offer };
 }
 
 async function waitForCreative(n: string, id: string, token: string, until: (c: Creative) => boolean, ms = 30_000): Promise<Creative> {

@@ -4,7 +4,7 @@ import { database } from '@/db/client';
 import { events } from '@/db/schema';
 import { VOICE_PRESETS } from '@/server/services/podcasts/voices';
 import { api, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, networkWithKeys, openTestDatabase } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -28,14 +28,7 @@ interface Event {
   data: Record<string, unknown>;
 }
 
-async function network() {
-  const row = await createNetworkRow();
-  const admin = (await personKey([{ networkId: row.id, role: 'administrator' }])).token;
-  const reader = (await personKey([{ networkId: row.id, role: 'read_only' }])).token;
-  return { id: row.id, admin, reader };
-}
-
-type Net = Awaited<ReturnType<typeof network>>;
+type Net = Awaited<ReturnType<typeof networkWithKeys>>;
 
 async function createPodcast(n: Net, body: Record<string, unknown> = {}) {
   const res = await api<Podcast>('POST', `/networks/${n.id}/podcasts`, { token: n.admin, body: { name: 'Daily Brew', host_name: 'Sam', ...body } });
@@ -56,7 +49,7 @@ async function optinEvents(n: Net) {
 
 describe('creating and reading podcasts', () => {
   it('creates with 201, ETag and the podcast shape (not opted in, default voice); reads it back', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const res = await api<Podcast>('POST', `/networks/${n.id}/podcasts`, {
       token: n.admin,
       body: { name: 'Daily Brew', host_name: 'Sam Host', rss_url: 'https://feeds.example/brew.xml' },
@@ -83,12 +76,12 @@ describe('creating and reading podcasts', () => {
   });
 
   it('accepts every voice preset', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     for (const voice of VOICE_PRESETS) expect((await createPodcast(n, { voice })).voice).toBe(voice);
   });
 
   it('refuses bad input with 400 naming the field', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: '' }, 'name'],
       [{ host_name: '  ' }, 'host_name'],
@@ -111,8 +104,8 @@ describe('creating and reading podcasts', () => {
   });
 
   it('403 for writes with a read_only key and for another network; 404 for unknown and foreign ids', async () => {
-    const n = await network();
-    const other = await network();
+    const n = await networkWithKeys();
+    const other = await networkWithKeys();
     const mine = await createPodcast(n);
     const foreign = await createPodcast(other);
     expect((await api('POST', `/networks/${n.id}/podcasts`, { token: n.reader, body: { name: 'P', host_name: 'H' } })).status).toBe(403);
@@ -131,7 +124,7 @@ describe('creating and reading podcasts', () => {
   });
 
   it('lists in id order with a cursor', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await createPodcast(n, { name: `Show ${i}` }));
     const page1 = await api<Page<Podcast>>('GET', `/networks/${n.id}/podcasts?limit=2`, { token: n.reader });
@@ -147,7 +140,7 @@ describe('creating and reading podcasts', () => {
 
 describe('updating podcasts', () => {
   it('updates with If-Match, bumps version and ETag; a stale version is 409; bad values are 400', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const p = await createPodcast(n, { rss_url: 'https://feeds.example/a.xml' });
     const path = `/networks/${n.id}/podcasts/${p.id}`;
     const res = await api<Podcast>('PATCH', path, {
@@ -169,7 +162,7 @@ describe('updating podcasts', () => {
 
 describe('opting in and out', () => {
   it('opt-in with no body answers 200, sets opted_in_at and records one optin.completed with client-facing data', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const p = await createPodcast(n, { name: 'Daily Brew', host_name: 'Sam' });
     const res = await bareBodyPost(n, `/podcasts/${p.id}/opt-in`);
     expect(res.status, res.text).toBe(200);
@@ -187,14 +180,14 @@ describe('opting in and out', () => {
   });
 
   it('also accepts an empty JSON body; unknown fields are 400', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const p = await createPodcast(n);
     expect((await api('POST', `/networks/${n.id}/podcasts/${p.id}/opt-in`, { token: n.admin, body: { force: true } })).status).toBe(400);
     expect((await api('POST', `/networks/${n.id}/podcasts/${p.id}/opt-in`, { token: n.admin, body: {} })).status).toBe(200);
   });
 
   it('10 concurrent opt-ins record exactly one event', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const p = await createPodcast(n);
     const answers = await Promise.all(Array.from({ length: 10 }, () => bareBodyPost(n, `/podcasts/${p.id}/opt-in`)));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -208,7 +201,7 @@ describe('opting in and out', () => {
   });
 
   it('opt-out with no body clears opted_in_at and is idempotent; opting in again is a new opt-in', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const p = await createPodcast(n);
     await bareBodyPost(n, `/podcasts/${p.id}/opt-in`);
     const out = await bareBodyPost(n, `/podcasts/${p.id}/opt-out`);
@@ -223,7 +216,7 @@ describe('opting in and out', () => {
   });
 
   it('a podcast that never opted in can opt out', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const p = await createPodcast(n);
     const out = await bareBodyPost(n, `/podcasts/${p.id}/opt-out`);
     expect(out.status).toBe(200);

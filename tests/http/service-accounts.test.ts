@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { apiKeys, auditLog } from '@/db/schema';
 import { api, envelopeKeys, type ApiResponse, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { adminOfNewNetwork, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -39,13 +39,6 @@ function expectProblem(res: ApiResponse, status: number, slug: string): Problem 
   return body;
 }
 
-/** A network and an administrator key for it (a person's key, not super_user). */
-async function adminOfNewNetwork() {
-  const network = await createNetworkRow();
-  const { token, key } = await personKey([{ networkId: network.id, role: 'administrator' }]);
-  return { network, token, keyId: key.id };
-}
-
 async function createServiceAccount(networkId: string, token: string, body: Record<string, unknown> = { name: 'CI bot', role: 'read_only' }) {
   const res = await api<CreatedServiceAccount>('POST', `/networks/${networkId}/service-accounts`, { token, body });
   expect(res.status).toBe(201);
@@ -54,7 +47,7 @@ async function createServiceAccount(networkId: string, token: string, body: Reco
 
 describe('POST /networks/{n}/service-accounts', () => {
   it('creates the account and its first key in one answer; the token works and shows the scope on /me', async () => {
-    const { network, token, keyId } = await adminOfNewNetwork();
+    const { network, token, key } = await adminOfNewNetwork();
     const res = await api<CreatedServiceAccount>('POST', `/networks/${network.id}/service-accounts`, {
       token,
       body: { name: '  Ingest bot ', role: 'administrator', key_name: 'ingest' },
@@ -87,7 +80,7 @@ describe('POST /networks/{n}/service-accounts', () => {
 
     // The key was minted by the calling key.
     const [row] = await database().select().from(apiKeys).where(eq(apiKeys.id, sa.api_key.id));
-    expect(row!.createdByKeyId).toBe(keyId);
+    expect(row!.createdByKeyId).toBe(key.id);
   });
 
   it('names the first key "default" when key_name is omitted, and honours expires_at', async () => {
@@ -180,12 +173,12 @@ describe('POST /networks/{n}/service-accounts', () => {
   });
 
   it('writes service_account.created and api_key.created audit rows on the same transaction', async () => {
-    const { network, token, keyId } = await adminOfNewNetwork();
+    const { network, token, key } = await adminOfNewNetwork();
     const sa = await createServiceAccount(network.id, token, { name: 'Audited', role: 'read_only' });
     const rows = await database().select().from(auditLog).where(eq(auditLog.networkId, network.id)).orderBy(auditLog.id);
     expect(rows.map((r) => [r.action, r.targetType, r.targetId, r.actorKeyId])).toEqual([
-      ['service_account.created', 'service_account', sa.id, keyId],
-      ['api_key.created', 'api_key', sa.api_key.id, keyId],
+      ['service_account.created', 'service_account', sa.id, key.id],
+      ['api_key.created', 'api_key', sa.api_key.id, key.id],
     ]);
     expect(JSON.stringify(rows)).not.toContain(sa.api_key.token);
   });
@@ -237,7 +230,7 @@ describe('GET /networks/{n}/service-accounts[/{id}]', () => {
 
 describe('DELETE /networks/{n}/service-accounts/{id}', () => {
   it('marks it deleted, revokes all its keys (401 on the next request), and 409s a second delete', async () => {
-    const { network, token, keyId } = await adminOfNewNetwork();
+    const { network, token, key } = await adminOfNewNetwork();
     const sa = await createServiceAccount(network.id, token, { name: 'Doomed', role: 'administrator' });
     const second = await api<CreatedKey>('POST', `/networks/${network.id}/service-accounts/${sa.id}/keys`, { token, body: { key_name: 'second' } });
     expect(second.status).toBe(201);
@@ -274,8 +267,8 @@ describe('DELETE /networks/{n}/service-accounts/{id}', () => {
     const rows = await database().select().from(auditLog).where(eq(auditLog.networkId, network.id)).orderBy(auditLog.id);
     const tail = rows.slice(-3).map((r) => [r.action, r.targetId, r.actorKeyId]);
     expect(tail).toEqual([
-      ['service_account.deleted', sa.id, keyId],
-      ...[sa.api_key.id, second.body.id].sort().map((id) => ['api_key.revoked', id, keyId]),
+      ['service_account.deleted', sa.id, key.id],
+      ...[sa.api_key.id, second.body.id].sort().map((id) => ['api_key.revoked', id, key.id]),
     ]);
   });
 

@@ -4,7 +4,7 @@ import { database } from '@/db/client';
 import { auditLog, webhooks } from '@/db/schema';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { api, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { closeTestDatabase, networkWithKeys, openTestDatabase, personKey } from '@/tests/support/fixtures';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
@@ -27,14 +27,7 @@ interface Webhook {
 /** The shared test server runs without WEBHOOK_ALLOW_PRIVATE and has no DNS: a public IP literal (no request is made at creation). */
 const PUBLIC_URL = 'https://93.184.216.10/hooks';
 
-async function network() {
-  const row = await createNetworkRow();
-  const admin = (await personKey([{ networkId: row.id, role: 'administrator' }])).token;
-  const reader = (await personKey([{ networkId: row.id, role: 'read_only' }])).token;
-  return { id: row.id, admin, reader };
-}
-
-type Net = Awaited<ReturnType<typeof network>>;
+type Net = Awaited<ReturnType<typeof networkWithKeys>>;
 
 async function createWebhook(n: Net, body: Record<string, unknown> = {}) {
   const res = await api<Webhook>('POST', `/networks/${n.id}/webhooks`, {
@@ -51,7 +44,7 @@ async function auditRows(targetId: string) {
 
 describe('creating and reading webhook subscriptions', () => {
   it('creates with 201, ETag and a whsec_ secret shown once', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const res = await api<Webhook>('POST', `/networks/${n.id}/webhooks`, {
       token: n.admin,
       body: { url: PUBLIC_URL, events: ['offer.accepted', 'creative.ready'], description: 'Ops listener' },
@@ -91,7 +84,7 @@ describe('creating and reading webhook subscriptions', () => {
   });
 
   it('stores only the sealed secret, never the plain text', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const created = await createWebhook(n);
     const [row] = await database().select().from(webhooks).where(eq(webhooks.id, created.id));
     expect(row).toBeDefined();
@@ -102,7 +95,7 @@ describe('creating and reading webhook subscriptions', () => {
   });
 
   it('replays a creation with the same Idempotency-Key (same subscription, same secret, one row)', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const key = `wh-${Date.now()}-${Math.random()}`;
     const send = () =>
       api<Webhook>('POST', `/networks/${n.id}/webhooks`, {
@@ -121,7 +114,7 @@ describe('creating and reading webhook subscriptions', () => {
   });
 
   it('accepts every known event type and pages the list by id', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await createWebhook(n, { events: [...EVENT_TYPE_NAMES] })).id);
     const first = await api<Page<Webhook>>('GET', `/networks/${n.id}/webhooks?limit=2`, { token: n.admin });
@@ -136,7 +129,7 @@ describe('creating and reading webhook subscriptions', () => {
 
 describe('authorization', () => {
   it('answers 403 to read_only keys on every webhook endpoint, GET included', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const hook = await createWebhook(n);
     const base = `/networks/${n.id}/webhooks`;
     const calls: Array<[string, string, unknown]> = [
@@ -169,7 +162,7 @@ describe('validation', () => {
     ['description too long', { url: PUBLIC_URL, events: ['offer.accepted'], description: 'x'.repeat(501) }, 'description'],
     ['unknown field', { url: PUBLIC_URL, events: ['offer.accepted'], secret: 'whsec_mine' }, '(body)'],
   ])('answers 400 for %s, naming the field', async (_name, body, path) => {
-    const n = await network();
+    const n = await networkWithKeys();
     const res = await api<Problem>('POST', `/networks/${n.id}/webhooks`, { token: n.admin, body });
     expect(res.status, res.text).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
@@ -186,7 +179,7 @@ describe('validation', () => {
     'http://[::1]/',
     'http://[::ffff:127.0.0.1]/',
   ])('refuses the private target %s with 400 (SSRF)', async (url) => {
-    const n = await network();
+    const n = await networkWithKeys();
     const res = await api<Problem>('POST', `/networks/${n.id}/webhooks`, { token: n.admin, body: { url, events: ['offer.accepted'] } });
     expect(res.status, res.text).toBe(400);
     expect(res.body.errors).toEqual([{ path: 'url', message: expect.any(String) }]);
@@ -198,7 +191,7 @@ describe('validation', () => {
   });
 
   it('re-checks the URL on PATCH', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const hook = await createWebhook(n);
     const res = await api<Problem>('PATCH', `/networks/${n.id}/webhooks/${hook.id}`, {
       token: n.admin,
@@ -213,7 +206,7 @@ describe('validation', () => {
 
 describe('updating, disabling and deleting', () => {
   it('updates with If-Match or body version; a stale version is 409', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const hook = await createWebhook(n);
     const path = `/networks/${n.id}/webhooks/${hook.id}`;
     const first = await api<Webhook>('PATCH', path, {
@@ -248,7 +241,7 @@ describe('updating, disabling and deleting', () => {
   });
 
   it('disables and re-enables (enabling clears disabled_reason)', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const hook = await createWebhook(n);
     const path = `/networks/${n.id}/webhooks/${hook.id}`;
     const off = await api<Webhook>('PATCH', path, { token: n.admin, body: { status: 'disabled' } });
@@ -266,7 +259,7 @@ describe('updating, disabling and deleting', () => {
   });
 
   it('soft-deletes: 200 with the subscription, then 404 everywhere and hidden from the list', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const keep = await createWebhook(n);
     const hook = await createWebhook(n);
     const path = `/networks/${n.id}/webhooks/${hook.id}`;
@@ -289,8 +282,8 @@ describe('updating, disabling and deleting', () => {
   });
 
   it('answers 404 for an unknown id and for another network’s subscription', async () => {
-    const a = await network();
-    const b = await network();
+    const a = await networkWithKeys();
+    const b = await networkWithKeys();
     const hookOfB = await createWebhook(b);
     expect((await api('GET', `/networks/${a.id}/webhooks/whk_00000000000000000000000000`, { token: a.admin })).status).toBe(404);
     const adminOfBoth = (
@@ -305,7 +298,7 @@ describe('updating, disabling and deleting', () => {
 
 describe('audit', () => {
   it('records created, updated and deleted, never the secret', async () => {
-    const n = await network();
+    const n = await networkWithKeys();
     const hook = await createWebhook(n, { events: ['offer.accepted', 'offer.rejected'] });
     const path = `/networks/${n.id}/webhooks/${hook.id}`;
     expect((await api('PATCH', path, { token: n.admin, body: { status: 'disabled' } })).status).toBe(200);

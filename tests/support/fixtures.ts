@@ -67,6 +67,20 @@ export async function personKey(grants: Array<{ networkId: string; role: Role; k
   return { person, key, token };
 }
 
+/** A new network with the tokens of an administrator's key and a read_only member's key. */
+export async function networkWithKeys() {
+  const network = await createNetworkRow();
+  const admin = await personKey([{ networkId: network.id, role: 'administrator' }]);
+  const reader = await personKey([{ networkId: network.id, role: 'read_only' }]);
+  return { id: network.id, admin: admin.token, reader: reader.token };
+}
+
+/** A new network and an administrator of it: the person, their key and its token. */
+export async function adminOfNewNetwork() {
+  const network = await createNetworkRow();
+  return { network, ...(await personKey([{ networkId: network.id, role: 'administrator' }])) };
+}
+
 export async function serviceAccountKey(networkId: string, role: Role) {
   const [sa] = await database()
     .insert(serviceAccounts)
