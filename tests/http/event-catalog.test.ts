@@ -1,41 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { api, type Page } from '@/tests/support/api';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
-import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { useOwnServer } from '@/tests/support/own-server';
 import { until } from '@/tests/support/until';
 
 /**
  * The event catalog (GET /event-types) checked against every event a full flow records, on a
  * server of our own whose fake voice vendor can be made to fail (for creative.failed).
  */
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
-const token = generateApiKeyToken('test');
 let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
-
 beforeAll(async () => {
   vendor = await startFakeVoiceVendor();
-  ({ server, stop: stopServer } = await startOwnServer('catalog', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
-    SYNTH_PROVIDER: 'http',
-    SYNTH_BASE_URL: vendor.url,
-    SYNTH_API_KEY: 'vendor-secret',
-    SYNTH_MAX_RETRIES: '0',
-    SYNTH_JOB_MAX_ATTEMPTS: '1',
-  }));
 });
-
 afterAll(async () => {
-  await stopServer?.();
   await vendor?.close();
 });
 
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  api<T>(method, path, { token, baseUrl: server.url, body });
+const own = useOwnServer('catalog', () => ({
+  SYNTH_PROVIDER: 'http',
+  SYNTH_BASE_URL: vendor.url,
+  SYNTH_API_KEY: 'vendor-secret',
+  SYNTH_MAX_RETRIES: '0',
+  SYNTH_JOB_MAX_ATTEMPTS: '1',
+}));
+const call = own.call;
 
 describe('event catalog', () => {
   it('every example validates against its data schema', async () => {
@@ -88,7 +79,7 @@ describe('event catalog', () => {
       role: 'read_only',
     });
     expect(invitation.status).toBe(201);
-    expect((await api('POST', '/invitations/accept', { token: invitation.body.token, baseUrl: server.url, body: { name: 'Alex' } })).status).toBe(
+    expect((await api('POST', '/invitations/accept', { token: invitation.body.token, baseUrl: own.server.url, body: { name: 'Alex' } })).status).toBe(
       201,
     );
 

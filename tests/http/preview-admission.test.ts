@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api, envelopeKeys } from '@/tests/support/api';
-import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { describe, expect, it } from 'vitest';
+import { envelopeKeys } from '@/tests/support/api';
+import { useOwnServer } from '@/tests/support/own-server';
 
 /**
  * One network's flood of previews is refused past its own queue, and never refuses another
@@ -17,9 +16,6 @@ import { startOwnServer, type ServerProcess } from '@/tests/support/server-proce
  * the noisy neighbour benchmark (scripts/bench/scenarios/noisy-neighbour.ts, "previews"): on a
  * shared 2-core machine a timed comparison with "alone" fails on the other test files' load.
  */
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
-const token = generateApiKeyToken('test');
 const PER_NETWORK = 1;
 const QUEUE = 1;
 /** Without the admission the engine would have all of these to make, ~0.3–0.5 s each here. */
@@ -30,20 +26,12 @@ const SCRIPT =
   'Sleep better tonight with Acme mattresses, designed by sleep scientists for people who fall asleep to podcasts. ' +
   'Use the code POD for twenty percent off your first order, today only.';
 
-beforeAll(async () => {
-  ({ server, stop: stopServer } = await startOwnServer('previews', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
-    PREVIEW_CONCURRENCY_PER_NETWORK: String(PER_NETWORK),
-    PREVIEW_QUEUE_PER_NETWORK: String(QUEUE),
-  }));
+const own = useOwnServer('previews', {
+  PREVIEW_CONCURRENCY_PER_NETWORK: String(PER_NETWORK),
+  PREVIEW_QUEUE_PER_NETWORK: String(QUEUE),
 });
 
-afterAll(async () => {
-  await stopServer?.();
-});
-
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as = token) =>
-  api<T>(method, path, { token: as, baseUrl: server.url, body });
+const { token, call } = own;
 
 /** A network with a campaign, an opted-in podcast and `offers` open offers. */
 async function network(name: string, offers: number) {

@@ -4,34 +4,27 @@
  * exceeded by creations racing for the last slot. A server of this file's own, with quotas of 3.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
+import { describe, expect, it } from 'vitest';
 import { api, type Problem } from '@/tests/support/api';
-import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { useOwnServer } from '@/tests/support/own-server';
 
 const QUOTA = 3;
 const RACERS = 12;
-const token = generateApiKeyToken('test');
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
 
-beforeAll(async () => {
-  ({ server, stop: stopServer } = await startOwnServer('quotas', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
+const quotaService = useOwnServer(
+  'quotas',
+  {
     WORKER: 'off',
     WEBHOOK_ALLOW_PRIVATE: '1',
     QUOTA_WEBHOOKS_PER_NETWORK: String(QUOTA),
     QUOTA_PENDING_INVITATIONS_PER_NETWORK: String(QUOTA),
     QUOTA_API_KEYS_PER_OWNER: String(QUOTA),
-  }));
-}, 240_000);
+  },
+  240_000,
+);
 
-afterAll(async () => {
-  await stopServer?.();
-});
-
-const call = <T = Problem>(method: string, path: string, body?: unknown, as = token) =>
-  api<T>(method, path, { token: as, baseUrl: server.url, body, headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {} });
+const call = <T = Problem>(method: string, path: string, body?: unknown, as = quotaService.token) =>
+  api<T>(method, path, { token: as, baseUrl: quotaService.server.url, body, headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {} });
 
 async function newNetwork(): Promise<string> {
   const res = await call<{ id: string }>('POST', '/networks', { name: 'Quotas' });

@@ -1,45 +1,23 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api } from '@/tests/support/api';
-import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
-import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
+import { describe, expect, it } from 'vitest';
+import { useDeliveringServer } from '@/tests/support/delivering-server';
 import { until } from '@/tests/support/until';
 
 /** The delivery log, redelivery and recovery, against a real receiver and a server of our own that may reach 127.0.0.1. */
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
-const token = generateApiKeyToken('test');
-let secret = '';
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver(() => secret);
-  ({ server, stop: stopServer } = await startOwnServer('hookdeliveries', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    WEBHOOK_RETRY_SCHEDULE: '0,0.3',
-    WEBHOOK_TIMEOUT_MS: '1000',
-  }));
-});
-
-afterAll(async () => {
-  await stopServer?.();
-  await receiver?.close();
-});
+const hooks = useDeliveringServer('hookdeliveries', { WEBHOOK_RETRY_SCHEDULE: '0,0.3' });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
-const call = (method: string, path: string, body?: unknown, as = token) => api<Json>(method, path, { token: as, baseUrl: server.url, body });
+const call = (method: string, path: string, body?: unknown, as?: string) => hooks.call<Json>(method, path, body, as);
 
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 async function networkWithHook() {
   const n = (await call('POST', '/networks', { name: 'Deliveries' })).body.id as string;
-  const hook = await call('POST', `/networks/${n}/webhooks`, { url: receiver.url, events: ['optin.completed'] });
+  const hook = await call('POST', `/networks/${n}/webhooks`, { url: hooks.receiver.url, events: ['optin.completed'] });
   expect(hook.status).toBe(201);
-  secret = hook.body.secret;
+  hooks.secret = hook.body.secret;
   return { n, hookId: hook.body.id as string, base: `/networks/${n}/webhooks/${hook.body.id}` };
 }
 
@@ -61,7 +39,7 @@ async function settled(base: string, count: number, done: (d: Json) => boolean):
 
 describe('webhook delivery log', () => {
   it('lists deliveries oldest first, filters them and pages with a cursor bound to the filters', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, base } = await networkWithHook();
     for (let i = 0; i < 3; i++) await emit(n);
     const all = await settled(base, 3, (d) => d.status === 'succeeded');
@@ -116,11 +94,11 @@ describe('webhook delivery log', () => {
 
   it('shows the exact request the receiver got (without the signature) and every attempt', async () => {
     const { n, base } = await networkWithHook();
-    const before = receiver.received.length;
-    receiver.respondWith((_, count) => (count - before === 1 ? 500 : 200));
+    const before = hooks.receiver.received.length;
+    hooks.receiver.respondWith((_, count) => (count - before === 1 ? 500 : 200));
     await emit(n);
     const [d] = await settled(base, 1, (x) => x.status === 'succeeded');
-    const got = receiver.received.slice(before);
+    const got = hooks.receiver.received.slice(before);
     expect(got).toHaveLength(2);
 
     const detail = await call('GET', `${base}/deliveries/${d.id}`);
@@ -136,7 +114,7 @@ describe('webhook delivery log', () => {
       'webhook-id': got[0]!.headers['x-service-delivery'],
     });
     expect(detail.text).not.toContain(String(got[0]!.headers['x-service-signature']));
-    expect(detail.text).not.toContain(secret);
+    expect(detail.text).not.toContain(hooks.secret);
     expect(detail.body.attempts.map((a: Json) => [a.attempt_number, a.status_code])).toEqual([
       [1, 500],
       [2, 200],
@@ -146,19 +124,19 @@ describe('webhook delivery log', () => {
 
   it('redelivers a failed delivery: same id, attempt numbers continue; one whose attempt is under way is 409', async () => {
     const { n, base } = await networkWithHook();
-    const before = receiver.received.length;
-    receiver.respondWith(() => 410);
+    const before = hooks.receiver.received.length;
+    hooks.receiver.respondWith(() => 410);
     await emit(n);
     const [failed] = await settled(base, 1, (x) => x.status === 'failed');
     expect(failed).toMatchObject({ attempt_count: 1, last_status_code: 410 });
 
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const res = await call('POST', `${base}/deliveries/${failed.id}/redeliver`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: failed.id, status: 'pending', next_attempt_at: null });
     const [done] = await settled(base, 1, (x) => x.status === 'succeeded');
     expect(done).toMatchObject({ id: failed.id, attempt_count: 2, last_status_code: 200 });
-    const got = receiver.received.slice(before);
+    const got = hooks.receiver.received.slice(before);
     expect(got).toHaveLength(2);
     expect(got[1]!.headers['x-service-delivery']).toBe(got[0]!.headers['x-service-delivery']);
     expect(got[1]!.raw.equals(got[0]!.raw)).toBe(true);
@@ -174,12 +152,12 @@ describe('webhook delivery log', () => {
     await settled(base, 1, (x) => x.status === 'succeeded' && x.attempt_count === 3);
 
     // While an attempt hangs it is under way: nothing to send now.
-    const hanging = receiver.received.length;
-    receiver.respondWith((_, count) => (count - hanging === 1 ? 'hang' : 200));
+    const hanging = hooks.receiver.received.length;
+    hooks.receiver.respondWith((_, count) => (count - hanging === 1 ? 'hang' : 200));
     await emit(n);
     const pending = await until(async () => {
       const items = (await call('GET', `${base}/deliveries?status=pending`)).body.items as Json[];
-      return items.length === 1 && receiver.received.length > hanging ? items[0] : undefined;
+      return items.length === 1 && hooks.receiver.received.length > hanging ? items[0] : undefined;
     });
     const again = await call('POST', `${base}/deliveries/${pending.id}/redeliver`);
     expect(again.status).toBe(409);
@@ -240,23 +218,23 @@ describe('webhook delivery log', () => {
 
   it('recovers the failed deliveries created since a time, and only those', async () => {
     const { n, base } = await networkWithHook();
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     await emit(n);
     await settled(base, 1, (x) => x.status === 'succeeded');
-    receiver.respondWith(() => 410);
+    hooks.receiver.respondWith(() => 410);
     await emit(n);
     await emit(n);
     await settled(base, 3, (x) => x.status !== 'pending');
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
 
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const since = new Date(Date.now() - 60_000).toISOString();
     const res = await call('POST', `${base}/recover`, { since });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ recovered: 2 });
     const items = await settled(base, 3, (x) => x.status === 'succeeded');
     expect(items.map((x) => x.attempt_count)).toEqual([1, 2, 2]);
-    expect(receiver.received.length - before).toBe(2);
+    expect(hooks.receiver.received.length - before).toBe(2);
     // Nothing is failed now.
     expect((await call('POST', `${base}/recover`, { since })).body).toEqual({ recovered: 0 });
     // A disabled subscription sends nothing: redelivery and recovery are refused.
@@ -276,12 +254,12 @@ describe('webhook delivery log', () => {
   });
 
   it('answers 404 for another network’s subscription or delivery, another subscription’s delivery, and ids that are not UUIDs', async () => {
-    receiver.respondWith(() => 410);
+    hooks.receiver.respondWith(() => 410);
     const a = await networkWithHook();
     await emit(a.n);
     const [delivery] = await settled(a.base, 1, (x) => x.status === 'failed');
     const b = await networkWithHook();
-    const otherHookOfA = (await call('POST', `/networks/${a.n}/webhooks`, { url: receiver.url, events: ['offer.accepted'] })).body.id as string;
+    const otherHookOfA = (await call('POST', `/networks/${a.n}/webhooks`, { url: hooks.receiver.url, events: ['offer.accepted'] })).body.id as string;
 
     const paths = [
       // A's subscription through B's network.
@@ -305,7 +283,7 @@ describe('webhook delivery log', () => {
   });
 
   it('requires administrator: a read_only key gets 403', async () => {
-    receiver.respondWith(() => 410);
+    hooks.receiver.respondWith(() => 410);
     const { n, base } = await networkWithHook();
     await emit(n);
     const [delivery] = await settled(base, 1, (x) => x.status === 'failed');

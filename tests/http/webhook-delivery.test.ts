@@ -6,54 +6,33 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api } from '@/tests/support/api';
-import { ROOT, startOwnServer, type ServerProcess } from '@/tests/support/server-process';
-import { startWebhookReceiver, type Received } from '@/tests/support/webhook-receiver';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '@/tests/support/server-process';
+import { useDeliveringServer } from '@/tests/support/delivering-server';
+import type { Received } from '@/tests/support/webhook-receiver';
 import { until } from '@/tests/support/until';
 
 /** Deliveries to a real receiver, from a server of our own that may reach 127.0.0.1 and retries fast. */
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
-const token = generateApiKeyToken('test');
-let secret = '';
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const hooks = useDeliveringServer('hooks');
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver(() => secret);
-  ({ server, stop: stopServer } = await startOwnServer('hooks', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    WEBHOOK_RETRY_SCHEDULE: '0,0.3,0.3',
-    WEBHOOK_TIMEOUT_MS: '1000',
-  }));
-});
-
-afterAll(async () => {
-  await stopServer?.();
-  await receiver?.close();
-});
-
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  api<T>(method, path, { token, baseUrl: server.url, body });
+const call = hooks.call;
 
 async function networkWithHook(events: string[]) {
   const n = (await call<{ id: string }>('POST', '/networks', { name: 'Hooks' })).body.id;
-  const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, { url: receiver.url, events });
+  const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, { url: hooks.receiver.url, events });
   expect(hook.status).toBe(201);
-  secret = hook.body.secret;
+  hooks.secret = hook.body.secret;
   const pod = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
   return { n, hookId: hook.body.id, podcastId: pod.body.id };
 }
 
 describe('webhook delivery', () => {
   it('delivers a subscribed event signed over the exact bytes, with the documented envelope and headers', async () => {
-    receiver.respondWith(() => 200);
-    const before = receiver.received.length;
+    hooks.receiver.respondWith(() => 200);
+    const before = hooks.receiver.received.length;
     const { n, podcastId } = await networkWithHook(['optin.completed']);
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    const got = await until(() => receiver.received.slice(before).find((r) => r.headers['x-service-event'] === 'optin.completed'));
+    const got = await until(() => hooks.receiver.received.slice(before).find((r) => r.headers['x-service-event'] === 'optin.completed'));
     expect(got.verified).toBe(true);
     const envelope = JSON.parse(got.raw.toString());
     expect(Object.keys(envelope).sort()).toEqual(['data', 'id', 'occurred_at', 'type']);
@@ -64,35 +43,35 @@ describe('webhook delivery', () => {
     expect(got.headers['user-agent']).toMatch(/AdNetworkService/);
     expect(got.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
     // An independent implementation of the same scheme agrees.
-    expect(await verify(secret, got.raw.toString(), `sha256=${got.headers['x-service-signature']}`)).toBe(true);
+    expect(await verify(hooks.secret, got.raw.toString(), `sha256=${got.headers['x-service-signature']}`)).toBe(true);
   });
 
   it('does not deliver event types the subscription did not ask for', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, podcastId } = await networkWithHook(['offer.accepted']);
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(receiver.received.slice(before)).toHaveLength(0);
+    expect(hooks.receiver.received.slice(before)).toHaveLength(0);
   });
 
   it('fans one event out to every subscription that wants it, each with its own delivery id and secret', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, podcastId } = await networkWithHook(['optin.completed']);
-    const firstSecret = secret;
+    const firstSecret = hooks.secret;
     const second = await call<{ secret: string }>('POST', `/networks/${n}/webhooks`, {
-      url: `${receiver.url}?second`,
+      url: `${hooks.receiver.url}?second`,
       events: ['optin.completed', 'offer.accepted'],
     });
     expect(second.status).toBe(201);
-    const other = await call('POST', `/networks/${n}/webhooks`, { url: `${receiver.url}?other`, events: ['offer.accepted'] });
+    const other = await call('POST', `/networks/${n}/webhooks`, { url: `${hooks.receiver.url}?other`, events: ['offer.accepted'] });
     expect(other.status).toBe(201);
-    secret = firstSecret;
-    const before = receiver.received.length;
+    hooks.secret = firstSecret;
+    const before = hooks.receiver.received.length;
     expect((await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`)).status).toBe(200);
-    await until(() => (receiver.received.length - before >= 2 ? true : undefined));
+    await until(() => (hooks.receiver.received.length - before >= 2 ? true : undefined));
     await new Promise((r) => setTimeout(r, 500));
-    const got = receiver.received.slice(before);
+    const got = hooks.receiver.received.slice(before);
     expect(got).toHaveLength(2);
     expect(new Set(got.map((r) => r.headers['x-service-delivery'])).size).toBe(2);
     for (const r of got) {
@@ -106,62 +85,62 @@ describe('webhook delivery', () => {
 
   it('retries 500, 500 → 200: delivered on attempt 3 with the same id and bytes', async () => {
     const { n, podcastId } = await networkWithHook(['optin.completed']);
-    const before = receiver.received.length;
-    receiver.respondWith((_, count) => (count - before <= 2 ? 500 : 200));
+    const before = hooks.receiver.received.length;
+    hooks.receiver.respondWith((_, count) => (count - before <= 2 ? 500 : 200));
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    await until(() => (receiver.received.length - before >= 3 ? true : undefined));
-    const attempts = receiver.received.slice(before, before + 3);
+    await until(() => (hooks.receiver.received.length - before >= 3 ? true : undefined));
+    const attempts = hooks.receiver.received.slice(before, before + 3);
     expect(new Set(attempts.map((a) => a.headers['x-service-delivery'])).size).toBe(1);
     expect(new Set(attempts.map((a) => a.raw.toString('hex'))).size).toBe(1);
     await new Promise((r) => setTimeout(r, 800));
-    expect(receiver.received.length - before).toBe(3);
+    expect(hooks.receiver.received.length - before).toBe(3);
   });
 
   it('gives up at once on 410 and 400; retries a receiver that hangs', async () => {
     for (const status of [410, 400]) {
       const { n, podcastId } = await networkWithHook(['optin.completed']);
-      const before = receiver.received.length;
-      receiver.respondWith(() => status);
+      const before = hooks.receiver.received.length;
+      hooks.receiver.respondWith(() => status);
       await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-      await until(() => (receiver.received.length > before ? true : undefined));
+      await until(() => (hooks.receiver.received.length > before ? true : undefined));
       await new Promise((r) => setTimeout(r, 1000));
-      expect(receiver.received.length - before, `status ${status}`).toBe(1);
+      expect(hooks.receiver.received.length - before, `status ${status}`).toBe(1);
     }
     const { n, podcastId } = await networkWithHook(['optin.completed']);
-    const before = receiver.received.length;
-    receiver.respondWith((_, count) => (count - before === 1 ? 'hang' : 200));
+    const before = hooks.receiver.received.length;
+    hooks.receiver.respondWith((_, count) => (count - before === 1 ? 'hang' : 200));
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    await until(() => (receiver.received.length - before >= 2 ? true : undefined));
-    expect(receiver.received[before + 1]!.headers['x-service-delivery']).toBe(receiver.received[before]!.headers['x-service-delivery']);
+    await until(() => (hooks.receiver.received.length - before >= 2 ? true : undefined));
+    expect(hooks.receiver.received[before + 1]!.headers['x-service-delivery']).toBe(hooks.receiver.received[before]!.headers['x-service-delivery']);
   });
 
   it('sends nothing to a disabled subscription', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, podcastId, hookId } = await networkWithHook(['optin.completed']);
     expect((await call('PATCH', `/networks/${n}/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(receiver.received.length).toBe(before);
+    expect(hooks.receiver.received.length).toBe(before);
   });
 
   it('pauses a delivery left pending by disabling, and resumes it when the subscription is enabled again', async () => {
     const { n, podcastId, hookId } = await networkWithHook(['optin.completed']);
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     // The first attempt hangs; the subscription is disabled while it is in flight, so its retry finds it disabled.
-    receiver.respondWith((_, count) => (count - before === 1 ? 'hang' : 200));
+    hooks.receiver.respondWith((_, count) => (count - before === 1 ? 'hang' : 200));
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    const first = await until(() => receiver.received[before]);
+    const first = await until(() => hooks.receiver.received[before]);
     expect((await call('PATCH', `/networks/${n}/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
     const deliveryId = String(first.headers['x-service-delivery']);
     const delivery = () => call<{ status: string; attempts: unknown[] }>('GET', `/networks/${n}/webhooks/${hookId}/deliveries/${deliveryId}`);
     await until(async () => ((await delivery()).body.attempts.length === 1 ? true : undefined));
     await new Promise((r) => setTimeout(r, 1000));
-    expect(receiver.received.length - before).toBe(1);
+    expect(hooks.receiver.received.length - before).toBe(1);
     expect((await delivery()).body.status).toBe('pending');
 
     expect((await call('PATCH', `/networks/${n}/webhooks/${hookId}`, { status: 'active' })).status).toBe(200);
-    const resumed = await until(() => receiver.received[before + 1]);
+    const resumed = await until(() => hooks.receiver.received[before + 1]);
     expect(resumed.headers['x-service-delivery']).toBe(deliveryId);
     expect(resumed.raw.equals(first.raw)).toBe(true);
     await until(async () => ((await delivery()).body.status === 'succeeded' ? true : undefined));
@@ -197,17 +176,17 @@ describe('webhook delivery', () => {
   });
 
   it('after a secret rotation signs with both secrets for 24 h, new first', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, podcastId, hookId } = await networkWithHook(['optin.completed']);
-    const oldSecret = secret;
+    const oldSecret = hooks.secret;
     const rotated = await call<{ secret: string }>('POST', `/networks/${n}/webhooks/${hookId}/rotate-secret`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(oldSecret);
     // The receiver still has the old secret: the delivery must verify with it…
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    const got = await until(() => receiver.received[before]);
+    const got = await until(() => hooks.receiver.received[before]);
     expect(got.verified).toBe(true);
     const signatures = String(got.headers['x-service-signature']).split(',');
     expect(signatures).toHaveLength(2);
@@ -219,11 +198,11 @@ describe('webhook delivery', () => {
   });
 
   it('the verification snippets of docs/webhooks.md (TypeScript, Python, shell) accept a real delivery and refuse a tampered one', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, podcastId } = await networkWithHook(['optin.completed']);
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    const got = await until(() => receiver.received[before]);
+    const got = await until(() => hooks.receiver.received[before]);
     const header = String(got.headers['x-service-signature']);
     const docs = readFileSync(path.join(ROOT, 'docs/webhooks.md'), 'utf8');
     const block = (lang: string, containing: string) =>
@@ -235,7 +214,7 @@ describe('webhook delivery', () => {
         ['tampered', Buffer.concat([got.raw, Buffer.from(' ')])],
       ] as const) {
         writeFileSync(path.join(dir, 'body.json'), raw);
-        const env = { ...process.env, SECRET: secret, SIGNATURE: header };
+        const env = { ...process.env, SECRET: hooks.secret, SIGNATURE: header };
 
         writeFileSync(
           path.join(dir, 'verify.ts'),
@@ -275,12 +254,12 @@ describe('Standard Webhooks headers', () => {
   it('every attempt carries webhook-id (the delivery id), this attempt’s webhook-timestamp and a v1 signature the standardwebhooks package accepts', async () => {
     const { n, podcastId } = await networkWithHook(['optin.completed']);
     const emit = () => call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    const before = receiver.received.length;
-    receiver.respondWith((_, count) => (count - before === 1 ? 500 : 200));
+    const before = hooks.receiver.received.length;
+    hooks.receiver.respondWith((_, count) => (count - before === 1 ? 500 : 200));
     const t0 = Math.floor(Date.now() / 1000);
     await emit();
-    await until(() => (receiver.received.length - before >= 2 ? true : undefined));
-    const attempts = receiver.received.slice(before, before + 2);
+    await until(() => (hooks.receiver.received.length - before >= 2 ? true : undefined));
+    const attempts = hooks.receiver.received.slice(before, before + 2);
     for (const got of attempts) {
       // The spec's headers stay exactly as they are.
       expect(got.verified).toBe(true);
@@ -290,27 +269,27 @@ describe('Standard Webhooks headers', () => {
       const ts = Number(got.headers['webhook-timestamp']);
       expect(ts).toBeGreaterThanOrEqual(t0 - 1);
       expect(ts).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
-      expect(verifiedBy(secret, got)).toEqual(JSON.parse(got.raw.toString()));
+      expect(verifiedBy(hooks.secret, got)).toEqual(JSON.parse(got.raw.toString()));
     }
     // The library refuses what it should: other bytes, another id, a replay outside its 5-minute tolerance, another secret.
     const [got] = attempts;
-    expect(() => verifiedBy(secret, { ...got!, raw: Buffer.concat([got!.raw, Buffer.from(' ')]) })).toThrow();
-    expect(() => verifiedBy(secret, { ...got!, headers: { ...got!.headers, 'webhook-id': '00000000-0000-4000-8000-000000000000' } })).toThrow();
+    expect(() => verifiedBy(hooks.secret, { ...got!, raw: Buffer.concat([got!.raw, Buffer.from(' ')]) })).toThrow();
+    expect(() => verifiedBy(hooks.secret, { ...got!, headers: { ...got!.headers, 'webhook-id': '00000000-0000-4000-8000-000000000000' } })).toThrow();
     const old = String(Number(got!.headers['webhook-timestamp']) - 600);
-    expect(() => verifiedBy(secret, { ...got!, headers: { ...got!.headers, 'webhook-timestamp': old } })).toThrow();
+    expect(() => verifiedBy(hooks.secret, { ...got!, headers: { ...got!.headers, 'webhook-timestamp': old } })).toThrow();
     expect(() => verifiedBy(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, got!)).toThrow();
   });
 
   it('during a secret rotation carries two v1 signatures: a receiver on the old secret and one on the new both verify', async () => {
-    receiver.respondWith(() => 200);
+    hooks.receiver.respondWith(() => 200);
     const { n, hookId, podcastId } = await networkWithHook(['optin.completed']);
     const emit = () => call('POST', `/networks/${n}/podcasts/${podcastId}/opt-in`);
-    const oldSecret = secret;
+    const oldSecret = hooks.secret;
     const rotated = await call<{ secret: string }>('POST', `/networks/${n}/webhooks/${hookId}/rotate-secret`);
     expect(rotated.status).toBe(200);
-    const before = receiver.received.length;
+    const before = hooks.receiver.received.length;
     await emit();
-    const got = await until(() => receiver.received[before]);
+    const got = await until(() => hooks.receiver.received[before]);
     const signatures = String(got.headers['webhook-signature']).split(' ');
     expect(signatures).toHaveLength(2);
     expect(signatures.every((s) => s.startsWith('v1,'))).toBe(true);

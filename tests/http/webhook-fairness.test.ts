@@ -1,10 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
+import { describe, expect, it } from 'vitest';
 import { SLOW_AFTER_MS } from '@/server/services/webhooks/lanes';
-import { api } from '@/tests/support/api';
-import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { useOwnServer } from '@/tests/support/own-server';
 import { until } from '@/tests/support/until';
 
 /**
@@ -15,9 +13,6 @@ import { until } from '@/tests/support/until';
  * with many deliveries queued;
  * network B's delivery must not wait behind them.
  */
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
-const token = generateApiKeyToken('test');
 const LANES = 2;
 /**
  * Enough that, without the bound, B's delivery would wait behind two waves of A's on all 4 slots
@@ -30,25 +25,17 @@ const A_EVENTS = 10;
  */
 const SLOW_MS = SLOW_AFTER_MS + 1_000;
 
-beforeAll(async () => {
-  ({ server, stop: stopServer } = await startOwnServer('hookfair', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    WEBHOOK_TIMEOUT_MS: '10000',
-    WORKER_CONCURRENCY: '4',
-    // Every slot may go to one network: this test is about one endpoint's share
-    // (tests/http/webhook-network-share.test.ts is about a network's).
-    WORKER_NETWORK_SHARE: '4',
-    WEBHOOK_ENDPOINT_CONCURRENCY: String(LANES),
-  }));
+const own = useOwnServer('hookfair', {
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  WEBHOOK_TIMEOUT_MS: '10000',
+  WORKER_CONCURRENCY: '4',
+  // Every slot may go to one network: this test is about one endpoint's share
+  // (tests/http/webhook-network-share.test.ts is about a network's).
+  WORKER_NETWORK_SHARE: '4',
+  WEBHOOK_ENDPOINT_CONCURRENCY: String(LANES),
 });
 
-afterAll(async () => {
-  await stopServer?.();
-});
-
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  api<T>(method, path, { token, baseUrl: server.url, body });
+const call = own.call;
 
 /** An endpoint that answers 200 after `delayMs`, recording each delivery id and how many requests overlapped. */
 async function endpoint(delayMs: number) {

@@ -1,10 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api } from '@/tests/support/api';
-import { startOwnServer, type ServerProcess } from '@/tests/support/server-process';
+import { describe, expect, it } from 'vitest';
+import { useOwnServer } from '@/tests/support/own-server';
 import { until } from '@/tests/support/until';
 
 /**
@@ -14,9 +12,6 @@ import { until } from '@/tests/support/until';
  * the per-subscription one (WEBHOOK_ENDPOINT_CONCURRENCY, which A's one delivery per subscription
  * never reaches): server/services/webhooks/lanes.ts.
  */
-let server: ServerProcess;
-let stopServer: () => Promise<void>;
-const token = generateApiKeyToken('test');
 const SLOTS = 4;
 const SHARE = 2;
 /** More of A's hanging subscriptions than the worker has slots. */
@@ -24,24 +19,16 @@ const A_HOOKS = 6;
 /** How long each of A's attempts hangs before the worker gives up: what B would wait without the bound. */
 const TIMEOUT_MS = 6_000;
 
-beforeAll(async () => {
-  ({ server, stop: stopServer } = await startOwnServer('netshare', {
-    BOOTSTRAP_SUPERUSER_TOKEN: token,
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-    // No retry within the test: what is open at the receiver is first attempts only.
-    WEBHOOK_RETRY_SCHEDULE: '600',
-    WORKER_CONCURRENCY: String(SLOTS),
-    WORKER_NETWORK_SHARE: String(SHARE),
-  }));
+const own = useOwnServer('netshare', {
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+  // No retry within the test: what is open at the receiver is first attempts only.
+  WEBHOOK_RETRY_SCHEDULE: '600',
+  WORKER_CONCURRENCY: String(SLOTS),
+  WORKER_NETWORK_SHARE: String(SHARE),
 });
 
-afterAll(async () => {
-  await stopServer?.();
-});
-
-const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  api<T>(method, path, { token, baseUrl: server.url, body });
+const call = own.call;
 
 /** `/hang/<n>` reads the request and never answers; anything else answers 200 and notes when. */
 async function receiver() {

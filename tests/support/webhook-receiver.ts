@@ -46,3 +46,5 @@ export async function startWebhookReceiver(secret: () => string) {
     },
   };
 }
+
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;

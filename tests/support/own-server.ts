@@ -1,0 +1,33 @@
+import { afterAll, beforeAll } from 'vitest';
+import { generateApiKeyToken } from '@/server/auth/tokens';
+import { api } from './api';
+import { startOwnServer, type ServerProcess } from './server-process';
+
+/**
+ * For a test file whose settings the shared server must not have (small limits, private webhook
+ * targets…): a service of its own (`startOwnServer`, on a fresh database) with a super_user token of
+ * its own, started before the file's tests and stopped after. `env` is read when it starts, so it
+ * may name what an earlier `beforeAll` started (`() => ({ SYNTH_BASE_URL: vendor.url })`).
+ * `call` sends a request to it as that super_user, or with the token `as` gives (null: none).
+ */
+export function useOwnServer(label: string, env: Record<string, string> | (() => Record<string, string>) = {}, startTimeoutMs?: number) {
+  const token = generateApiKeyToken('test');
+  let started: Awaited<ReturnType<typeof startOwnServer>> | undefined;
+  beforeAll(async () => {
+    started = await startOwnServer(label, { BOOTSTRAP_SUPERUSER_TOKEN: token, ...(typeof env === 'function' ? env() : env) });
+  }, startTimeoutMs);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    token,
+    get server(): ServerProcess {
+      return started!.server;
+    },
+    get databaseUrl(): string {
+      return started!.databaseUrl;
+    },
+    call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as: string | null = token) =>
+      api<T>(method, path, { token: as, baseUrl: started!.server.url, body }),
+  };
+}
