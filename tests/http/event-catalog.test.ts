@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
-import { api, type Page } from '@/tests/support/api';
+import { adInventoryOverHttp, api, type Page } from '@/tests/support/api';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { useOwnServer } from '@/tests/support/own-server';
 import { until } from '@/tests/support/until';
@@ -48,16 +48,8 @@ describe('event catalog', () => {
 
   it('every event a full flow records (all six types) matches its published schema', async () => {
     const n = (await call<{ id: string }>('POST', '/networks', { name: 'Catalog flow' })).body.id;
-    const advertiser = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
-    const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
-      name: 'Spring',
-      advertiser_id: advertiser.body.id,
-      script: 'Sleep better with Acme.',
-      status: 'active',
-    });
-    const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
-    expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
-    const offer = () => call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign.body.id, podcast_id: podcast.body.id });
+    const { campaignId, podcastId } = await adInventoryOverHttp(call, n);
+    const offer = () => call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
     const creativeSettled = (id: string) =>
       until(async () => {
         const c = await call<{ status: string }>('GET', `/networks/${n}/creatives/${id}`);

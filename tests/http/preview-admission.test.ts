@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { envelopeKeys } from '@/tests/support/api';
+import { adInventoryOverHttp, envelopeKeys } from '@/tests/support/api';
 import { useOwnServer } from '@/tests/support/own-server';
 
 /**
@@ -36,12 +36,7 @@ const { token, call } = own;
 /** A network with a campaign, an opted-in podcast and `offers` open offers. */
 async function network(name: string, offers: number) {
   const n = (await call<{ id: string }>('POST', '/networks', { name })).body.id;
-  const advertiser = (await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' })).body.id;
-  const campaign = (
-    await call<{ id: string }>('POST', `/networks/${n}/campaigns`, { name: 'Sleep', advertiser_id: advertiser, script: SCRIPT, status: 'active' })
-  ).body.id;
-  const podcast = (await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' })).body.id;
-  await call('POST', `/networks/${n}/podcasts/${podcast}/opt-in`);
+  const { campaignId: campaign, podcastId: podcast } = await adInventoryOverHttp(call, n, SCRIPT);
   const offerIds: string[] = [];
   for (let i = 0; i < offers; i++)
     offerIds.push((await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign, podcast_id: podcast })).body.id);

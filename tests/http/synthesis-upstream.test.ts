@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api } from '@/tests/support/api';
+import { adInventoryOverHttp, api } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { spokenMs, startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { adScript, expectMasteredCreative, type CreativeAudioFields } from '@/tests/support/loudness';
@@ -47,24 +47,12 @@ afterAll(async () => {
 });
 
 async function newOffer(script = 'Acme makes mornings better.') {
-  const b = server.url;
-  const network = await api<{ id: string }>('POST', '/networks', { token, baseUrl: b, body: { name: 'Synth' } });
-  const n = network.body.id;
-  const adv = await api<{ id: string }>('POST', `/networks/${n}/advertisers`, { token, baseUrl: b, body: { name: 'Acme' } });
-  const cmp = await api<{ id: string }>('POST', `/networks/${n}/campaigns`, {
-    token,
-    baseUrl: b,
-    body: { name: 'Spring', advertiser_id: adv.body.id, script, status: 'active' },
-  });
-  const pod = await api<{ id: string }>('POST', `/networks/${n}/podcasts`, { token, baseUrl: b, body: { name: 'Pod', host_name: 'Sam' } });
-  await api('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`, { token, baseUrl: b });
-  const off = await api<{ id: string }>('POST', `/networks/${n}/offers`, {
-    token,
-    baseUrl: b,
-    body: { campaign_id: cmp.body.id, podcast_id: pod.body.id },
-  });
+  const call = <T>(method: string, path: string, body?: unknown) => api<T>(method, path, { token, baseUrl: server.url, body });
+  const n = (await call<{ id: string }>('POST', '/networks', { name: 'Synth' })).body.id;
+  const { campaignId, podcastId } = await adInventoryOverHttp(call, n, script);
+  const off = await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
   expect(off.status).toBe(201);
-  return { n, campaignId: cmp.body.id, podcastId: pod.body.id, offerId: off.body.id };
+  return { n, campaignId, podcastId, offerId: off.body.id };
 }
 
 async function creativeOf(n: string, offerId: string, until: (status: string) => boolean, ms = 30_000) {

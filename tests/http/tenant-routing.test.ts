@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api } from '@/tests/support/api';
+import { adInventoryOverHttp, api } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { startPostgresProxy } from '@/tests/support/pg-proxy';
 import { ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
@@ -188,16 +188,8 @@ describe('every statement on a tenant relation names its network', () => {
         events: ['offer.accepted', 'creative.ready'],
       });
       secret = hook.body.secret;
-      const advertiser = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
-      const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
-        name: 'Spring',
-        advertiser_id: advertiser.body.id,
-        script: 'Sleep better with Acme.',
-        status: 'active',
-      });
-      const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
-      expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
-      const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign.body.id, podcast_id: podcast.body.id });
+      const { campaignId, podcastId } = await adInventoryOverHttp(call, n);
+      const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
       expect(offer.status).toBe(201);
       const accepted = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${offer.body.id}/accept`);
       expect(accepted.status).toBe(200);
@@ -306,37 +298,24 @@ describe('every statement on a tenant relation names its network', () => {
 
   it('the audit log, reads by id, PATCH and DELETE: network, advertiser, campaign, podcast, webhook (disable, enable, rotate the secret, delete), offer rejected', async () => {
     const n = await network('Writes');
-    const advertiser = await call<{ id: string; version: number }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
+    const { advertiserId, campaignId, podcastId } = await adInventoryOverHttp(call, n, 'Hello.');
     const spare = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Spare' });
-    const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
-      name: 'Spring',
-      advertiser_id: advertiser.body.id,
-      script: 'Hello.',
-      status: 'active',
-    });
-    const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
-    expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
     const hook = await call<{ id: string }>('POST', `/networks/${n}/webhooks`, { url: receiver.url, events: ['offer.rejected'] });
     const statements = await record('the audit log, reads by id, PATCH and DELETE', async () => {
       expect((await call('GET', `/networks/${n}/audit-log`)).status).toBe(200);
-      for (const one of [
-        `advertisers/${advertiser.body.id}`,
-        `campaigns/${campaign.body.id}`,
-        `podcasts/${podcast.body.id}`,
-        `webhooks/${hook.body.id}`,
-      ]) {
+      for (const one of [`advertisers/${advertiserId}`, `campaigns/${campaignId}`, `podcasts/${podcastId}`, `webhooks/${hook.body.id}`]) {
         expect((await call('GET', `/networks/${n}/${one}`)).status).toBe(200);
       }
       expect((await call('PATCH', `/networks/${n}`, { name: 'Writes, renamed' })).status).toBe(200);
-      expect((await call('PATCH', `/networks/${n}/advertisers/${advertiser.body.id}`, { website: 'https://acme.example' })).status).toBe(200);
+      expect((await call('PATCH', `/networks/${n}/advertisers/${advertiserId}`, { website: 'https://acme.example' })).status).toBe(200);
       expect((await call('DELETE', `/networks/${n}/advertisers/${spare.body.id}`)).status).toBe(200);
-      const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaign.body.id, podcast_id: podcast.body.id });
+      const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
       expect(offer.status).toBe(201);
       expect((await call('GET', `/networks/${n}/offers/${offer.body.id}`)).status).toBe(200);
       expect((await call('POST', `/networks/${n}/offers/${offer.body.id}/reject`)).status).toBe(200);
-      expect((await call('PATCH', `/networks/${n}/campaigns/${campaign.body.id}`, { status: 'paused' })).status).toBe(200);
-      expect((await call('PATCH', `/networks/${n}/podcasts/${podcast.body.id}`, { host_name: 'Sam B.' })).status).toBe(200);
-      expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-out`)).status).toBe(200);
+      expect((await call('PATCH', `/networks/${n}/campaigns/${campaignId}`, { status: 'paused' })).status).toBe(200);
+      expect((await call('PATCH', `/networks/${n}/podcasts/${podcastId}`, { host_name: 'Sam B.' })).status).toBe(200);
+      expect((await call('POST', `/networks/${n}/podcasts/${podcastId}/opt-out`)).status).toBe(200);
       expect((await call('PATCH', `/networks/${n}/webhooks/${hook.body.id}`, { status: 'disabled' })).status).toBe(200);
       expect((await call('PATCH', `/networks/${n}/webhooks/${hook.body.id}`, { status: 'active' })).status).toBe(200);
       expect((await call('POST', `/networks/${n}/webhooks/${hook.body.id}/rotate-secret`)).status).toBe(200);

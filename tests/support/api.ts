@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -30,6 +30,27 @@ export async function api<T = Record<string, unknown>>(
     parsed = text;
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/**
+ * An advertiser, an active campaign with `script` and an opted-in podcast in network `n`, made
+ * through /v1 as an integration makes them, with `call` (an `api` bound to a service and a token).
+ */
+export async function adInventoryOverHttp(
+  call: <T>(method: string, path: string, body?: unknown) => Promise<ApiResponse<T>>,
+  n: string,
+  script = 'Sleep better with Acme.',
+) {
+  const advertiser = await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name: 'Acme' });
+  const campaign = await call<{ id: string }>('POST', `/networks/${n}/campaigns`, {
+    name: 'Spring',
+    advertiser_id: advertiser.body.id,
+    script,
+    status: 'active',
+  });
+  const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
+  expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
+  return { advertiserId: advertiser.body.id, campaignId: campaign.body.id, podcastId: podcast.body.id };
 }
 
 /** Assert-friendly view of an error envelope: exactly the spec's four keys (plus optional errors). */
