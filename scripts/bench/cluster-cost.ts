@@ -36,6 +36,7 @@ import { RATE_LIMIT, benchCommand, numberEnv, root, settings } from '@/scripts/b
 import { median } from '@/scripts/bench/stats';
 import { record, startFanoutReceiver, subscribe, waitFor } from '@/scripts/bench/webhook-fanout';
 import { generateApiKeyToken } from '@/server/auth/tokens';
+import { everyRequestBudget } from '@/tests/support/shared-limits';
 
 const PARTS = ['web', 'haproxy', 'pgbouncer', 'postgres', 'worker'] as const;
 type Part = (typeof PARTS)[number];
@@ -100,12 +101,7 @@ async function startCluster(databaseUrl: string, postgresPid: number, webs: numb
       WEB_PROCESSES: String(webs),
       WORKER_PROCESSES: '1',
       BOOTSTRAP_SUPERUSER_TOKEN: token,
-      RATE_LIMIT_PER_SECOND: RATE_LIMIT,
-      RATE_LIMIT_BURST: RATE_LIMIT,
-      RATE_LIMIT_OWNER_PER_SECOND: RATE_LIMIT,
-      RATE_LIMIT_OWNER_BURST: RATE_LIMIT,
-      RATE_LIMIT_NETWORK_PER_SECOND: RATE_LIMIT,
-      RATE_LIMIT_NETWORK_BURST: RATE_LIMIT,
+      ...everyRequestBudget(RATE_LIMIT),
       WEBHOOK_ALLOW_PRIVATE: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from '@/scripts/bench/format';
 import { POOL_MAX, RATE_LIMIT, root } from '@/scripts/bench/settings';
 import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
+import { everyRequestBudget } from '@/tests/support/shared-limits';
 
 export interface Child {
   name: string;
@@ -39,12 +40,7 @@ export function serviceEnvironment(dbUrl: string, token: string, extra: Record<s
     DATABASE_POOL_MAX: String(POOL_MAX),
     HOST: '127.0.0.1',
     BOOTSTRAP_SUPERUSER_TOKEN: token,
-    RATE_LIMIT_PER_SECOND: RATE_LIMIT,
-    RATE_LIMIT_BURST: RATE_LIMIT,
-    RATE_LIMIT_OWNER_PER_SECOND: RATE_LIMIT,
-    RATE_LIMIT_OWNER_BURST: RATE_LIMIT,
-    RATE_LIMIT_NETWORK_PER_SECOND: RATE_LIMIT,
-    RATE_LIMIT_NETWORK_BURST: RATE_LIMIT,
+    ...everyRequestBudget(RATE_LIMIT),
     ...extra,
   };
 }

@@ -21,6 +21,7 @@ import { generateApiKeyToken } from '@/server/auth/tokens';
 import { createTestDatabase } from '@/tests/support/database';
 import { reportReliability } from '@/tests/support/reliability';
 import { ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { everyRequestBudget } from '@/tests/support/shared-limits';
 
 const CLIENTS = 32;
 /** How long the burst runs before the kill: long enough that every client has a request in flight. */
@@ -42,12 +43,7 @@ const serverEnv = () => ({
   DATABASE_URL: database!.url,
   BOOTSTRAP_SUPERUSER_TOKEN: token,
   // One key makes every request: neither its bucket nor its owner's may be what answers.
-  RATE_LIMIT_PER_SECOND: '100000',
-  RATE_LIMIT_BURST: '100000',
-  RATE_LIMIT_OWNER_PER_SECOND: '100000',
-  RATE_LIMIT_OWNER_BURST: '100000',
-  RATE_LIMIT_NETWORK_PER_SECOND: '100000',
-  RATE_LIMIT_NETWORK_BURST: '100000',
+  ...everyRequestBudget('100000'),
   AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
 });
 

@@ -25,6 +25,7 @@ import { EVENT_DATA_EXAMPLES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 import { reportReliability } from '@/tests/support/reliability';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { everyRequestBudget } from '@/tests/support/shared-limits';
 import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
 
 /** No request may take longer than this, outage or not. */
@@ -62,12 +63,7 @@ beforeAll(async () => {
       WEBHOOK_RETRY_SCHEDULE: '0,0.5,1,1,1,1,1,1',
       WEBHOOK_TIMEOUT_MS: '2000',
       // The load is one key: neither its bucket nor its owner's may be what answers.
-      RATE_LIMIT_PER_SECOND: '100000',
-      RATE_LIMIT_BURST: '100000',
-      RATE_LIMIT_OWNER_PER_SECOND: '100000',
-      RATE_LIMIT_OWNER_BURST: '100000',
-      RATE_LIMIT_NETWORK_PER_SECOND: '100000',
-      RATE_LIMIT_NETWORK_BURST: '100000',
+      ...everyRequestBudget('100000'),
     },
     path.join(ROOT, 'test-results', 'postgres-restart-server.log'),
   );
