@@ -36,3 +36,21 @@ export function networkPage<T extends NetworkTable>(
     .orderBy(order === 'desc' ? desc(table.id) : asc(table.id))
     .limit(take) as Promise<T['$inferSelect'][]>;
 }
+
+/**
+ * The row of `table` with this id in the network, or undefined — for another network's id too, so
+ * ids are not leaked — when every condition holds; locked until the transaction ends when `lock`
+ * says so. The finds of one row of one table by id read through here.
+ */
+export async function networkRow<T extends NetworkTable>(
+  table: T,
+  { db, networkId, id, lock }: { db: Queryable; networkId: string; id: string; lock?: 'update' | 'share' | undefined },
+  conditions: Array<SQL | undefined> = [],
+): Promise<T['$inferSelect'] | undefined> {
+  const query = db
+    .select()
+    .from(table as PgTable)
+    .where(and(eq(table.networkId, networkId), eq(table.id, id), ...conditions));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row as T['$inferSelect'] | undefined;
+}

@@ -1,8 +1,8 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { campaigns } from '@/db/schema';
 import type { CampaignStatus } from '@/domain/campaign-transitions';
-import { networkPage, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -21,11 +21,7 @@ export async function findCampaign({
   networkId: string;
   campaignId: string;
 }): Promise<CampaignRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.networkId, networkId), eq(campaigns.id, campaignId)));
-  return row;
+  return networkRow(campaigns, { db, networkId, id: campaignId });
 }
 
 /** Campaigns of a network matching the filter, in id (= creation) order, after `afterId`. */

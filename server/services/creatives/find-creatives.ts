@@ -2,15 +2,10 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { creativeAudio, creatives, type AudioFormat } from '@/db/schema';
 import type { CreativeRow } from './complete-creative';
-import { networkPage, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
 
-export async function findCreative({ db, networkId, id, lock = false }: { db: Queryable; networkId: string; id: string; lock?: boolean }) {
-  const query = db
-    .select()
-    .from(creatives)
-    .where(and(eq(creatives.networkId, networkId), eq(creatives.id, id)));
-  const [row] = lock ? await query.for('update') : await query;
-  return row;
+export async function findCreative(find: { db: Queryable; networkId: string; id: string; lock?: 'update' }) {
+  return networkRow(creatives, find);
 }
 
 export async function listCreatives({

@@ -9,7 +9,7 @@ import { updateVersioned } from '@/server/services/optimistic-lock';
 
 /** failed → generating, with a fresh synthesis job, in one transaction. */
 export async function retryCreative({ tx, networkId, id }: { tx: Tx; networkId: string; id: string }) {
-  const creative = await findCreative({ db: tx, networkId, id, lock: true });
+  const creative = await findCreative({ db: tx, networkId, id, lock: 'update' });
   if (!creative) throw notFound('Creative');
   if (creative.status !== 'failed') throw conflict(`Only a failed creative can be retried; this one is ${creative.status}.`);
   const [row] = await updateVersioned({

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { events } from '@/db/schema';
-import type { NetworkPage } from '@/server/services/page';
+import { networkRow, type NetworkPage } from '@/server/services/page';
 
 export interface EventFilter {
   type?: string | undefined;
@@ -36,10 +36,6 @@ export async function listEvents({
     .execute();
 }
 
-export async function findEvent({ db, networkId, id }: { db: Queryable; networkId: string; id: string }) {
-  const [row] = await db
-    .select()
-    .from(events)
-    .where(and(eq(events.networkId, networkId), eq(events.id, id)));
-  return row;
+export async function findEvent(find: { db: Queryable; networkId: string; id: string }) {
+  return networkRow(events, find);
 }

@@ -5,7 +5,7 @@ import { hashToken } from '@/server/auth/tokens';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 import type { InvitationStatus } from './invitation-status';
-import { networkPage, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
 
 export { INVITATION_TOKEN_PATTERN, invitationStatus, type InvitationStatus } from './invitation-status';
 
@@ -53,12 +53,8 @@ export async function findInvitationDetails({ db, invitation }: { db: Queryable;
   return { invitation, networkName: network?.name ?? '', invitedBy };
 }
 
-export async function findInvitation({ db, networkId, id }: { db: Queryable; networkId: string; id: string }): Promise<InvitationRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.networkId, networkId), eq(invitations.id, id)));
-  return row;
+export async function findInvitation(find: { db: Queryable; networkId: string; id: string }): Promise<InvitationRow | undefined> {
+  return networkRow(invitations, find);
 }
 
 /** A network's invitations, optionally of one status, in id (= creation) order. */

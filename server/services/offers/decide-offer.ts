@@ -11,7 +11,7 @@ import { config } from '@/server/config';
 
 /** Lock the offer and make sure it can still be decided. Concurrent deciders queue here; the first wins. */
 async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promise<OfferRow> {
-  const offer = await findOffer({ db: tx, networkId, id: offerId, lock: true });
+  const offer = await findOffer({ db: tx, networkId, id: offerId, lock: 'update' });
   if (!offer) throw notFound('Offer');
   const status = offerStatus(offer);
   if (status !== 'open') throw conflict(`The offer is no longer open (it is ${status}).`);

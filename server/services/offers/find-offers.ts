@@ -1,20 +1,15 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { offers } from '@/db/schema';
-import { networkPage, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
 
 export type OfferRow = typeof offers.$inferSelect;
 export type OfferStatus = OfferRow['status'];
 
 export { offerStatus } from './offer-status';
 
-export async function findOffer({ db, networkId, id, lock = false }: { db: Queryable; networkId: string; id: string; lock?: boolean }) {
-  const query = db
-    .select()
-    .from(offers)
-    .where(and(eq(offers.networkId, networkId), eq(offers.id, id)));
-  const [row] = lock ? await query.for('update') : await query;
-  return row;
+export async function findOffer(find: { db: Queryable; networkId: string; id: string; lock?: 'update' }) {
+  return networkRow(offers, find);
 }
 
 export interface OfferFilter {

@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { podcasts } from '@/db/schema';
-import { networkPage, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
 
 export type PodcastRow = typeof podcasts.$inferSelect;
 
@@ -17,12 +16,7 @@ export async function findPodcast({
   podcastId: string;
   lock?: 'update';
 }): Promise<PodcastRow | undefined> {
-  const query = db
-    .select()
-    .from(podcasts)
-    .where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, podcastId)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return networkRow(podcasts, { db, networkId, id: podcastId, lock });
 }
 
 /** Podcasts of a network in id (= creation) order, after `afterId`. */

@@ -1,8 +1,8 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { isNotNull, isNull } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { isId } from '@/db/ids';
 import { serviceAccounts } from '@/db/schema';
-import { networkPage, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
 
 export type ServiceAccountRow = typeof serviceAccounts.$inferSelect;
 export type ServiceAccountStatus = 'active' | 'deleted';
@@ -20,12 +20,7 @@ export async function findServiceAccount({
   networkId: string;
   id: string;
 }): Promise<ServiceAccountRow | undefined> {
-  if (!isId('serviceAccount', id)) return undefined;
-  const [row] = await db
-    .select()
-    .from(serviceAccounts)
-    .where(and(eq(serviceAccounts.id, id), eq(serviceAccounts.networkId, networkId)));
-  return row;
+  return isId('serviceAccount', id) ? networkRow(serviceAccounts, { db, networkId, id }) : undefined;
 }
 
 /**
@@ -34,13 +29,7 @@ export async function findServiceAccount({
  * sees (and revokes) the new key or the mint sees the account deleted.
  */
 export async function lockServiceAccount({ tx, networkId, id }: { tx: Tx; networkId: string; id: string }): Promise<ServiceAccountRow | undefined> {
-  if (!isId('serviceAccount', id)) return undefined;
-  const [row] = await tx
-    .select()
-    .from(serviceAccounts)
-    .where(and(eq(serviceAccounts.id, id), eq(serviceAccounts.networkId, networkId)))
-    .for('update');
-  return row;
+  return isId('serviceAccount', id) ? networkRow(serviceAccounts, { db: tx, networkId, id, lock: 'update' }) : undefined;
 }
 
 /** The network's service accounts in one status, in id order, after `afterId`. */

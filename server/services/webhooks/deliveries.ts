@@ -3,7 +3,7 @@ import type { Queryable, Tx } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { enqueueJob } from '@/server/jobs/enqueue';
 import { badRequest, conflict, notFound } from '@/server/errors';
-import type { NetworkPage } from '@/server/services/page';
+import { networkRow, type NetworkPage } from '@/server/services/page';
 import { deliveryJobKey } from './delivery-job';
 import { retentionCutoff, retentionDays } from './retention';
 
@@ -82,13 +82,7 @@ export async function findDelivery({
   webhookId: string;
 }): Promise<DeliveryRow | undefined> {
   if (!isDeliveryId(deliveryId)) return undefined;
-  const d = webhookDeliveries;
-  const query = db
-    .select()
-    .from(d)
-    .where(and(eq(d.id, deliveryId), eq(d.networkId, networkId), eq(d.webhookId, webhookId)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return networkRow(webhookDeliveries, { db, networkId, id: deliveryId, lock }, [eq(webhookDeliveries.webhookId, webhookId)]);
 }
 
 /** The latency of each delivery's latest attempt (absent: no attempt yet; null: no response). */

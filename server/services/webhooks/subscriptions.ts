@@ -11,6 +11,7 @@ import type { EventType } from '@/domain/events';
 import { deliveryJobSql } from './delivery-job';
 import { assertDeliverableUrl, webhookUrlPolicy } from './ssrf';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
+import { networkRow } from '@/server/services/page';
 
 export { webhookUrlPolicy };
 
@@ -44,12 +45,7 @@ export async function findWebhook({
   webhookId: string;
   lock?: 'update';
 }): Promise<WebhookRow | undefined> {
-  const query = db
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.networkId, networkId), eq(webhooks.id, webhookId), isNull(webhooks.deletedAt)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
+  return networkRow(webhooks, { db, networkId, id: webhookId, lock }, [isNull(webhooks.deletedAt)]);
 }
 
 /** 404 unless the subscription is a live one of this network. */
