@@ -2,15 +2,17 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
 import { memberships } from '@/db/schema';
-import { conflict } from '@/server/errors';
-import type { MemberRecord } from './find-members';
+import { conflict, notFound } from '@/server/errors';
+import { recordAudit } from '@/server/services/audit/record-audit';
+import { modifiedConcurrently, updateVersioned, versionToWrite } from '@/server/services/optimistic-lock';
+import { findMember, type MembershipRow, type MemberRecord } from './find-members';
 
 /**
  * Before a membership changes: the member's credential lock, exclusively and before any row
  * (server/auth/credential-lock.ts `withdrawCredentialsOf`), so the change waits for their writes in
  * flight without holding the administrator rows they may need.
  */
-export async function withdrawMemberCredentials({ tx, networkId, memberId }: { tx: Tx; networkId: string; memberId: string }): Promise<void> {
+async function withdrawMemberCredentials({ tx, networkId, memberId }: { tx: Tx; networkId: string; memberId: string }): Promise<void> {
   const [target] = await tx
     .select({ userId: memberships.userId })
     .from(memberships)
@@ -26,7 +28,7 @@ export async function withdrawMemberCredentials({ tx, networkId, memberId }: { t
  * of two concurrent requests removing the last two administrators, one
  * succeeds and the other counts one remaining and is refused.
  */
-export async function lockActiveAdministrators({ tx, networkId }: { tx: Tx; networkId: string }): Promise<string[]> {
+async function lockActiveAdministrators({ tx, networkId }: { tx: Tx; networkId: string }): Promise<string[]> {
   const rows = await tx
     .select({ id: memberships.id })
     .from(memberships)
@@ -46,4 +48,68 @@ export function assertNotLastAdministrator(member: MemberRecord, administratorId
     `${who} is the last active administrator of this network, so they cannot be ${change === 'remove' ? 'removed' : 'demoted'}. ` +
       'Make another member an administrator first.',
   );
+}
+
+/**
+ * The start of every change that can take administration away from a member (a demotion, a
+ * removal), in the order that keeps "the last administrator" true under concurrency: the member's
+ * credentials withdrawn, the network's active administrators locked, then the member read (404)
+ * and the version the write is conditional on (the client's, or the one just read).
+ */
+export async function startMemberChange({
+  tx,
+  networkId,
+  memberId,
+  expectedVersion,
+}: {
+  tx: Tx;
+  networkId: string;
+  memberId: string;
+  expectedVersion: number | undefined;
+}): Promise<{ current: MemberRecord; administratorIds: string[]; version: number }> {
+  await withdrawMemberCredentials({ tx, networkId, memberId });
+  const administratorIds = await lockActiveAdministrators({ tx, networkId });
+  const current = await findMember({ db: tx, networkId, memberId });
+  if (!current) throw notFound('Member');
+  return { current, administratorIds, version: versionToWrite('Member', current.membership.version, expectedVersion) };
+}
+
+/** The membership's write, conditional on `version`, and its audit row (`data` beside the person's id). */
+export async function writeMemberChange({
+  tx,
+  current,
+  version,
+  set,
+  actorKeyId,
+  action,
+  data,
+}: {
+  tx: Tx;
+  current: MemberRecord;
+  version: number;
+  set: Partial<Pick<MembershipRow, 'role' | 'status'>>;
+  actorKeyId: string;
+  action: 'member.role_changed' | 'member.removed';
+  data: Record<string, unknown>;
+}): Promise<MemberRecord> {
+  const { membership, user } = current;
+  const [updated] = await updateVersioned({
+    tx,
+    table: memberships,
+    networkId: membership.networkId,
+    set,
+    where: eq(memberships.id, membership.id),
+    version,
+  }).returning();
+  if (!updated) throw modifiedConcurrently('Member');
+  await recordAudit({
+    tx,
+    networkId: membership.networkId,
+    actorKeyId,
+    action,
+    targetType: 'member',
+    targetId: membership.id,
+    data: { user_id: user.id, ...data },
+  });
+  return { membership: updated, user };
 }

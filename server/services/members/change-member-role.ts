@@ -1,13 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
-import { memberships } from '@/db/schema';
 import type { Role } from '@/domain/roles';
-import { conflict, notFound } from '@/server/errors';
-import { recordAudit } from '@/server/services/audit/record-audit';
+import { conflict } from '@/server/errors';
 import { lowerKeysInNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
-import { assertNotLastAdministrator, lockActiveAdministrators, withdrawMemberCredentials } from './administrators';
-import { findMember, type MemberRecord } from './find-members';
-import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
+import { assertNotLastAdministrator, startMemberChange, writeMemberChange } from './administrators';
+import type { MemberRecord } from './find-members';
 
 export interface ChangeMemberRoleInput {
   networkId: string;
@@ -26,35 +22,22 @@ export interface ChangeMemberRoleInput {
  * sent to this network, in the same transaction; a promotion raises no old key.
  */
 export async function changeMemberRole({ tx, ...input }: { tx: Tx } & ChangeMemberRoleInput): Promise<MemberRecord> {
-  await withdrawMemberCredentials({ tx, networkId: input.networkId, memberId: input.memberId });
-  const administratorIds = await lockActiveAdministrators({ tx, networkId: input.networkId });
-  const current = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
-  if (!current) throw notFound('Member');
+  const { current, administratorIds, version } = await startMemberChange({ tx, ...input });
   const { membership } = current;
-  const version = versionToWrite('Member', membership.version, input.expectedVersion);
   if (membership.status === 'removed') {
     throw conflict('This member has been removed from the network; invite them again to give them a role.');
   }
   if (membership.role === input.role) return current;
   if (input.role !== 'administrator') assertNotLastAdministrator(current, administratorIds, 'demote');
 
-  const [updated] = await updateVersioned({
+  const changed = await writeMemberChange({
     tx,
-    table: memberships,
-    networkId: membership.networkId,
-    set: { role: input.role },
-    where: eq(memberships.id, membership.id),
+    current,
     version,
-  }).returning();
-  if (!updated) throw modifiedConcurrently('Member');
-  await recordAudit({
-    tx,
-    networkId: input.networkId,
+    set: { role: input.role },
     actorKeyId: input.actorKeyId,
     action: 'member.role_changed',
-    targetType: 'member',
-    targetId: membership.id,
-    data: { user_id: current.user.id, from: membership.role, to: input.role },
+    data: { from: membership.role, to: input.role },
   });
   if (input.role === 'read_only') {
     const withdrawal = {
@@ -66,5 +49,5 @@ export async function changeMemberRole({ tx, ...input }: { tx: Tx } & ChangeMemb
     await lowerKeysInNetwork({ tx, ...withdrawal });
     await revokeInvitationsSentBy({ tx, ...withdrawal });
   }
-  return { membership: updated, user: current.user };
+  return changed;
 }

@@ -1,12 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
-import { memberships } from '@/db/schema';
-import { notFound } from '@/server/errors';
-import { recordAudit } from '@/server/services/audit/record-audit';
 import { cutKeysFromNetwork, revokeInvitationsSentBy } from '@/server/services/keys/withdraw-access';
-import { assertNotLastAdministrator, lockActiveAdministrators, withdrawMemberCredentials } from './administrators';
-import { findMember, type MemberRecord } from './find-members';
-import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
+import { assertNotLastAdministrator, startMemberChange, writeMemberChange } from './administrators';
+import type { MemberRecord } from './find-members';
 
 export interface RemoveMemberInput {
   networkId: string;
@@ -24,32 +19,18 @@ export interface RemoveMemberInput {
  * idempotent).
  */
 export async function removeMember({ tx, ...input }: { tx: Tx } & RemoveMemberInput): Promise<MemberRecord> {
-  await withdrawMemberCredentials({ tx, networkId: input.networkId, memberId: input.memberId });
-  const administratorIds = await lockActiveAdministrators({ tx, networkId: input.networkId });
-  const current = await findMember({ db: tx, networkId: input.networkId, memberId: input.memberId });
-  if (!current) throw notFound('Member');
-  const { membership } = current;
-  const version = versionToWrite('Member', membership.version, input.expectedVersion);
-  if (membership.status === 'removed') return current;
+  const { current, administratorIds, version } = await startMemberChange({ tx, ...input });
+  if (current.membership.status === 'removed') return current;
   assertNotLastAdministrator(current, administratorIds, 'remove');
 
-  const [updated] = await updateVersioned({
+  const removed = await writeMemberChange({
     tx,
-    table: memberships,
-    networkId: membership.networkId,
-    set: { status: 'removed' },
-    where: eq(memberships.id, membership.id),
+    current,
     version,
-  }).returning();
-  if (!updated) throw modifiedConcurrently('Member');
-  await recordAudit({
-    tx,
-    networkId: input.networkId,
+    set: { status: 'removed' },
     actorKeyId: input.actorKeyId,
     action: 'member.removed',
-    targetType: 'member',
-    targetId: membership.id,
-    data: { user_id: current.user.id, role: membership.role },
+    data: { role: current.membership.role },
   });
   const withdrawal = {
     owner: { userId: current.user.id },
@@ -59,5 +40,5 @@ export async function removeMember({ tx, ...input }: { tx: Tx } & RemoveMemberIn
   } as const;
   await cutKeysFromNetwork({ tx, ...withdrawal });
   await revokeInvitationsSentBy({ tx, ...withdrawal });
-  return { membership: updated, user: current.user };
+  return removed;
 }
