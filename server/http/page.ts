@@ -17,6 +17,14 @@ export const listParams = {
   cursor: z.string().min(1).optional().meta({ description: 'Opaque cursor from the previous page’s next_cursor. Omit for the first page.' }),
 };
 
+/** The query parameter of a list that can also run newest first. */
+export const orderParam = {
+  order: z
+    .enum(['asc', 'desc'], { error: 'order must be asc or desc.' })
+    .default('asc')
+    .meta({ description: 'asc: oldest first (default); desc: newest first.' }),
+};
+
 export interface Page<T> {
   items: T[];
   next_cursor: string | null;

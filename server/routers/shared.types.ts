@@ -78,6 +78,16 @@ export function maxCharacters(max: number, message: string) {
   return check;
 }
 
+/** An optional text filter of a list (`action=…`): trimmed, not empty, at most 100 characters. */
+export const textFilter = (name: string, description: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${name} must not be empty.`)
+    .check(maxCharacters(100, `${name} must be at most 100 characters.`))
+    .optional()
+    .meta({ description });
+
 /** A required, non-blank display name. */
 export const nameField = z
   .string({ error: 'name is required and must be a string.' })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '@/server/http/page';
+import { listParams, orderParam, pageOf } from '@/server/http/page';
 import { AUDIT_TARGET_TYPES } from '@/server/services/audit/target-types';
-import { idField, maxCharacters, networkParam, sinceNotAfterUntil, timeRange, timestamp } from '@/server/routers/shared.types';
+import { idField, networkParam, sinceNotAfterUntil, textFilter, timeRange, timestamp } from '@/server/routers/shared.types';
 
 export const auditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES).meta({ id: 'AuditTargetType' });
 
@@ -18,28 +18,16 @@ export const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' });
 
-const filterText = (name: string, description: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${name} must not be empty.`)
-    .check(maxCharacters(100, `${name} must be at most 100 characters.`))
-    .optional()
-    .meta({ description });
-
 export const listAuditLogInput = z
   .strictObject({
     ...networkParam,
     ...listParams,
-    action: filterText('action', 'Only rows with this action, e.g. api_key.revoked.'),
+    action: textFilter('action', 'Only rows with this action, e.g. api_key.revoked.'),
     target_type: auditTargetTypeSchema.optional().meta({ description: 'Only rows about this kind of resource.' }),
-    target_id: filterText('target_id', 'Only rows about this resource.'),
-    actor_key_id: filterText('actor_key_id', 'Only changes made with this API key.'),
+    target_id: textFilter('target_id', 'Only rows about this resource.'),
+    actor_key_id: textFilter('actor_key_id', 'Only changes made with this API key.'),
     ...timeRange('changes made'),
-    order: z
-      .enum(['asc', 'desc'], { error: 'order must be asc or desc.' })
-      .default('asc')
-      .meta({ description: 'asc: oldest first (default); desc: newest first.' }),
+    ...orderParam,
   })
   .refine(...sinceNotAfterUntil);
 

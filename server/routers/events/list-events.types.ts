@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '@/server/http/page';
+import { listParams, orderParam, pageOf } from '@/server/http/page';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
-import { idField, maxCharacters, networkParam, sinceNotAfterUntil, timeRange, timestamp } from '@/server/routers/shared.types';
+import { idField, networkParam, sinceNotAfterUntil, textFilter, timeRange, timestamp } from '@/server/routers/shared.types';
 
 export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES).meta({ id: 'EventType' });
 
@@ -20,18 +20,12 @@ export const listEventsInput = z
     ...networkParam,
     ...listParams,
     type: eventTypeSchema.optional().meta({ description: 'Only events of this type.' }),
-    object_id: z
-      .string()
-      .trim()
-      .min(1, 'object_id must not be empty.')
-      .check(maxCharacters(100, 'object_id must be at most 100 characters.'))
-      .optional()
-      .meta({ description: 'Only events about this object: its id is one of the fields of `data` (an offer, creative, podcast, invitation…).' }),
+    object_id: textFilter(
+      'object_id',
+      'Only events about this object: its id is one of the fields of `data` (an offer, creative, podcast, invitation…).',
+    ),
     ...timeRange('events that occurred'),
-    order: z
-      .enum(['asc', 'desc'], { error: 'order must be asc or desc.' })
-      .default('asc')
-      .meta({ description: 'asc: oldest first (default); desc: newest first.' }),
+    ...orderParam,
   })
   .refine(...sinceNotAfterUntil);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listParams, pageOf } from '@/server/http/page';
+import { listParams, orderParam, pageOf } from '@/server/http/page';
 import { deliverySchema, deliveryStatusSchema } from './delivery.types';
 import { eventTypeSchema, webhookParams } from './webhook.types';
 import { sinceNotAfterUntil, timeRange } from '@/server/routers/shared.types';
@@ -11,10 +11,7 @@ export const listDeliveriesInput = z
     status: deliveryStatusSchema.optional(),
     event_type: eventTypeSchema.optional(),
     ...timeRange('deliveries created'),
-    order: z
-      .enum(['asc', 'desc'], { error: 'order must be asc or desc.' })
-      .default('asc')
-      .meta({ description: 'asc: oldest first (default); desc: newest first.' }),
+    ...orderParam,
   })
   .refine(...sinceNotAfterUntil);
 
