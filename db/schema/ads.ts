@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { lifecycle, versioned } from './columns';
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { at, lifecycle, versioned } from './columns';
 import { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat } from '@/domain/statuses';
-import { networks } from './networks';
+import { networkReference } from './networks';
 
 export { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat };
 
@@ -18,15 +18,11 @@ export interface RenditionSummary {
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
-const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
-
 export const advertisers = pgTable(
   'advertisers',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     name: text('name').notNull(),
     website: text('website'),
     contactEmail: text('contact_email'),
@@ -41,9 +37,7 @@ export const campaigns = pgTable(
   'campaigns',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     advertiserId: text('advertiser_id')
       .notNull()
       .references(() => advertisers.id),
@@ -70,9 +64,7 @@ export const podcasts = pgTable(
   'podcasts',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     name: text('name').notNull(),
     hostName: text('host_name').notNull(),
     /** A voice preset name; the synthesis provider maps it to its own voice. */
@@ -92,9 +84,7 @@ export const offers = pgTable(
   'offers',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     campaignId: text('campaign_id')
       .notNull()
       .references(() => campaigns.id),
@@ -127,9 +117,7 @@ export const creatives = pgTable(
   'creatives',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     offerId: text('offer_id')
       .notNull()
       .references(() => offers.id),
@@ -172,9 +160,7 @@ export const creativeAudio = pgTable(
       .notNull()
       .references(() => creatives.id),
     /** The creative's network: every tenant table carries it, so a statement can name its shard (docs/SCALING.md). */
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     format: text('format', { enum: AUDIO_FORMATS }).notNull(),
     bytes: bytea('bytes').notNull(),
   },

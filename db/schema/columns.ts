@@ -3,14 +3,17 @@ import { integer, pgEnum, timestamp } from 'drizzle-orm/pg-core';
 /** read_only < administrator; the order matters to `minRole`. */
 export const roleEnum = pgEnum('role', ['read_only', 'administrator']);
 
-/** Timestamps every table carries; `timestamptz` with milliseconds, as the API shows them. */
+/** A point in time: `timestamptz` with milliseconds, as the API shows time. */
+export const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/** Timestamps every table carries. */
 export const createdAt = {
-  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  createdAt: at('created_at').notNull().defaultNow(),
 };
 
 export const lifecycle = {
   ...createdAt,
-  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
 };
 
 /** Optimistic-lock counter: every update is `… where version = $read` and bumps it. */

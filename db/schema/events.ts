@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { networks } from './networks';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { networkReference, networks } from './networks';
+import { at } from './columns';
 
 /**
  * The event log: one row per domain event, written on the transaction of the
@@ -10,11 +11,9 @@ export const events = pgTable(
   'events',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     type: text('type').notNull(),
-    occurredAt: timestamp('occurred_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    occurredAt: at('occurred_at').notNull().defaultNow(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   },
   (t) => [
@@ -42,7 +41,7 @@ export const auditLog = pgTable(
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
-    occurredAt: timestamp('occurred_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    occurredAt: at('occurred_at').notNull().defaultNow(),
   },
   (t) => [index('audit_log_network_id_idx').on(t.networkId, t.id)],
 );

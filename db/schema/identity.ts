@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, pgView, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt, lifecycle, roleEnum } from './columns';
-import { networks } from './networks';
+import { boolean, check, index, pgTable, pgView, primaryKey, text } from 'drizzle-orm/pg-core';
+import { at, createdAt, lifecycle, roleEnum } from './columns';
+import { networkReference } from './networks';
 
 export const users = pgTable('users', {
   id: text('id').primaryKey(),
@@ -15,12 +15,10 @@ export const serviceAccounts = pgTable(
   'service_accounts',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     name: text('name').notNull(),
     role: roleEnum('role').notNull(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+    deletedAt: at('deleted_at'),
     ...lifecycle,
   },
   (t) => [index('service_accounts_network_idx').on(t.networkId)],
@@ -48,10 +46,10 @@ export const apiKeys = pgTable(
     identifiesOwner: boolean('identifies_owner').notNull().default(false),
     /** Set on a rotated key: the key that replaced it (the old one keeps working until revoked_at). */
     replacedByKeyId: text('replaced_by_key_id'),
-    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    expiresAt: at('expires_at'),
+    revokedAt: at('revoked_at'),
     /** Written at most once a minute per key, never on every request. */
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+    lastUsedAt: at('last_used_at'),
     ...createdAt,
   },
   (t) => [
@@ -72,9 +70,7 @@ export const apiKeyScopes = pgTable(
     keyId: text('key_id')
       .notNull()
       .references(() => apiKeys.id),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     role: roleEnum('role').notNull(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.networkId] }), index('api_key_scopes_network_idx').on(t.networkId)],
@@ -100,18 +96,16 @@ export const invitations = pgTable(
   'invitations',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     email: text('email').notNull(),
     role: roleEnum('role').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     status: text('status', { enum: ['pending', 'accepted', 'revoked'] })
       .notNull()
       .default('pending'),
-    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     createdByKeyId: text('created_by_key_id'),
-    acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }),
+    acceptedAt: at('accepted_at'),
     acceptedUserId: text('accepted_user_id').references(() => users.id),
     ...lifecycle,
   },

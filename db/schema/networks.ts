@@ -9,13 +9,21 @@ export const networks = pgTable('networks', {
   ...lifecycle,
 });
 
+/**
+ * The row's network: every tenant table carries it, the shard key of the Citus plan
+ * (docs/SCALING.md). A function declaration, so identity.ts (which networks.ts imports) can call it.
+ */
+export function networkReference() {
+  return text('network_id')
+    .notNull()
+    .references(() => networks.id);
+}
+
 export const memberships = pgTable(
   'memberships',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id),

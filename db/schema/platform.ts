@@ -1,5 +1,5 @@
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns';
+import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { at, createdAt } from './columns';
 
 /**
  * Remembered POST responses, per API key and Idempotency-Key, for 24 h.
@@ -15,7 +15,7 @@ export const idempotencyKeys = pgTable(
     responseStatus: integer('response_status'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
     responseBody: jsonb('response_body'),
-    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     ...createdAt,
   },
   (t) => [
@@ -33,7 +33,7 @@ export const idempotencyKeys = pgTable(
 export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   key: text('key').primaryKey(),
   tokens: doublePrecision('tokens').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
 });
 
 /** Instance-wide generated secrets, used only when APP_SECRET_KEY is not set (APP_ENV=test). */

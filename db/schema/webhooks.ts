@@ -1,21 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { lifecycle, versioned } from './columns';
+import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, lifecycle, versioned } from './columns';
 import { events } from './events';
-import { networks } from './networks';
+import { networkReference } from './networks';
 import { DELIVERY_STATUSES } from '@/domain/statuses';
 
 export { DELIVERY_STATUSES };
-
-const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
 export const webhooks = pgTable(
   'webhooks',
   {
     id: text('id').primaryKey(),
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     url: text('url').notNull(),
     /** Event types this subscription receives. */
     events: text('events').array().notNull(),
@@ -81,9 +77,7 @@ export const webhookAttempts = pgTable(
       .notNull()
       .references(() => webhookDeliveries.id),
     /** The delivery's network: every tenant table carries it, so a statement can name its shard (docs/SCALING.md). */
-    networkId: text('network_id')
-      .notNull()
-      .references(() => networks.id),
+    networkId: networkReference(),
     attemptNumber: integer('attempt_number').notNull(),
     startedAt: at('started_at').notNull(),
     latencyMs: integer('latency_ms'),
