@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fmtInt, fmtMiB, fmtMs, fmtRows, verdict } from '@/scripts/bench/format';
+import { fmtInt, fmtMiB, fmtMs, fmtRows, log, verdict } from '@/scripts/bench/format';
 import { autocannonVersion } from '@/scripts/bench/load';
 import type { ProcMemory } from '@/scripts/bench/proc';
 import { LIST_RATIO_TARGET, OFFER_SIZES } from '@/scripts/bench/scenarios/offer-lists';
@@ -221,4 +221,34 @@ export function describeEnvironment(postgresVersion: string, loadBefore: string)
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     loadBefore,
   };
+}
+
+/** Replace (or insert before the END OF GENERATED REPORT marker) this section of the report. */
+export function spliceSection(report: string, section: string[], title: string): string {
+  const text = `${section.join('\n').replace(/\n+$/, '')}\n\n`;
+  const start = report.indexOf(title);
+  if (start >= 0) {
+    const rest = report.slice(start + title.length);
+    const nextHeading = rest.search(/\n## |\n<!-- END OF GENERATED REPORT/);
+    const end = nextHeading < 0 ? report.length : start + title.length + nextHeading + 1;
+    return report.slice(0, start) + text + report.slice(end);
+  }
+  const at = report.indexOf('<!-- END OF GENERATED REPORT');
+  return at >= 0 ? report.slice(0, at) + text + report.slice(at) : `${report}\n${text}`;
+}
+
+/** Where a scenario run alone measured, for its section: its command, when, and on what machine. */
+export function measuredAlone(command: string): { command: string; date: string; machine: string } {
+  const cpus = os.cpus();
+  return {
+    command: benchCommand(command),
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
+  };
+}
+
+/** A scenario run alone rewrites its own section of the report at `file` only (a new report when there is none). */
+export function writeSectionAlone(file: string, section: string[], title: string): void {
+  writeFileSync(file, spliceSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n\n', section, title));
+  log(`wrote its section of ${path.relative(process.cwd(), file)}`);
 }

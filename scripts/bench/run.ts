@@ -376,6 +376,11 @@ async function main(): Promise<void> {
     for (const result of noisyNeighbour.result ?? []) log(noisyLogLine(result));
     if (settings.report) {
       const environment = describeEnvironment(pgVersion, loadBefore);
+      const measured = {
+        command: environment.command,
+        date: environment.date,
+        machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
+      };
       const sections = [
         ...renderListSection(lists.result, lists.error),
         ...renderSoakSection(soak.result, soak.error),
@@ -386,25 +391,9 @@ async function main(): Promise<void> {
           error: creatives.error,
           workerConcurrency,
         }),
-        ...renderWebhookSection(fanout.result, {
-          error: fanout.error,
-          command: environment.command,
-          date: environment.date,
-          machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
-        }),
-        ...renderFairnessSection(fairness.result, {
-          error: fairness.error,
-          command: environment.command,
-          date: environment.date,
-          machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
-        }),
-        ...renderNoisySection(noisyNeighbour.result, {
-          error: noisyNeighbour.error,
-          command: environment.command,
-          date: environment.date,
-          machine: `${environment.cores} × ${environment.cpu}, Node ${environment.node}`,
-          vendorDelayMs: settings.vendorDelayMs,
-        }),
+        ...renderWebhookSection(fanout.result, { error: fanout.error, ...measured }),
+        ...renderFairnessSection(fairness.result, { error: fairness.error, ...measured }),
+        ...renderNoisySection(noisyNeighbour.result, { error: noisyNeighbour.error, ...measured, vendorDelayMs: settings.vendorDelayMs }),
       ];
       const others = [...listVerdicts(lists.result, lists.error), soakVerdictRow(soak.result, soak.error)];
       writeReport(settings.report, renderReport(environment, runs, summaries, memory, others, sections));

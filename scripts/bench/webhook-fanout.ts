@@ -28,7 +28,7 @@
  *           BENCH_POOL_MAX=10 (alone: the service's database pool, as in run.ts)
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,8 +42,9 @@ import { api, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage, machineBusyMs, postgresCpuMs, procCpuMs } from '@/scripts/bench/proc';
 import { databaseUrl } from '@/scripts/bench/seed';
+import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
 import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
-import { benchCommand, numberEnv, parseEnvList, root } from '@/scripts/bench/settings';
+import { numberEnv, parseEnvList, root } from '@/scripts/bench/settings';
 import { finiteSorted, median as medianOf, percentile } from '@/scripts/bench/stats';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { EVENT_DATA_EXAMPLES } from '@/domain/events';
@@ -552,20 +553,6 @@ export function renderWebhookSection(
   return lines;
 }
 
-/** Replace (or insert before the END OF GENERATED REPORT marker) this section of the report. */
-export function spliceSection(report: string, section: string[], title = FANOUT_SECTION_TITLE): string {
-  const text = `${section.join('\n').replace(/\n+$/, '')}\n\n`;
-  const start = report.indexOf(title);
-  if (start >= 0) {
-    const rest = report.slice(start + title.length);
-    const nextHeading = rest.search(/\n## |\n<!-- END OF GENERATED REPORT/);
-    const end = nextHeading < 0 ? report.length : start + title.length + nextHeading + 1;
-    return report.slice(0, start) + text + report.slice(end);
-  }
-  const at = report.indexOf('<!-- END OF GENERATED REPORT');
-  return at >= 0 ? report.slice(0, at) + text + report.slice(at) : `${report}\n${text}`;
-}
-
 // ---------------------------------------------------------------- standalone
 
 async function standalone(): Promise<void> {
@@ -609,16 +596,8 @@ async function standalone(): Promise<void> {
     log(
       `burst median ${fmtInt(v.throughput)}/s (${v.throughputMet ? 'met' : 'MISSED'}), steady median p99 ${fmt(v.p99)} ms (${v.p99Met ? 'met' : 'MISSED'}); duplicates ${result.duplicates}, unverified ${result.unverified}, db ${JSON.stringify(result.dbCheck)}`,
     );
-    if (report) {
-      const cpus = os.cpus();
-      const section = renderWebhookSection(result, {
-        command: benchCommand('npx tsx scripts/bench/webhook-fanout.ts'),
-        date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
-      });
-      writeFileSync(report, spliceSection(existsSync(report) ? readFileSync(report, 'utf8') : '# Performance\n\n', section));
-      log(`wrote its section of ${path.relative(process.cwd(), report)}`);
-    }
+    if (report)
+      writeSectionAlone(report, renderWebhookSection(result, measuredAlone('npx tsx scripts/bench/webhook-fanout.ts')), FANOUT_SECTION_TITLE);
   } finally {
     await cleanup();
   }

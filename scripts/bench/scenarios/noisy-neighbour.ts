@@ -34,7 +34,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,9 +48,9 @@ import { loadAverage } from '@/scripts/bench/proc';
 import { startFakeVendor } from '@/scripts/bench/creative-overhead';
 import { databaseUrl } from '@/scripts/bench/seed';
 import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
-import { benchCommand, noisy, root, settings, type NoisySettings } from '@/scripts/bench/settings';
+import { noisy, type NoisySettings, root, settings } from '@/scripts/bench/settings';
 import { median, percentile } from '@/scripts/bench/stats';
-import { spliceSection } from '@/scripts/bench/webhook-fanout';
+import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 export const NOISY_SECTION_TITLE = '## Noisy neighbours (scripts/bench/scenarios/noisy-neighbour.ts)';
@@ -641,15 +641,8 @@ async function standalone(): Promise<void> {
     }
     for (const result of results) log(noisyLogLine(result));
     if (report) {
-      const cpus = os.cpus();
-      const section = renderNoisySection(results, {
-        command: benchCommand('node --import tsx scripts/bench/scenarios/noisy-neighbour.ts'),
-        date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
-        vendorDelayMs: settings.vendorDelayMs,
-      });
-      writeFileSync(report, spliceSection(existsSync(report) ? readFileSync(report, 'utf8') : '# Performance\n\n', section, NOISY_SECTION_TITLE));
-      log(`wrote its section of ${path.relative(process.cwd(), report)}`);
+      const measured = measuredAlone('node --import tsx scripts/bench/scenarios/noisy-neighbour.ts');
+      writeSectionAlone(report, renderNoisySection(results, { ...measured, vendorDelayMs: settings.vendorDelayMs }), NOISY_SECTION_TITLE);
     }
     if (!results.every(noisyMet)) process.exitCode = 1;
   } finally {

@@ -16,7 +16,7 @@
  * Settings: BENCH_FAIR_QUEUED=1000 BENCH_FAIR_RATE=100 BENCH_FAIR_SECONDS=30 BENCH_FAIR_HEALTHY=5
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +31,10 @@ import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
 import { databaseUrl } from '@/scripts/bench/seed';
 import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
-import { benchCommand, numberEnv, root } from '@/scripts/bench/settings';
+import { numberEnv, root } from '@/scripts/bench/settings';
 import { percentile } from '@/scripts/bench/stats';
-import { record, spliceSection } from '@/scripts/bench/webhook-fanout';
+import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
+import { record } from '@/scripts/bench/webhook-fanout';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 export const FAIRNESS_P99_TARGET_MS = 2_000;
@@ -249,14 +250,8 @@ async function standalone(): Promise<void> {
     const result = await runWebhookFairness({ baseUrl: service.url, token }, dbUrl, settings, { log });
     log(fairnessLogLine(result));
     if (report) {
-      const cpus = os.cpus();
-      const section = renderFairnessSection(result, {
-        command: benchCommand('npx tsx scripts/bench/scenarios/webhook-fairness.ts'),
-        date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        machine: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}, Node ${process.version}`,
-      });
-      writeFileSync(report, spliceSection(existsSync(report) ? readFileSync(report, 'utf8') : '# Performance\n\n', section, FAIRNESS_SECTION_TITLE));
-      log(`wrote its section of ${path.relative(process.cwd(), report)}`);
+      const section = renderFairnessSection(result, measuredAlone('npx tsx scripts/bench/scenarios/webhook-fairness.ts'));
+      writeSectionAlone(report, section, FAIRNESS_SECTION_TITLE);
     }
     if (!fairnessMet(result)) process.exitCode = 1;
   } finally {
