@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { freePort } from '@/scripts/free-port';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +61,39 @@ export function listenOnLoopback(server: Server): Promise<{ url: string; close: 
       });
     });
   });
+}
+
+/**
+ * A benchmark's webhook endpoint on 127.0.0.1: a request to a path under `/hang` is read and never
+ * answered (counted in `hanging`, until its connection closes); any other is answered 200 once
+ * `receive` has its JSON body and when it arrived (`performance.now()`).
+ */
+export async function startBenchEndpoint(receive: (body: unknown, at: number) => void) {
+  const hanging = { requests: 0, open: 0, maxOpen: 0 };
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/hang')) {
+      hanging.requests++;
+      hanging.open++;
+      hanging.maxOpen = Math.max(hanging.maxOpen, hanging.open);
+      req.resume();
+      req.socket.once('close', () => hanging.open--);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      try {
+        receive(JSON.parse(Buffer.concat(chunks).toString('utf8')), at);
+      } catch {
+        // not a delivery
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  const { url, close } = await listenOnLoopback(server);
+  return { url, hanging, close };
 }
 
 function tail(file: string, lines = 30): string {

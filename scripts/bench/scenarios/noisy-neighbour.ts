@@ -35,7 +35,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -47,7 +46,7 @@ import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
 import { startFakeVendor } from '@/scripts/bench/creative-overhead';
 import { databaseUrl } from '@/scripts/bench/seed';
-import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
+import { Processes, serviceEnvironment, startBenchEndpoint } from '@/scripts/bench/services';
 import { noisy, type NoisySettings, root, settings } from '@/scripts/bench/settings';
 import { median, percentile } from '@/scripts/bench/stats';
 import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
@@ -168,44 +167,18 @@ function startAttack(spec: AttackSpec): Promise<NonNullable<PhaseResult['attacke
 
 // ---------------------------------------------------------------- B's endpoint and A's hanging one
 
-interface Receiver {
-  url: string;
-  /** offer_id → performance.now() of the first receipt of its offer.accepted at B's endpoint. */
-  accepted: Map<string, number>;
-  hanging: { requests: number; open: number; maxOpen: number };
-  close(): Promise<void>;
+/** B's endpoint (`/b`), noting the first receipt of each offer's offer.accepted (offer_id → performance.now()), and A's hanging one (`/hang/…`). */
+async function startReceiver() {
+  const accepted = new Map<string, number>();
+  const endpoint = await startBenchEndpoint((body, at) => {
+    const envelope = body as { type: string; data: { offer_id?: string } };
+    if (envelope.type === 'offer.accepted' && envelope.data.offer_id && !accepted.has(envelope.data.offer_id))
+      accepted.set(envelope.data.offer_id, at);
+  });
+  return { ...endpoint, accepted };
 }
 
-async function startReceiver(): Promise<Receiver> {
-  const accepted = new Map<string, number>();
-  const hanging = { requests: 0, open: 0, maxOpen: 0 };
-  const server: Server = createServer((req, res) => {
-    if (req.url?.startsWith('/hang/')) {
-      hanging.requests++;
-      hanging.open++;
-      hanging.maxOpen = Math.max(hanging.maxOpen, hanging.open);
-      req.resume();
-      req.socket.once('close', () => hanging.open--);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const at = performance.now();
-      try {
-        const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { offer_id?: string } };
-        if (envelope.type === 'offer.accepted' && envelope.data.offer_id && !accepted.has(envelope.data.offer_id))
-          accepted.set(envelope.data.offer_id, at);
-      } catch {
-        // not ours
-      }
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  server.keepAliveTimeout = 5_000;
-  const { url, close } = await listenOnLoopback(server);
-  return { url, accepted, hanging, close };
-}
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 // ---------------------------------------------------------------- the two networks
 

@@ -17,7 +17,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,7 +29,7 @@ import { api, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
 import { databaseUrl } from '@/scripts/bench/seed';
-import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
+import { Processes, serviceEnvironment, startBenchEndpoint } from '@/scripts/bench/services';
 import { numberEnv, root } from '@/scripts/bench/settings';
 import { percentile } from '@/scripts/bench/stats';
 import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
@@ -74,40 +73,16 @@ export interface FairnessResult {
   loadBefore: string;
 }
 
-interface Receiver {
-  url: string;
-  receivedAt: Map<number, number>;
-  hanging: { open: number; maxOpen: number; requests: number };
-  close(): Promise<void>;
-}
-
-/** `/hang`: reads the request, never answers. Anything else: records the first receipt of each `bench_seq` and answers 200. */
-async function startReceiver(run: string): Promise<Receiver> {
+/** `/hang`: reads the request, never answers. Anything else: records the first receipt of each `bench_seq` of this run and answers 200. */
+async function startReceiver(run: string) {
   const receivedAt = new Map<number, number>();
-  const hanging = { open: 0, maxOpen: 0, requests: 0 };
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/hang') {
-      hanging.requests++;
-      hanging.open++;
-      hanging.maxOpen = Math.max(hanging.maxOpen, hanging.open);
-      req.resume();
-      req.socket.once('close', () => hanging.open--);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const at = performance.now();
-      // The run and sequence number ride in offer.accepted's ids (webhook-fanout.ts's `record`).
-      const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { campaign_id: string; offer_id: string } };
-      const seq = Number(envelope.data.offer_id);
-      if (envelope.data.campaign_id === run && !receivedAt.has(seq)) receivedAt.set(seq, at);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
+  const endpoint = await startBenchEndpoint((body, at) => {
+    // The run and sequence number ride in offer.accepted's ids (webhook-fanout.ts's `record`).
+    const envelope = body as { data: { campaign_id: string; offer_id: string } };
+    const seq = Number(envelope.data.offer_id);
+    if (envelope.data.campaign_id === run && !receivedAt.has(seq)) receivedAt.set(seq, at);
   });
-  server.keepAliveTimeout = 5_000;
-  const { url, close } = await listenOnLoopback(server);
-  return { url, receivedAt, hanging, close };
+  return { ...endpoint, receivedAt };
 }
 
 async function networkWithHook(a: Api, label: string, url: string): Promise<string> {
