@@ -252,3 +252,9 @@ export function writeSectionAlone(file: string, section: string[], title: string
   writeFileSync(file, spliceSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Performance\n\n', section, title));
   log(`wrote its section of ${path.relative(process.cwd(), file)}`);
 }
+
+/** The report a scenario run alone writes: BENCH_REPORT, else docs/PERFORMANCE.md; none for BENCH_REPORT=- or a quick run that names none. */
+export function reportAlone(quick: boolean): string | undefined {
+  if (process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT)) return undefined;
+  return path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+}

@@ -5,12 +5,16 @@
  * Node's default flags), each logging to files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { freePort } from '@/scripts/free-port';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import postgres from 'postgres';
 import { log } from '@/scripts/bench/format';
+import { databaseUrl } from '@/scripts/bench/seed';
 import { POOL_MAX, RATE_LIMIT, root } from '@/scripts/bench/settings';
 import { SERVICE_NODE_FLAGS } from '@/scripts/node-flags';
 import { everyRequestBudget } from '@/tests/support/shared-limits';
@@ -199,5 +203,34 @@ export class Processes {
   /** Stops every process started so far, ignoring failures (cleanup). */
   async stopAll(): Promise<void> {
     await Promise.all(this.started.map((c) => stopChild(c).catch(() => undefined)));
+  }
+}
+
+/**
+ * For a scenario run alone: a fresh database on the server of `pgUrl` and a `Processes` logging to
+ * a temporary folder (`where` says which, for a start note). After `run`, or on Ctrl-C, every
+ * process is stopped and the database dropped.
+ */
+export async function onFreshDatabase<T>(
+  pgUrl: string,
+  run: (fresh: { dbUrl: string; processes: Processes; where: string }) => Promise<T>,
+): Promise<T> {
+  const dbName = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
+  const logDir = mkdtempSync(path.join(os.tmpdir(), `${dbName}-`));
+  const processes = new Processes(logDir);
+  let created = false;
+  const cleanup = async () => {
+    await processes.stopAll();
+    if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+    await admin.end({ timeout: 5 });
+  };
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  try {
+    await admin.unsafe(`create database "${dbName}"`);
+    created = true;
+    return await run({ dbUrl: databaseUrl(pgUrl, dbName), processes, where: `database ${dbName}, logs in ${logDir}` });
+  } finally {
+    await cleanup();
   }
 }

@@ -28,23 +28,19 @@
  *           BENCH_POOL_MAX=10 (alone: the service's database pool, as in run.ts)
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { sql as dsql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { connect, type DbHandle } from '@/db/client';
 import { api, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage, machineBusyMs, postgresCpuMs, procCpuMs } from '@/scripts/bench/proc';
-import { databaseUrl } from '@/scripts/bench/seed';
-import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
-import { listenOnLoopback, Processes, serviceEnvironment } from '@/scripts/bench/services';
-import { numberEnv, parseEnvList, root } from '@/scripts/bench/settings';
+import { measuredAlone, reportAlone, writeSectionAlone } from '@/scripts/bench/report';
+import { listenOnLoopback, onFreshDatabase, serviceEnvironment } from '@/scripts/bench/services';
+import { numberEnv, parseEnvList } from '@/scripts/bench/settings';
 import { finiteSorted, median as medianOf, percentile } from '@/scripts/bench/stats';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { EVENT_DATA_EXAMPLES } from '@/domain/events';
@@ -559,31 +555,14 @@ async function standalone(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const settings = fanoutSettings(quick);
   const pgUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const report =
-    process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT)
-      ? undefined
-      : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
+  const report = reportAlone(quick);
   const extraEnv = parseEnvList(process.env.BENCH_SERVICE_ENV, 'BENCH_SERVICE_ENV');
-  const dbName = `bench_${randomBytes(6).toString('hex')}`;
-  const dbUrl = databaseUrl(pgUrl, dbName);
-  const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
-  const logDir = mkdtempSync(path.join(os.tmpdir(), `${dbName}-`));
-  const processes = new Processes(logDir);
-  let created = false;
-  const cleanup = async () => {
-    await processes.stopAll();
-    if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
-    await admin.end({ timeout: 5 });
-  };
-  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
-  try {
-    await admin.unsafe(`create database "${dbName}"`);
-    created = true;
+  await onFreshDatabase(pgUrl, async ({ dbUrl, processes, where }) => {
     const token = generateApiKeyToken('test');
     const env = serviceEnvironment(dbUrl, token, { WEBHOOK_ALLOW_PRIVATE: '1', ...extraEnv });
     const service = await processes.start('service', 'scripts/start.ts', env, {
       what: 'the service',
-      note: `database ${dbName}, logs in ${logDir}`,
+      note: where,
       readyToken: token,
       timeoutMs: 900_000,
       nodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
@@ -598,9 +577,7 @@ async function standalone(): Promise<void> {
     );
     if (report)
       writeSectionAlone(report, renderWebhookSection(result, measuredAlone('npx tsx scripts/bench/webhook-fanout.ts')), FANOUT_SECTION_TITLE);
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -34,22 +34,20 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import postgres from 'postgres';
 import { api, call, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
 import { startFakeVendor } from '@/scripts/bench/creative-overhead';
-import { databaseUrl } from '@/scripts/bench/seed';
-import { Processes, serviceEnvironment, startBenchEndpoint } from '@/scripts/bench/services';
+import { onFreshDatabase, serviceEnvironment, startBenchEndpoint } from '@/scripts/bench/services';
 import { noisy, type NoisySettings, root, settings } from '@/scripts/bench/settings';
 import { median, percentile } from '@/scripts/bench/stats';
-import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
+import { measuredAlone, reportAlone, writeSectionAlone } from '@/scripts/bench/report';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 export const NOISY_SECTION_TITLE = '## Noisy neighbours (scripts/bench/scenarios/noisy-neighbour.ts)';
@@ -583,18 +581,8 @@ function noisyTable(r: NoisyResult): string[] {
 }
 
 async function standalone(): Promise<void> {
-  const report =
-    process.env.BENCH_REPORT === '-' || (settings.quick && !process.env.BENCH_REPORT)
-      ? undefined
-      : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
-  const dbName = `bench_${randomBytes(6).toString('hex')}`;
-  const dbUrl = databaseUrl(settings.pgUrl, dbName);
-  const admin = postgres(settings.pgUrl, { max: 1, onnotice: () => {} });
-  const processes = new Processes(mkdtempSync(path.join(os.tmpdir(), `${dbName}-`)));
-  let created = false;
-  try {
-    await admin.unsafe(`create database "${dbName}"`);
-    created = true;
+  const report = reportAlone(settings.quick);
+  await onFreshDatabase(settings.pgUrl, async ({ dbUrl, processes }) => {
     const token = generateApiKeyToken('test');
     const results: NoisyResult[] = [];
     for (const synth of noisy.synth) {
@@ -618,11 +606,7 @@ async function standalone(): Promise<void> {
       writeSectionAlone(report, renderNoisySection(results, { ...measured, vendorDelayMs: settings.vendorDelayMs }), NOISY_SECTION_TITLE);
     }
     if (!results.every(noisyMet)) process.exitCode = 1;
-  } finally {
-    await processes.stopAll();
-    if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
-    await admin.end({ timeout: 5 });
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

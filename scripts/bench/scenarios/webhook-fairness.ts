@@ -16,23 +16,19 @@
  * Settings: BENCH_FAIR_QUEUED=1000 BENCH_FAIR_RATE=100 BENCH_FAIR_SECONDS=30 BENCH_FAIR_HEALTHY=5
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { sql as dsql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { connect } from '@/db/client';
 import { api, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
-import { databaseUrl } from '@/scripts/bench/seed';
-import { Processes, serviceEnvironment, startBenchEndpoint } from '@/scripts/bench/services';
-import { numberEnv, root } from '@/scripts/bench/settings';
+import { onFreshDatabase, serviceEnvironment, startBenchEndpoint } from '@/scripts/bench/services';
+import { numberEnv } from '@/scripts/bench/settings';
 import { percentile } from '@/scripts/bench/stats';
-import { measuredAlone, writeSectionAlone } from '@/scripts/bench/report';
+import { measuredAlone, reportAlone, writeSectionAlone } from '@/scripts/bench/report';
 import { record } from '@/scripts/bench/webhook-fanout';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
@@ -204,18 +200,8 @@ async function standalone(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const settings = fairnessSettings(quick);
   const pgUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const report =
-    process.env.BENCH_REPORT === '-' || (quick && !process.env.BENCH_REPORT)
-      ? undefined
-      : path.resolve(process.env.BENCH_REPORT || path.join(root, 'docs', 'PERFORMANCE.md'));
-  const dbName = `bench_${randomBytes(6).toString('hex')}`;
-  const dbUrl = databaseUrl(pgUrl, dbName);
-  const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
-  const processes = new Processes(mkdtempSync(path.join(os.tmpdir(), `${dbName}-`)));
-  let created = false;
-  try {
-    await admin.unsafe(`create database "${dbName}"`);
-    created = true;
+  const report = reportAlone(quick);
+  await onFreshDatabase(pgUrl, async ({ dbUrl, processes }) => {
     const token = generateApiKeyToken('test');
     const service = await processes.start('service', 'scripts/start.ts', serviceEnvironment(dbUrl, token, { WEBHOOK_ALLOW_PRIVATE: '1' }), {
       what: 'the service',
@@ -229,11 +215,7 @@ async function standalone(): Promise<void> {
       writeSectionAlone(report, section, FAIRNESS_SECTION_TITLE);
     }
     if (!fairnessMet(result)) process.exitCode = 1;
-  } finally {
-    await processes.stopAll();
-    if (created) await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
-    await admin.end({ timeout: 5 });
-  }
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
