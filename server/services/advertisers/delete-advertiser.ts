@@ -3,8 +3,7 @@ import type { Tx } from '@/db/client';
 import { advertisers, campaigns } from '@/db/schema';
 import { conflict, notFound } from '@/server/errors';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
-import { assertAdvertiserVersion } from './update-advertiser';
-import { modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
+import { modifiedConcurrently, updateVersioned, versionToWrite } from '@/server/services/optimistic-lock';
 
 /** Campaigns in these states still run (or may run) for the advertiser, so it cannot go away under them. */
 export const LIVE_CAMPAIGN_STATUSES = ['draft', 'active', 'paused'] as const;
@@ -27,7 +26,7 @@ export async function deleteAdvertiser({
 }): Promise<AdvertiserRow> {
   const current = await findAdvertiser({ db: tx, networkId: input.networkId, advertiserId: input.advertiserId, lock: 'update' });
   if (!current) throw notFound('Advertiser');
-  const version = assertAdvertiserVersion(current, input.expectedVersion);
+  const version = versionToWrite('Advertiser', current.version, input.expectedVersion);
   const [live] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(campaigns)

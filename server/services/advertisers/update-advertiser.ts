@@ -6,12 +6,6 @@ import type { AdvertiserFields } from './create-advertiser';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
 
-/** The version the write is conditional on: the client's, or the one just read. */
-export function assertAdvertiserVersion(current: AdvertiserRow, expected: number | undefined): number {
-  const version = versionToWrite('Advertiser', current.version, expected);
-  return version;
-}
-
 /**
  * Optimistically locked update: conditional on the version the client expects
  * (or the one read here), so of two concurrent writers exactly one wins.
@@ -29,7 +23,7 @@ export async function updateAdvertiser({
 }): Promise<AdvertiserRow> {
   const current = await findAdvertiser({ db: tx, networkId: input.networkId, advertiserId: input.advertiserId });
   if (!current) throw notFound('Advertiser');
-  const version = assertAdvertiserVersion(current, input.expectedVersion);
+  const version = versionToWrite('Advertiser', current.version, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
   const [row] = await updateVersioned({
     tx,

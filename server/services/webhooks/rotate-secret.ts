@@ -1,10 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { webhooks } from '@/db/schema';
-import { notFound } from '@/server/errors';
 import { sealSecret } from '@/server/secrets';
 import { recordAudit } from '@/server/services/audit/record-audit';
-import { findWebhook, generateWebhookSecret, WEBHOOK_SECRET_PURPOSE, type WebhookRow } from './subscriptions';
+import { generateWebhookSecret, requireWebhook, WEBHOOK_SECRET_PURPOSE, type WebhookRow } from './subscriptions';
 import { updateVersioned } from '@/server/services/optimistic-lock';
 
 /** How long deliveries carry the old secret's signature too, after a rotation. */
@@ -24,8 +23,7 @@ export async function rotateWebhookSecret({
   webhookId: string;
   actorKeyId: string;
 }): Promise<{ row: WebhookRow; secret: string }> {
-  const current = await findWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId, lock: 'update' });
-  if (!current) throw notFound('Webhook');
+  const current = await requireWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId, lock: 'update' });
   const secret = generateWebhookSecret();
   const [row] = await updateVersioned({
     tx,

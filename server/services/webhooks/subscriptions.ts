@@ -110,11 +110,6 @@ export interface WebhookChanges {
   status?: 'active' | 'disabled';
 }
 
-function assertVersion(current: WebhookRow, expected: number | undefined): number {
-  const version = versionToWrite('Webhook', current.version, expected);
-  return version;
-}
-
 /**
  * Optimistically locked update. Setting `status: active` clears
  * `disabled_reason` and resumes the deliveries left pending while the
@@ -133,9 +128,8 @@ export async function updateWebhook({
   expectedVersion: number | undefined;
   actorKeyId: string;
 }): Promise<WebhookRow> {
-  const current = await findWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
-  if (!current) throw notFound('Webhook');
-  const version = assertVersion(current, input.expectedVersion);
+  const current = await requireWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
+  const version = versionToWrite('Webhook', current.version, input.expectedVersion);
   const changed = Object.keys(input.changes);
   if (changed.length === 0) return current;
   const set: Partial<typeof webhooks.$inferInsert> = { ...input.changes };
@@ -184,9 +178,8 @@ export async function deleteWebhook({
   expectedVersion: number | undefined;
   actorKeyId: string;
 }): Promise<WebhookRow> {
-  const current = await findWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
-  if (!current) throw notFound('Webhook');
-  const version = assertVersion(current, input.expectedVersion);
+  const current = await requireWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
+  const version = versionToWrite('Webhook', current.version, input.expectedVersion);
   const [row] = await updateVersioned({
     tx,
     table: webhooks,
