@@ -33,8 +33,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { newId, pooledRandomBytes } from '@/db/ids';
+// Types only: this process loads none of the service's modules.
 import type { RenderedStatement } from '@/db/statement';
 import type { ServiceStatements } from '@/scripts/bench/service-statements';
+import type { KeyRow } from '@/server/auth/principal';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -52,19 +54,6 @@ const sql = postgres(url, { max: poolMax, prepare, onnotice: () => {}, connectio
 // Same checks as server/auth/tokens.ts and server/auth/principal.ts.
 const API_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{32,}$/;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-interface KeyRow {
-  id: string;
-  name: string;
-  super_user: boolean;
-  user_id: string | null;
-  service_account_id: string | null;
-  owner_name: string;
-  expired: boolean;
-  revoked: boolean;
-  last_used_stale: boolean;
-  scopes: Array<{ network_id: string; role: string }>;
-}
 
 /**
  * The service's statements, as Postgres receives them (scripts/bench/service-statements.ts).

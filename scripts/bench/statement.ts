@@ -57,9 +57,8 @@ try {
   const k = apiKeys,
     a = apiKeyAccess,
     sa = serviceAccounts;
-  const drizzleSql = async (tokenHash: string) =>
-    (
-      await h.db.execute(sql`
+  /** The lookup as Drizzle's `sql`, the token hash a value (bound per query) or a placeholder (a prepared statement). */
+  const findKeySql = (tokenHash: string | ReturnType<typeof sql.placeholder>) => sql`
     select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner},
       (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
       (${k.expiresAt} is not null and ${k.expiresAt} <= now()) as expired,
@@ -71,22 +70,10 @@ try {
       ), '[]'::json) as scopes
     from ${k}
     left join ${sa} on ${sa.id} = ${k.serviceAccountId}
-    where ${k.tokenHash} = ${tokenHash} and (${k.serviceAccountId} is null or ${sa.deletedAt} is null)`)
-    )[0];
+    where ${k.tokenHash} = ${tokenHash} and (${k.serviceAccountId} is null or ${sa.deletedAt} is null)`;
+  const drizzleSql = async (tokenHash: string) => (await h.db.execute(findKeySql(tokenHash)))[0];
 
-  const findKeyStatement = statement<Record<string, unknown>, { tokenHash: string }>(sql`
-    select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner},
-      (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
-      (${k.expiresAt} is not null and ${k.expiresAt} <= now()) as expired,
-      (${k.revokedAt} is not null and ${k.revokedAt} <= now()) as revoked,
-      coalesce((
-        select json_agg(json_build_object('network_id', ${a.networkId}, 'role', ${a.role}) order by ${a.networkId})
-        from ${a}
-        where ${a.keyId} = ${k.id} and ${a.role} is not null
-      ), '[]'::json) as scopes
-    from ${k}
-    left join ${sa} on ${sa.id} = ${k.serviceAccountId}
-    where ${k.tokenHash} = ${sql.placeholder('tokenHash')} and (${k.serviceAccountId} is null or ${sa.deletedAt} is null)`);
+  const findKeyStatement = statement<Record<string, unknown>, { tokenHash: string }>(findKeySql(sql.placeholder('tokenHash')));
   const compiled = async (tokenHash: string) => (await findKeyStatement(h.sql, { tokenHash }))[0];
   const scopesSub = sql<unknown>`coalesce((select json_agg(json_build_object('network_id', ${a.networkId}, 'role', ${a.role}) order by ${a.networkId}) from ${a} where ${a.keyId} = ${k.id} and ${a.role} is not null), '[]'::json)`;
   const builder = async (tokenHash: string) =>
