@@ -40,6 +40,19 @@ function expectQuotaExceeded(res: { status: number; headers: Headers; body: Prob
   expect(res.body.detail).toContain(`(${QUOTA}, ${setting})`);
 }
 
+/** QUOTA creations one after another, each answered 201, then one more refused by the quota: the ids made, and that refusal. */
+async function fillQuota(create: () => Promise<{ status: number; headers: Headers; body: { id: string } & Problem }>, setting: string) {
+  const made: string[] = [];
+  for (let i = 0; i < QUOTA; i++) {
+    const res = await create();
+    expect(res.status).toBe(201);
+    made.push(res.body.id);
+  }
+  const refused = await create();
+  expectQuotaExceeded(refused, setting);
+  return { made, refused };
+}
+
 /** RACERS creations at once: how many got 201, and every other answer is the quota's 409. */
 async function race(create: () => Promise<{ status: number; headers: Headers; body: Problem }>, setting: string): Promise<number> {
   const answers = await Promise.all(Array.from({ length: RACERS }, create));
@@ -55,14 +68,7 @@ const invitation = (networkId: string) =>
 describe('webhook subscriptions per network (QUOTA_WEBHOOKS_PER_NETWORK)', () => {
   it('are refused at the quota with 409 quota-exceeded, disabled ones counting; deleting one frees a slot', async () => {
     const network = await newNetwork();
-    const made: string[] = [];
-    for (let i = 0; i < QUOTA; i++) {
-      const res = await webhook(network);
-      expect(res.status).toBe(201);
-      made.push(res.body.id);
-    }
-    const refused = await webhook(network);
-    expectQuotaExceeded(refused, 'QUOTA_WEBHOOKS_PER_NETWORK');
+    const { made, refused } = await fillQuota(() => webhook(network), 'QUOTA_WEBHOOKS_PER_NETWORK');
     expect(refused.body.detail).toMatch(/^This network has 3 webhook subscriptions, its quota/);
 
     expect((await call('PATCH', `/networks/${network}/webhooks/${made[0]}`, { status: 'disabled' })).status).toBe(200);
@@ -84,14 +90,7 @@ describe('webhook subscriptions per network (QUOTA_WEBHOOKS_PER_NETWORK)', () =>
 describe('pending invitations per network (QUOTA_PENDING_INVITATIONS_PER_NETWORK)', () => {
   it('are refused at the quota; revoking one frees a slot', async () => {
     const network = await newNetwork();
-    const made: string[] = [];
-    for (let i = 0; i < QUOTA; i++) {
-      const res = await invitation(network);
-      expect(res.status).toBe(201);
-      made.push(res.body.id);
-    }
-    const refused = await invitation(network);
-    expectQuotaExceeded(refused, 'QUOTA_PENDING_INVITATIONS_PER_NETWORK');
+    const { made, refused } = await fillQuota(() => invitation(network), 'QUOTA_PENDING_INVITATIONS_PER_NETWORK');
     expect(refused.body.detail).toMatch(/^This network has 3 pending invitations, its quota/);
     expect((await call('DELETE', `/networks/${network}/invitations/${made[0]}`)).status).toBe(200);
     expect((await invitation(network)).status).toBe(201);
