@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
+import { api, type ApiResponse } from '@/tests/support/api';
 
 /** What the credentials model sends and counts: one server, one bootstrap super_user token. */
 export interface Real {
@@ -69,12 +70,7 @@ export interface MeView {
   scopes: ScopeView[];
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  text: string;
-}
+export type Answer = ApiResponse<unknown>;
 
 export interface Request {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -88,19 +84,11 @@ export interface Request {
 
 /** One request to /v1; every POST carries an Idempotency-Key so it can be replayed later. */
 export async function send(real: Real, request: Request): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${request.token}` };
+  const headers: Record<string, string> = {};
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
   real.stats.requests += 1;
-  const res = await fetch(`${real.baseUrl}/v1${request.path}`, { method: request.method, headers, body: request.body });
-  const text = await res.text();
-  let body: unknown = undefined;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = text;
-  }
-  return { status: res.status, headers: res.headers, body, text };
+  return api<unknown>(request.method, request.path, { token: request.token, rawBody: request.body, headers, baseUrl: real.baseUrl });
 }
 
 /** A POST with a fresh Idempotency-Key. */
