@@ -10,17 +10,12 @@ import { migrateDatabase } from '@/db/migrate';
 import { addJob } from '@/server/jobs/enqueue';
 import { startWorker } from '@/jobs/worker';
 import { logger } from '@/server/logger';
-import { createTestDatabase } from '@/tests/support/database';
-import { startPostgresProxy } from '@/tests/support/pg-proxy';
+import { proxiedTestDatabase } from '@/tests/support/pg-proxy';
 import { until } from '@/tests/support/until';
 
 describe('the worker after its connections die while it finishes a job', () => {
   it('starts both pools again and each runs its next job once Postgres answers', { timeout: 90_000 }, async () => {
-    const database = await createTestDatabase('supervise');
-    const direct = new URL(database.url);
-    const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(proxy.port);
+    const { database, proxy, viaProxy } = await proxiedTestDatabase('supervise');
     const handle = connect(database.url, { max: 1 });
     let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
     // graphile-worker logs every dead connection at error level; those errors are the point here.
@@ -37,7 +32,7 @@ describe('the worker after its connections die while it finishes a job', () => {
         if (name.endsWith(':first')) await firstMayFinish;
       };
       worker = await startWorker({
-        connectionString: viaProxy.toString(),
+        connectionString: viaProxy,
         concurrency: 1,
         synthesisConcurrency: 1,
         crontab: '',

@@ -12,9 +12,8 @@ import { FIND_KEY_STATEMENT } from '@/server/auth/principal';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
 import { api, type Problem } from '@/tests/support/api';
-import { createTestDatabase } from '@/tests/support/database';
 import { createNetworkRow, personKey, serviceAccountKey } from '@/tests/support/fixtures';
-import { startPostgresProxy } from '@/tests/support/pg-proxy';
+import { proxiedTestDatabase } from '@/tests/support/pg-proxy';
 import { startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 
 const superToken = generateApiKeyToken('test');
@@ -31,16 +30,9 @@ const NETWORK_BURST = 150;
 const MAX_BATCH = 50;
 
 beforeAll(async () => {
-  const db = await createTestDatabase('budgets');
-  const direct = new URL(db.url);
-  const proxy = await startPostgresProxy(
-    { host: direct.hostname, port: Number(direct.port || 5432) },
-    { onExecution: (sql) => recording && executed.push(sql) },
-  );
-  const viaProxy = new URL(db.url);
-  viaProxy.port = String(proxy.port);
+  const { database: db, proxy, viaProxy } = await proxiedTestDatabase('budgets', { onExecution: (sql) => recording && executed.push(sql) });
   server = await startServerProcess({
-    DATABASE_URL: viaProxy.toString(),
+    DATABASE_URL: viaProxy,
     BOOTSTRAP_SUPERUSER_TOKEN: superToken,
     WORKER: 'off',
     RATE_LIMIT_PER_SECOND: '0.01',

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { adInventoryOverHttp, api } from '@/tests/support/api';
-import { createTestDatabase } from '@/tests/support/database';
-import { startPostgresProxy } from '@/tests/support/pg-proxy';
+import { proxiedTestDatabase } from '@/tests/support/pg-proxy';
 import { ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { loadSqlParser, tenantRelations, unroutedReferences, type Unrouted } from '@/tests/support/tenant-statements';
 import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
@@ -93,15 +92,8 @@ let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
   await loadSqlParser();
   receiver = await startWebhookReceiver(() => secret);
-  const database = await createTestDatabase('tenant');
-  const direct = new URL(database.url);
-  const proxy = await startPostgresProxy(
-    { host: direct.hostname, port: Number(direct.port || 5432) },
-    { onStatement: (sql) => recording && sent.push(sql) },
-  );
-  const viaProxy = new URL(database.url);
-  viaProxy.port = String(proxy.port);
-  server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: token, WEBHOOK_ALLOW_PRIVATE: '1' });
+  const { database, proxy, viaProxy } = await proxiedTestDatabase('tenant', { onStatement: (sql) => recording && sent.push(sql) });
+  server = await startServerProcess({ DATABASE_URL: viaProxy, BOOTSTRAP_SUPERUSER_TOKEN: token, WEBHOOK_ALLOW_PRIVATE: '1' });
   // From here on (migrations and start-up are not a request's statements).
   recording = true;
   stopAll = async () => {

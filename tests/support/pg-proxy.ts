@@ -132,16 +132,26 @@ function frontendStatements(onStatement: (sql: string) => void, onExecution: (sq
 }
 
 /**
+ * A fresh test database (`createTestDatabase(label)`) with a proxy in front of it (`options` as for
+ * `startPostgresProxy`): `viaProxy` is the database's URL through the proxy. The caller closes the
+ * proxy and drops the database.
+ */
+export async function proxiedTestDatabase(label: string, options: Parameters<typeof startPostgresProxy>[1] = {}) {
+  const database = await createTestDatabase(label);
+  const direct = new URL(database.url);
+  const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, options);
+  const viaProxy = new URL(database.url);
+  viaProxy.port = String(proxy.port);
+  return { database, proxy, viaProxy: viaProxy.toString() };
+}
+
+/**
  * A service process of a test file's own (no worker: only requests touch Postgres) on a fresh
  * database, its every connection through a proxy the test controls. `stop()` undoes it all.
  */
 export async function startServerBehindProxy(label: string, superUserToken: string) {
-  const database = await createTestDatabase(label);
-  const direct = new URL(database.url);
-  const proxy = await startPostgresProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const viaProxy = new URL(database.url);
-  viaProxy.port = String(proxy.port);
-  const server = await startServerProcess({ DATABASE_URL: viaProxy.toString(), BOOTSTRAP_SUPERUSER_TOKEN: superUserToken, WORKER: 'off' });
+  const { database, proxy, viaProxy } = await proxiedTestDatabase(label);
+  const server = await startServerProcess({ DATABASE_URL: viaProxy, BOOTSTRAP_SUPERUSER_TOKEN: superUserToken, WORKER: 'off' });
   return {
     database,
     proxy,
