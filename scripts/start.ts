@@ -1,11 +1,11 @@
 /**
  * `npm start`: the whole service in one process — web (console, /docs, /v1,
  * /api/trpc) and the worker. With no DATABASE_URL it runs an embedded Postgres
- * under .data/. `WORKER=off` runs the web part alone.
+ * under .data/. `WORKER=off` runs the web part alone; `CONSOLE=off` leaves Next out
+ * (no console pages or /docs: the API, /api/trpc and /healthz only).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import next from 'next';
 import { loadConfig, setConfig } from '@/server/config';
 import { logger } from '@/server/logger';
 import { startService } from './runtime';
@@ -14,6 +14,16 @@ import { ensureNextBuild } from './next-build';
 import { missingServiceNodeFlags, SERVICE_NODE_FLAGS } from './node-flags';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Next, ready to serve the console and /docs (built first in production when the build is missing). */
+async function prepareConsole(dev: boolean) {
+  if (!dev) ensureNextBuild(root, (msg) => logger.info(msg));
+  const next = (await import('next')).default;
+  const nextApp = next({ dev, dir: root, quiet: !dev });
+  // Production keeps the native Date (./native-date.ts: Next's wrapper taxes every Date on /v1).
+  await (dev ? nextApp.prepare() : keepNativeDate(() => nextApp.prepare()));
+  return nextApp;
+}
 
 async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -30,14 +40,9 @@ async function main(): Promise<void> {
   if (missingFlags.length > 0) {
     logger.warn({ missingFlags }, `started without ${missingFlags.join(' ')}: run it with npm start (scripts/node-flags.ts says why)`);
   }
-  const dev = config.NODE_ENV === 'development';
-  if (!dev) ensureNextBuild(root, (msg) => logger.info(msg));
-  const nextApp = next({ dev, dir: root, quiet: !dev });
-  // Production keeps the native Date (./native-date.ts: Next's wrapper taxes every Date on /v1).
-  await (dev ? nextApp.prepare() : keepNativeDate(() => nextApp.prepare()));
-  const handlePage = nextApp.getRequestHandler();
-
-  const service = await startService(config, { pages: (req, res) => handlePage(req, res) });
+  const nextApp = config.CONSOLE === 'on' ? await prepareConsole(config.NODE_ENV === 'development') : undefined;
+  const handlePage = nextApp?.getRequestHandler();
+  const service = await startService(config, { pages: handlePage && ((req, res) => handlePage(req, res)) });
   process.stdout.write(`Ad network service ready on ${service.url} (API: ${service.url}/v1, docs: ${service.url}/docs; Node ${process.version})\n`);
 
   // The signal may come to npm (a process manager signals the process it started; npm passes it
@@ -53,7 +58,7 @@ async function main(): Promise<void> {
     force.unref();
     service
       .stop()
-      .then(() => nextApp.close())
+      .then(() => nextApp?.close())
       .then(() => {
         process.stdout.write(`Ad network service stopped (${signal})\n`);
         process.exit(0);

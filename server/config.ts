@@ -64,6 +64,8 @@ const envSchema = z.object({
   ERROR_BASE_URL: z.string().url().optional(),
   BOOTSTRAP_SUPERUSER_TOKEN: z.string().optional(),
   WORKER: z.enum(['on', 'off']).default('on'),
+  // Off: Next is not loaded; /v1, /api/trpc and /healthz answer, pages and /docs are 404 (scripts/start.ts).
+  CONSOLE: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(20),
   // Synthesis has slots of its own, so deliveries and creatives never wait for each other (jobs/worker.ts).
   WORKER_SYNTHESIS_CONCURRENCY: z.coerce.number().int().min(1).default(20),
