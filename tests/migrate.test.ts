@@ -5,7 +5,7 @@ import { createTestDatabase } from './support/database';
 
 describe('migrations', () => {
   it('two processes migrating a fresh database at once both succeed, each migration applied once', async () => {
-    const db = await createTestDatabase('mig');
+    const db = await createTestDatabase('mig', { empty: true });
     try {
       await Promise.all([migrateDatabase(db.url), migrateDatabase(db.url), migrateDatabase(db.url)]);
       const sql = postgres(db.url, { max: 1 });

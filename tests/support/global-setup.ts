@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { createTestDatabase } from './database';
+import { createTestDatabase, provideMigratedTemplate } from './database';
 import { provideTestPostgres } from './test-postgres';
 import { ROOT, startServerProcess } from './server-process';
 import { SHARED_SERVICE_LIMITS } from './shared-limits';
@@ -53,7 +53,12 @@ export default async function setup(project: TestProject) {
       `No Redis answers at ${where} (TEST_REDIS_URL): the Redis rate-limit store was not exercised; the Postgres store (the default) was.\n`,
     );
   }
+  const template = await provideMigratedTemplate().catch(async (error: unknown) => {
+    await pg.stop();
+    throw error;
+  });
   const db = await createTestDatabase('it').catch(async (error: unknown) => {
+    await template.drop();
     await pg.stop();
     throw error;
   });
@@ -70,6 +75,7 @@ export default async function setup(project: TestProject) {
     serverLogFile,
   ).catch(async (error: unknown) => {
     await db.drop(); // no teardown runs when setup fails: leave no database behind
+    await template.drop();
     await pg.stop();
     throw error;
   });
@@ -82,6 +88,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await db.drop();
+    await template.drop();
     await pg.stop();
   };
 }
