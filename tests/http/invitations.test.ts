@@ -7,7 +7,7 @@ import type { Role } from '@/domain/roles';
 import { api, type Page, type Problem } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
-import { startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { API_ONLY, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 beforeAll(openTestDatabase);
@@ -619,6 +619,7 @@ describe('failed invitation tokens and the per-address failed-authentication lim
     const db = await createTestDatabase('inv');
     drop = db.drop;
     server = await startServerProcess({
+      ...API_ONLY,
       DATABASE_URL: db.url,
       BOOTSTRAP_SUPERUSER_TOKEN: superToken,
       WORKER: 'off',

@@ -14,7 +14,7 @@ import { mintApiKey } from '@/server/services/keys/mint-api-key';
 import { api, type Problem } from '@/tests/support/api';
 import { createNetworkRow, personKey, serviceAccountKey } from '@/tests/support/fixtures';
 import { proxiedTestDatabase } from '@/tests/support/pg-proxy';
-import { startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { API_ONLY, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 
 const superToken = generateApiKeyToken('test');
 let server: ServerProcess;
@@ -32,6 +32,7 @@ const MAX_BATCH = 50;
 beforeAll(async () => {
   const { database: db, proxy, viaProxy } = await proxiedTestDatabase('budgets', { onExecution: (sql) => recording && executed.push(sql) });
   server = await startServerProcess({
+    ...API_ONLY,
     DATABASE_URL: viaProxy,
     BOOTSTRAP_SUPERUSER_TOKEN: superToken,
     WORKER: 'off',

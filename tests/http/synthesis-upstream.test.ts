@@ -4,7 +4,7 @@ import { adInventoryOverHttp, api } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { spokenMs, startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { adScript, expectMasteredCreative, type CreativeAudioFields } from '@/tests/support/loudness';
-import { freePort, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { API_ONLY, freePort, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 
 /**
  * The http synthesis provider end to end: a server of our own configured
@@ -17,7 +17,7 @@ let drop: () => Promise<void>;
 const token = generateApiKeyToken('test');
 
 async function start() {
-  server = await startServerProcess(env);
+  server = await startServerProcess({ ...API_ONLY, ...env });
 }
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { adInventoryOverHttp, api } from '@/tests/support/api';
 import { proxiedTestDatabase } from '@/tests/support/pg-proxy';
-import { ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
+import { API_ONLY, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { loadSqlParser, tenantRelations, unroutedReferences, type Unrouted } from '@/tests/support/tenant-statements';
 import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
 import { until } from '@/tests/support/until';
@@ -93,7 +93,7 @@ beforeAll(async () => {
   await loadSqlParser();
   receiver = await startWebhookReceiver(() => secret);
   const { database, proxy, viaProxy } = await proxiedTestDatabase('tenant', { onStatement: (sql) => recording && sent.push(sql) });
-  server = await startServerProcess({ DATABASE_URL: viaProxy, BOOTSTRAP_SUPERUSER_TOKEN: token, WEBHOOK_ALLOW_PRIVATE: '1' });
+  server = await startServerProcess({ ...API_ONLY, DATABASE_URL: viaProxy, BOOTSTRAP_SUPERUSER_TOKEN: token, WEBHOOK_ALLOW_PRIVATE: '1' });
   // From here on (migrations and start-up are not a request's statements).
   recording = true;
   stopAll = async () => {

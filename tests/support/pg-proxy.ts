@@ -1,6 +1,6 @@
 import { createConnection, createServer, type Socket } from 'node:net';
 import { createTestDatabase } from './database';
-import { startServerProcess } from './server-process';
+import { API_ONLY, startServerProcess } from './server-process';
 
 /**
  * A TCP proxy in front of Postgres that can lose one acknowledgement, or every
@@ -151,7 +151,7 @@ export async function proxiedTestDatabase(label: string, options: Parameters<typ
  */
 export async function startServerBehindProxy(label: string, superUserToken: string) {
   const { database, proxy, viaProxy } = await proxiedTestDatabase(label);
-  const server = await startServerProcess({ DATABASE_URL: viaProxy, BOOTSTRAP_SUPERUSER_TOKEN: superUserToken, WORKER: 'off' });
+  const server = await startServerProcess({ ...API_ONLY, DATABASE_URL: viaProxy, BOOTSTRAP_SUPERUSER_TOKEN: superUserToken, WORKER: 'off' });
   return {
     database,
     proxy,

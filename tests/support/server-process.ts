@@ -92,13 +92,20 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<S
 }
 
 /**
+ * Settings for a service a test starts for what its API does: without the console (Next is not
+ * loaded: 3.2 s to start instead of 3.8, 273 MiB instead of 324). The shared server, and the
+ * tests of `npm start` itself, run the whole service.
+ */
+export const API_ONLY = { CONSOLE: 'off' } as const;
+
+/**
  * A service process of a test file's own, on a fresh database, for settings the
- * shared server must not have (small rate limits, private webhook targets…).
- * `stop()` stops it and drops its database.
+ * shared server must not have (small rate limits, private webhook targets…); API only unless
+ * `env` says `CONSOLE: 'on'`. `stop()` stops it and drops its database.
  */
 export async function startOwnServer(label: string, env: Record<string, string>) {
   const db = await createTestDatabase(label);
-  const server = await startServerProcess({ DATABASE_URL: db.url, ...env }).catch(async (error: unknown) => {
+  const server = await startServerProcess({ DATABASE_URL: db.url, ...API_ONLY, ...env }).catch(async (error: unknown) => {
     await db.drop();
     throw error;
   });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { ROOT, startServerProcess, type ServerProcess } from './server-process';
+import { API_ONLY, ROOT, startServerProcess, type ServerProcess } from './server-process';
 import { SHARED_SERVICE_LIMITS } from './shared-limits';
 
 /**
@@ -25,6 +25,7 @@ export async function startWebPair(label: string): Promise<WebPair> {
   const superToken = inject('superToken');
   const second: ServerProcess = await startServerProcess(
     {
+      ...API_ONLY,
       DATABASE_URL: inject('databaseUrl'),
       BOOTSTRAP_SUPERUSER_TOKEN: superToken,
       WORKER: 'off',
