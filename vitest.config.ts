@@ -19,21 +19,43 @@ export const RELIABILITY_HTTP_TESTS = [
 /** `@/x` is `<repo>/x`, as tsconfig.json's `paths` says (tsx and Next read that file; vite does not). */
 export const resolve = { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./', import.meta.url)) }] };
 
+const everyFile = { testTimeout: 30_000, hookTimeout: 200_000, pool: 'forks' } as const;
+
 export default defineConfig({
   resolve,
   test: {
-    include: ['tests/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'jobs/**/*.test.ts'],
-    // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts). The
-    // cluster behind HAProxy and PgBouncer: `npm run test:cluster` — it needs those two programs,
-    // which `npm install` does not bring, so `npm test` on a clean machine must not run it.
-    exclude: ['tests/reliability/**', 'tests/cluster/**', 'node_modules/**', ...(process.env.RELIABILITY_RUNS_NEXT ? RELIABILITY_HTTP_TESTS : [])],
     globalSetup: ['tests/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 200_000,
     // Integration tests share one server and database; files run in parallel workers. Most of a
     // file's time is waiting (on the service, Postgres, a receiver, ffmpeg in another process), so
     // 3 workers even on 2 cores: vitest's default (cores - 1) ran every file one after another here.
-    pool: 'forks',
     maxWorkers: 3,
+    // CI's log says where the time went, file by file (tests/support/durations-reporter.ts).
+    reporters: process.env.CI || process.env.TEST_DURATIONS ? ['default', './tests/support/durations-reporter.ts'] : ['default'],
+    projects: [
+      {
+        resolve,
+        // The tests beside the code (server/, db/, jobs/) hold no process-wide state they do not put
+        // back (a test that replaces the configuration restores it), so they share their workers'
+        // module graph instead of importing it anew per file: a third of their time was importing.
+        test: { ...everyFile, name: 'unit', include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'jobs/**/*.test.ts'], isolate: false },
+      },
+      {
+        resolve,
+        test: {
+          ...everyFile,
+          name: 'integration',
+          include: ['tests/**/*.test.ts'],
+          // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts). The
+          // cluster behind HAProxy and PgBouncer: `npm run test:cluster` — it needs those two programs,
+          // which `npm install` does not bring, so `npm test` on a clean machine must not run it.
+          exclude: [
+            'tests/reliability/**',
+            'tests/cluster/**',
+            'node_modules/**',
+            ...(process.env.RELIABILITY_RUNS_NEXT ? RELIABILITY_HTTP_TESTS : []),
+          ],
+        },
+      },
+    ],
   },
 });

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { derivedKey, loadAppSecret, openSecret, sealSecret } from './secrets';
-import { setConfig, loadConfig } from './config';
+import { config, setConfig, loadConfig } from './config';
+
+const saved = config();
+afterEach(() => setConfig(saved));
 
 describe('sealed secrets', () => {
   it('round-trip, differ every time, and refuse tampering or the wrong purpose', async () => {
