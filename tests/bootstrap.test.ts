@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, generateApiKeyToken } from '@/server/auth/tokens';
 import { api } from './support/api';
 import { createTestDatabase } from './support/database';
-import { ROOT, startServerProcess } from './support/server-process';
+import { API_ONLY, ROOT, startServerProcess } from './support/server-process';
 
 describe('bootstrap and the operator CLI', () => {
   it('prints one super_user token on the first start of an empty database, and never again', async () => {
     const db = await createTestDatabase('boot');
     try {
-      const first = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off' });
+      const first = await startServerProcess({ ...API_ONLY, DATABASE_URL: db.url, WORKER: 'off' });
       const printed = first.output().match(/sk_test_[0-9A-Za-z]{40}/g) ?? [];
       await first.stop();
       expect(printed).toHaveLength(1);
       const token = printed[0]!;
 
-      const second = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off' });
+      const second = await startServerProcess({ ...API_ONLY, DATABASE_URL: db.url, WORKER: 'off' });
       try {
         expect(second.output()).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
         const me = await api<{ super_user: boolean }>('GET', '/me', { token, baseUrl: second.url });
@@ -36,7 +36,7 @@ describe('bootstrap and the operator CLI', () => {
     const token = generateApiKeyToken('test');
     try {
       for (let run = 0; run < 2; run++) {
-        const server = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off', BOOTSTRAP_SUPERUSER_TOKEN: token });
+        const server = await startServerProcess({ ...API_ONLY, DATABASE_URL: db.url, WORKER: 'off', BOOTSTRAP_SUPERUSER_TOKEN: token });
         try {
           expect(server.output()).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
           expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
@@ -63,7 +63,7 @@ describe('bootstrap and the operator CLI', () => {
       const token = stdout.trim();
       expect(API_KEY_PATTERN.test(token)).toBe(true);
 
-      const server = await startServerProcess({ DATABASE_URL: db.url, WORKER: 'off' });
+      const server = await startServerProcess({ ...API_ONLY, DATABASE_URL: db.url, WORKER: 'off' });
       try {
         // The database already had a key, so the first start printed none.
         expect(server.output()).not.toMatch(/sk_test_[0-9A-Za-z]{40}/);
