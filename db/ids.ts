@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   offer: 'off',
   creative: 'crv',
   webhook: 'whk',
+  email: 'eml',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -9,9 +9,9 @@ async function invite(page: Page, email: string, role: 'administrator' | 'read_o
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Role').selectOption(role);
   await form.getByRole('button', { name: 'Create invitation' }).click();
-  const reveal = page.getByRole('dialog', { name: 'Invitation created' });
+  const reveal = page.getByRole('dialog', { name: 'Invitation sent' });
   await expect(reveal.getByText('cannot be shown again')).toBeVisible();
-  await expect(reveal.getByText(/Send this link to the invitee/)).toBeVisible();
+  await expect(reveal.getByText(/We emailed this link to the invitee/)).toBeVisible();
   const link = await reveal.getByLabel('Invitation link').inputValue();
   expect(link).toMatch(/\/console\/invitations\/accept#token=inv_[A-Za-z0-9]+$/);
   await reveal.getByRole('button', { name: 'I have copied it' }).click();

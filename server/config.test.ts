@@ -7,8 +7,19 @@ describe('configuration', () => {
   it('refuses live mode without APP_SECRET_KEY, and with private webhook targets allowed', () => {
     expect(() => loadConfig(env({ APP_ENV: 'live' }))).toThrow(/APP_SECRET_KEY is required/);
     expect(() => loadConfig(env({ APP_ENV: 'live', APP_SECRET_KEY: 'x'.repeat(40), WEBHOOK_ALLOW_PRIVATE: '1' }))).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
-    expect(loadConfig(env({ APP_ENV: 'live', APP_SECRET_KEY: 'x'.repeat(40) })).APP_ENV).toBe('live');
+    expect(loadConfig(env({ APP_ENV: 'live', APP_SECRET_KEY: 'x'.repeat(40), SMTP_URL: 'smtps://mail.example.com' })).APP_ENV).toBe('live');
     expect(loadConfig(env({ WEBHOOK_ALLOW_PRIVATE: '1' })).APP_ENV).toBe('test');
+  });
+
+  it('refuses live mode without SMTP_URL, and a mail setting that does not parse, naming it', () => {
+    expect(() => loadConfig(env({ APP_ENV: 'live', APP_SECRET_KEY: 'x'.repeat(40) }))).toThrow(/SMTP_URL is required when APP_ENV=live/);
+    expect(loadConfig(env({})).SMTP_URL).toBeUndefined();
+    expect(loadConfig(env({ SMTP_URL: 'smtp://user:pw@127.0.0.1:2525' })).SMTP_URL).toBe('smtp://user:pw@127.0.0.1:2525');
+    expect(loadConfig(env({ MAIL_FROM: 'ads@example.com' })).MAIL_FROM).toBe('ads@example.com');
+    expect(loadConfig(env({ MAIL_FROM: 'Acme Ads <ads@example.com>' })).MAIL_FROM).toBe('Acme Ads <ads@example.com>');
+    expect(() => loadConfig(env({ SMTP_URL: 'https://mail.example.com' }))).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig(env({ MAIL_FROM: 'nobody' }))).toThrow(/MAIL_FROM: must be an address/);
+    expect(() => loadConfig(env({ MAIL_MAX_ATTEMPTS: 'many' }))).toThrow(/MAIL_MAX_ATTEMPTS/);
   });
 
   it('reads WORKER_NETWORK_SHARE as a fraction below 1, a number of slots from 1, and refuses anything else by name', () => {

@@ -144,6 +144,17 @@ const envSchema = z.object({
   SYNTH_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   // The ffmpeg that masters creatives; unset: `ffmpeg` on PATH, else the npm-bundled build (server/synth/ffmpeg.ts).
   FFMPEG_PATH: optionalText,
+  // Outgoing mail (server/services/mail). Unset: the development mailbox, in test mode only.
+  SMTP_URL: optionalText.pipe(
+    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL (smtps://user:password@mail.example.com:465)' }).optional(),
+  ),
+  MAIL_FROM: z
+    .string()
+    .regex(/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/, 'must be an address, or a name and <address> ("Ads <ads@example.com>")')
+    .default('Ad Network Service <no-reply@localhost>'),
+  // How long one SMTP exchange may take before the attempt fails and is retried.
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -164,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (c.APP_ENV === 'live' && c.WEBHOOK_ALLOW_PRIVATE === '1') {
     throw new Error('WEBHOOK_ALLOW_PRIVATE=1 is for tests and local development; it is refused with APP_ENV=live.');
+  }
+  if (c.APP_ENV === 'live' && !c.SMTP_URL) {
+    throw new Error(
+      'SMTP_URL is required when APP_ENV=live: invitation links reach people only by email (the development mailbox is for test mode).',
+    );
   }
   if (c.SYNTH_PROVIDER === 'http' && !c.SYNTH_BASE_URL) {
     throw new Error('Invalid environment:\n  SYNTH_PROVIDER=http requires SYNTH_BASE_URL (e.g. https://api.example.com)');

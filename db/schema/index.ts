@@ -5,3 +5,4 @@ export * from './events';
 export * from './platform';
 export * from './ads';
 export * from './webhooks';
+export * from './mail';

@@ -3,6 +3,7 @@ import { expireOffers } from '@/server/services/offers/expire-offers';
 import { database } from '@/db/client';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
 import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
+import { sendEmail } from '@/server/services/mail/send-email';
 import { taskPayloadSchemas, type TaskName, type TaskPayload } from '@/server/jobs/payloads';
 import { deliverWebhook } from './deliver-webhook';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys';
@@ -29,4 +30,5 @@ export const taskList: TaskList = {
   'deliver-webhook': task('deliver-webhook', deliverWebhook),
   'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks({ db: database() })),
   'prune-webhook-deliveries': task('prune-webhook-deliveries', () => pruneWebhookDeliveries({ db: database() })),
+  'send-email': task('send-email', ({ emailId }, helpers) => sendEmail({ db: database(), emailId, helpers })),
 };

@@ -4,6 +4,7 @@ import { advertisersRouter } from './advertisers/router';
 import { auditRouter } from './audit/router';
 import { campaignsRouter } from './campaigns/router';
 import { creativesRouter } from './creatives/router';
+import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events/router';
 import { invitationsRouter } from './invitations/router';
 import { keysRouter } from './keys/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   offers: offersRouter,
   creatives: creativesRouter,
   webhooks: webhooksRouter,
+  emails: emailsRouter,
   search: searchRouter,
 });
 

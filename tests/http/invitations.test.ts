@@ -23,6 +23,7 @@ interface Invitation {
   created_at: string;
   accepted_at: string | null;
   token?: string;
+  email_id?: string;
 }
 interface Accepted {
   member: { id: string; network_id: string; user: { id: string; email: string; name: string }; role: Role; status: string; version: number };
@@ -70,9 +71,13 @@ describe('creating invitations', () => {
     expect(JSON.stringify(row)).not.toContain(body.token!);
     expect(JSON.stringify(row)).not.toContain(body.token!.slice(4));
 
+    expect(body.email_id).toMatch(/^eml_[0-9a-z]{26}$/);
+
+    // The token and the email that carries it are in the creation's answer only.
     const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations`, { token: admin.token });
     const shown: Partial<Invitation> = { ...body };
     delete shown.token;
+    delete shown.email_id;
     expect(listed.body.items).toEqual([shown]);
 
     const audit = await database().select().from(auditLog).where(eq(auditLog.targetId, body.id));

@@ -446,7 +446,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a person to the network
-         * @description Answers 201 with the invitation and its `token`, once (only a hash is stored). The person accepts with `POST /invitations/accept` and the token as bearer. Inviting an active member → 409.
+         * @description Emails the invitee a link to accept it (the console's accept page), sent when the invitation commits. Answers 201 with the invitation and, in test mode (`APP_ENV=test`) only, its `token`, once (only a hash is stored): in live mode the token reaches only the invitee's mailbox. The person accepts with `POST /invitations/accept` and the token as bearer. Inviting an active member → 409.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1207,6 +1207,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The outbox: every email the service sent or is sending
+         * @description Newest first; `to` keeps the mail to one address. Each email says whether it was sent, through SMTP (`SMTP_URL`) or into the development mailbox (no `SMTP_URL`, test mode), or failed, with the relay’s last answer. super_user keys only.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["emails-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/emails/{emailId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an email of the outbox
+         * @description The email with its message — text, HTML and the link it carries — while the service keeps it: in test mode always (the development mailbox), in live mode until it is sent. super_user keys only.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["emails-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/search": {
         parameters: {
             query?: never;
@@ -1596,8 +1640,13 @@ export interface components {
             accepted_at: string | null;
             /** @description The API key that created the invitation. */
             invited_by_key_id: string | null;
-            /** @description The invitation token (inv_…), returned only now. Send it to the person; they accept with `Authorization: Bearer inv_…`. */
-            token: string;
+            /**
+             * @description The email that carries the accept link to the invitee (`GET /emails/{emailId}`).
+             * @example eml_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            email_id: string;
+            /** @description Test mode (`APP_ENV=test`) only: the invitation token (inv_…), returned only now, for integration tests and sandboxes. In live mode it is absent: the emailed link is the only copy. */
+            token?: string;
         };
         ServiceAccountList: {
             items: components["schemas"]["ServiceAccount"][];
@@ -2102,6 +2151,66 @@ export interface components {
             latency_p50_ms: number | null;
             /** @description 95th percentile latency of the attempts started in this bucket. */
             latency_p95_ms: number | null;
+        };
+        EmailList: {
+            items: components["schemas"]["Email"][];
+            next_cursor: string | null;
+        };
+        Email: {
+            /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @enum {string} */
+            kind: "invitation";
+            /** @example rae@example.com */
+            to: string;
+            subject: string;
+            /**
+             * @description queued (being sent), sent, or failed (after its last attempt, or refused for good).
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
+            /** @description `smtp` (through SMTP_URL) or `mailbox` (kept in the development mailbox: no SMTP_URL, test mode); null until sent. */
+            sent_via: ("smtp" | "mailbox") | null;
+            attempts: number;
+            /** @description The relay’s answer to the last failed attempt. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            sent_at: string | null;
+        };
+        EmailWithMessage: {
+            /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @enum {string} */
+            kind: "invitation";
+            /** @example rae@example.com */
+            to: string;
+            subject: string;
+            /**
+             * @description queued (being sent), sent, or failed (after its last attempt, or refused for good).
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
+            /** @description `smtp` (through SMTP_URL) or `mailbox` (kept in the development mailbox: no SMTP_URL, test mode); null until sent. */
+            sent_via: ("smtp" | "mailbox") | null;
+            attempts: number;
+            /** @description The relay’s answer to the last failed attempt. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            sent_at: string | null;
+            /** @description The plain-text part; null once dropped (live mode drops the message when it is sent). */
+            text: string | null;
+            /** @description The HTML part; null once dropped. */
+            html: string | null;
+            /** @description The one link the email exists to carry (an accept link…); null once dropped or when it has none. */
+            link: string | null;
         };
         SearchResults: {
             items: components["schemas"]["SearchResult"][];
@@ -14032,6 +14141,256 @@ export interface operations {
                 };
             };
             /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "emails-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: This operation needs a super_user key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "emails-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Email id (eml_…). */
+                emailId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailWithMessage"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: This operation needs a super_user key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No email with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

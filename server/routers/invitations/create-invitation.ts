@@ -1,3 +1,4 @@
+import { config } from '@/server/config';
 import { createInvitation } from '@/server/services/invitations/create-invitation';
 import { networkProcedure } from '@/server/trpc';
 import { createdInvitationSchema, createInvitationInput } from './create-invitation.types';
@@ -15,8 +16,9 @@ export const createInvitationRoute = networkProcedure('administrator')
       tags: ['invitations'],
       summary: 'Invite a person to the network',
       description:
-        'Answers 201 with the invitation and its `token`, once (only a hash is stored). The person accepts with ' +
-        '`POST /invitations/accept` and the token as bearer. Inviting an active member → 409.',
+        "Emails the invitee a link to accept it (the console's accept page), sent when the invitation commits. Answers 201 with the " +
+        'invitation and, in test mode (`APP_ENV=test`) only, its `token`, once (only a hash is stored): in live mode the token reaches ' +
+        "only the invitee's mailbox. The person accepts with `POST /invitations/accept` and the token as bearer. Inviting an active member → 409.",
       protect: true,
       successDescription: 'Created',
     },
@@ -24,7 +26,7 @@ export const createInvitationRoute = networkProcedure('administrator')
   .input(createInvitationInput)
   .output(createdInvitationSchema)
   .mutation(async ({ ctx, input }) => {
-    const { invitation, token } = await ctx.db.transaction((tx) =>
+    const { invitation, token, emailId } = await ctx.db.transaction((tx) =>
       createInvitation({
         tx,
         networkId: input.networkId,
@@ -35,5 +37,5 @@ export const createInvitationRoute = networkProcedure('administrator')
       }),
     );
     ctx.http.status = 201;
-    return { ...presentInvitation(invitation), token };
+    return { ...presentInvitation(invitation), email_id: emailId, ...(config().APP_ENV === 'test' ? { token } : {}) };
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networkParam, roleSchema } from '@/server/routers/shared.types';
+import { idField, networkParam, roleSchema } from '@/server/routers/shared.types';
 import { invitationSchema } from './invitation.types';
 
 export const createInvitationInput = z.strictObject({
@@ -22,8 +22,14 @@ export const createInvitationInput = z.strictObject({
 
 export const createdInvitationSchema = invitationSchema
   .extend({
-    token: z.string().meta({
-      description: 'The invitation token (inv_…), returned only now. Send it to the person; they accept with `Authorization: Bearer inv_…`.',
-    }),
+    email_id: idField('eml').meta({ description: 'The email that carries the accept link to the invitee (`GET /emails/{emailId}`).' }),
+    token: z
+      .string()
+      .meta({
+        description:
+          'Test mode (`APP_ENV=test`) only: the invitation token (inv_…), returned only now, for integration tests and sandboxes. ' +
+          'In live mode it is absent: the emailed link is the only copy.',
+      })
+      .optional(),
   })
   .meta({ id: 'CreatedInvitation' });

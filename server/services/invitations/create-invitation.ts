@@ -5,7 +5,11 @@ import { invitations, memberships, users } from '@/db/schema';
 import type { Role } from '@/domain/roles';
 import { generateSecretToken, hashToken } from '@/server/auth/tokens';
 import { conflict } from '@/server/errors';
+import { config } from '@/server/config';
 import { recordAudit } from '@/server/services/audit/record-audit';
+import { queueEmail } from '@/server/services/mail/queue-email';
+import { invitationEmail } from '@/server/services/mail/templates';
+import { findInvitationDetails } from './find-invitations';
 import { reserveInvitationSlot } from '@/server/services/quotas';
 
 export interface CreateInvitationInput {
@@ -19,11 +23,16 @@ export interface CreateInvitationInput {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Where an invitation is accepted: the console's page, the token in the fragment (browsers send no fragment to a server). */
+export const invitationAcceptLink = (token: string) => `${config().publicUrl}/console/invitations/accept#token=${token}`;
+
 /**
- * Invite a person by email. The token (`inv_…`) is returned once, here; only
- * its SHA-256 is stored. Inviting someone who is already an active member is
- * a 409 (change their role instead); so is a network at its quota of pending
- * invitations (QUOTA_PENDING_INVITATIONS_PER_NETWORK).
+ * Invite a person by email. The token (`inv_…`) exists only here, and in the email that carries
+ * its accept link to the invitee, queued in this transaction (so it is sent exactly when the
+ * invitation commits); only its SHA-256 is stored. The caller returns it or not (live mode: only
+ * the invitee's mailbox gets it). Inviting someone who is already an active member is a 409
+ * (change their role instead); so is a network at its quota of pending invitations
+ * (QUOTA_PENDING_INVITATIONS_PER_NETWORK).
  */
 export async function createInvitation({ tx, ...input }: { tx: Tx } & CreateInvitationInput) {
   const [activeMember] = await tx
@@ -57,5 +66,13 @@ export async function createInvitation({ tx, ...input }: { tx: Tx } & CreateInvi
     targetId: row!.id,
     data: { email: input.email, role: input.role, expires_at: row!.expiresAt.toISOString() },
   });
-  return { invitation: row!, token };
+  const { networkName, invitedBy } = await findInvitationDetails({ db: tx, invitation: row! });
+  const emailId = await queueEmail({
+    tx,
+    kind: 'invitation',
+    to: input.email,
+    networkId: input.networkId,
+    message: invitationEmail({ networkName, role: input.role, invitedBy, expiresAt: row!.expiresAt, link: invitationAcceptLink(token) }),
+  });
+  return { invitation: row!, token, emailId };
 }

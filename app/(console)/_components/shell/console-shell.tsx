@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { LogOut, Menu, X } from 'lucide-react';
+import { LogOut, Mail, Menu, X } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { usePathname, useRouter } from 'next/navigation';
 import { Dialog as DialogPrimitive } from 'radix-ui';
@@ -105,7 +105,8 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
   );
 }
 
-function BrandName() {
+/** The product's name, linking home; the pages outside the shell (the outbox) show it too. */
+export function BrandName() {
   return (
     <IntentLink href="/console" className="flex items-center gap-2 rounded-md font-semibold text-slate-900">
       <Brand className="size-5 text-indigo-600" aria-hidden />
@@ -169,10 +170,29 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
               </li>
             );
           })}
+          <OperatorLinks onNavigate={onNavigate} />
         </ul>
       </nav>
       <KeyPanel networkId={networkId} />
     </div>
+  );
+}
+
+/** What only a super_user key reaches, beyond any network: the outbox (the development mailbox in test mode). */
+function OperatorLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const me = useMe();
+  if (!me.data?.super_user) return null;
+  return (
+    <li className="mt-3 border-t border-slate-100 pt-3">
+      <IntentLink
+        href="/console/outbox"
+        onClick={onNavigate}
+        className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+      >
+        <Mail className="size-4 text-slate-500" aria-hidden />
+        Outbox
+      </IntentLink>
+    </li>
   );
 }
 

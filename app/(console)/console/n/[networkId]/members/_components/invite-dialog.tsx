@@ -10,6 +10,7 @@ import { Button } from '@/app/(console)/_components/ui/button';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
+import { toast } from '@/app/(console)/_components/ui/toaster';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
@@ -42,14 +43,17 @@ export function InviteDialog({ networkId }: { networkId: string }) {
           </Button>
         }
         title="Invite a member"
-        description="You get a link to send to the person. When they open it, they join with this role and receive their first API key."
+        description="We email the person a link. When they open it, they join with this role and receive their first API key."
         form={form}
         submitLabel="Create invitation"
         onSubmit={async (values) => {
           const created = await create.mutateAsync({ ...values, networkId });
           setOpen(false);
           form.reset();
-          setInvited({ link: invitationLink(created.token), email: created.email, role: created.role, expiresAt: created.expires_at });
+          // Test mode answers with the token too (for sandboxes); live mode sends it only to the invitee's mailbox.
+          if (created.token)
+            setInvited({ link: invitationLink(created.token), email: created.email, role: created.role, expiresAt: created.expires_at });
+          else toast.success(`Invitation emailed to ${created.email}`);
         }}
       >
         <FormField form={form} name="email" label="Email">
@@ -64,10 +68,10 @@ export function InviteDialog({ networkId }: { networkId: string }) {
       </FormDialog>
       <SecretDialog
         secret={invited?.link ?? null}
-        title="Invitation created"
+        title="Invitation sent"
         label="Invitation link"
         description={invited ? `For ${invited.email}. The link works once, until ${formatDateTime(invited.expiresAt)}.` : undefined}
-        note="Send this link to the invitee yourself (the service does not email it). Whoever opens it joins the network, so use a channel only they can read."
+        note="We emailed this link to the invitee. It is shown here because the service runs in test mode (in live mode only their mailbox gets it). Whoever opens it joins the network: share it only with them."
         onClose={() => setInvited(null)}
       />
     </>

@@ -1,0 +1,9 @@
+/** What an email is about; each kind has its template in server/services/mail/templates.ts. */
+export const EMAIL_KINDS = ['invitation'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/** queued (its job will send it) → sent, or failed after its last attempt or a permanent refusal. */
+export const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
+
+/** `smtp` (SMTP_URL) or `mailbox` (the development mailbox: no SMTP_URL, test mode). */
+export const EMAIL_ROUTES = ['smtp', 'mailbox'] as const;

@@ -1,0 +1,43 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Queryable } from '@/db/client';
+import { emails } from '@/db/schema';
+import { openSecret } from '@/server/secrets';
+import { SEALED_MESSAGE_PURPOSE, type EmailMessage } from './queue-email';
+
+export type EmailRow = typeof emails.$inferSelect;
+
+/** The outbox, newest first, optionally only the mail to one address; a keyset page after `afterId`. */
+export function listEmails({
+  db,
+  to,
+  afterId,
+  take,
+}: {
+  db: Queryable;
+  to?: string | undefined;
+  afterId: string | undefined;
+  take: number;
+}): Promise<EmailRow[]> {
+  return db
+    .select()
+    .from(emails)
+    .where(and(to ? eq(emails.toAddress, to) : undefined, afterId ? lt(emails.id, afterId) : undefined))
+    .orderBy(desc(emails.id))
+    .limit(take);
+}
+
+/** One email of the outbox with its message opened, when it is still kept (test mode; live mode drops it once sent). */
+export async function findEmail({
+  db,
+  id,
+}: {
+  db: Queryable;
+  id: string;
+}): Promise<{ email: EmailRow; message: Omit<EmailMessage, 'subject'> | null } | undefined> {
+  const [email] = await db.select().from(emails).where(eq(emails.id, id));
+  if (!email) return undefined;
+  return {
+    email,
+    message: email.sealedMessage ? (JSON.parse(openSecret(SEALED_MESSAGE_PURPOSE, email.sealedMessage)) as Omit<EmailMessage, 'subject'>) : null,
+  };
+}

@@ -1,0 +1,56 @@
+import type { Tx } from '@/db/client';
+import { newId } from '@/db/ids';
+import { emails } from '@/db/schema';
+import type { EmailKind } from '@/domain/emails';
+import { config } from '@/server/config';
+import { enqueueJob } from '@/server/jobs/enqueue';
+import { sealSecret } from '@/server/secrets';
+
+/** What an email says: plain text and HTML, and the one link it exists to carry, if any. */
+export interface EmailMessage {
+  subject: string;
+  text: string;
+  html: string;
+  link?: string;
+}
+
+export const SEALED_MESSAGE_PURPOSE = 'email-message';
+
+/** An email's job, one at a time by its key (graphile-worker's `jobs` view shows the key). */
+export const emailJobKey = (emailId: string) => `email:${emailId}`;
+
+/**
+ * Puts an email in the outbox on the caller's transaction, with the job that sends it: it is sent
+ * exactly when the change that caused it commits (never for a rolled-back one), and a crash before
+ * it is sent loses nothing (the job runs when a worker is back). The message is sealed at rest.
+ * Mail a network causes waits in that network's queue (`mail:<network>`): one at a time per
+ * network, so no network's mail can hold every worker slot while another network's waits.
+ */
+export async function queueEmail({
+  tx,
+  kind,
+  to,
+  message,
+  networkId,
+  headers = {},
+}: {
+  tx: Tx;
+  kind: EmailKind;
+  to: string;
+  message: EmailMessage;
+  networkId?: string;
+  headers?: Record<string, string>;
+}): Promise<string> {
+  const id = newId('email');
+  const { subject, ...sealed } = message;
+  await tx
+    .insert(emails)
+    .values({ id, kind, toAddress: to, subject, headers, sealedMessage: sealSecret(SEALED_MESSAGE_PURPOSE, JSON.stringify(sealed)) });
+  await enqueueJob(
+    tx,
+    'send-email',
+    { emailId: id },
+    { jobKey: emailJobKey(id), queueName: networkId ? `mail:${networkId}` : undefined, maxAttempts: config().MAIL_MAX_ATTEMPTS },
+  );
+  return id;
+}

@@ -1,0 +1,55 @@
+import type { Role } from '@/domain/roles';
+import type { EmailMessage } from './queue-email';
+
+export const PRODUCT_NAME = 'Ad Network Service';
+
+const ROLE_WORDS: Record<Role, string> = { administrator: 'an administrator', read_only: 'a read-only member' };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A date as people read it in mail: "3 January 2027, 14:05 UTC". */
+const mailDate = (at: Date) =>
+  `${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })}, ${at.toISOString().slice(11, 16)} UTC`;
+
+/**
+ * Paragraphs as plain text and as HTML (escaped), with one call-to-action link. `link` is the only
+ * secret a message may carry: nothing else in it (names, roles, dates) is.
+ */
+function message(subject: string, paragraphs: string[], action: { label: string; link: string }, after: string[]): EmailMessage {
+  const text = [...paragraphs, `${action.label}:\n${action.link}`, ...after, `— ${PRODUCT_NAME}`].join('\n\n') + '\n';
+  const p = (t: string) => `<p style="margin:0 0 16px">${escapeHtml(t)}</p>`;
+  const html =
+    `<!doctype html><html><body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#111827;max-width:560px;margin:24px auto;padding:0 16px">` +
+    paragraphs.map(p).join('') +
+    `<p style="margin:24px 0"><a href="${escapeHtml(action.link)}" style="background:#111827;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>` +
+    `<p style="margin:0 0 16px;font-size:13px;color:#4b5563">Or open this link: <a href="${escapeHtml(action.link)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(action.link)}</a></p>` +
+    after.map(p).join('') +
+    `<p style="margin:24px 0 0;font-size:13px;color:#4b5563">— ${escapeHtml(PRODUCT_NAME)}</p></body></html>`;
+  return { subject, text, html, link: action.link };
+}
+
+/** The email that carries an invitation's accept link (its token in the fragment: never sent to a server's logs). */
+export function invitationEmail({
+  networkName,
+  role,
+  invitedBy,
+  expiresAt,
+  link,
+}: {
+  networkName: string;
+  role: Role;
+  invitedBy: string | null;
+  expiresAt: Date;
+  link: string;
+}): EmailMessage {
+  const who = invitedBy ?? 'An administrator';
+  return message(
+    `${who} invited you to ${networkName} on ${PRODUCT_NAME}`,
+    [`${who} invited you to join the network ${networkName} on ${PRODUCT_NAME} as ${ROLE_WORDS[role]}.`],
+    { label: 'Accept the invitation', link },
+    [
+      `The link works once, until ${mailDate(expiresAt)}. Accepting it gives you your first API key for ${networkName}.`,
+      'Not expecting this? Ignore this email: nothing happens unless the link is followed.',
+    ],
+  );
+}
