@@ -140,6 +140,41 @@ describe('invitation email over SMTP', () => {
   }, 60_000);
 });
 
+/** A service in live mode (APP_ENV=live: its secret key from the environment, SMTP required), with its worker. */
+const live = useOwnServer('maillive', () => ({
+  APP_ENV: 'live',
+  APP_SECRET_KEY: 'live-mode-secret-key-for-this-test-only',
+  SMTP_URL: relay.url,
+  MAIL_FROM,
+}));
+
+describe('live mode', () => {
+  it('answers an invitation without its token: the emailed link is the only copy, and it works', async () => {
+    expect(live.token).toMatch(/^sk_live_/);
+    const network = await live.call<{ id: string }>('POST', '/networks', { name: 'Live Waves' });
+    const invited = await live.call<{ token?: string; email_id: string }>('POST', `/networks/${network.body.id}/invitations`, {
+      email: 'live-invitee@example.com',
+      role: 'read_only',
+    });
+    expect(invited.status).toBe(201);
+    expect(invited.body).not.toHaveProperty('token');
+    expect(invited.text).not.toMatch(/inv_[0-9A-Za-z]{40}/);
+
+    const sent = await until(async () => {
+      const res = await live.call<Email>('GET', `/emails/${invited.body.email_id}`);
+      return res.body.status === 'queued' ? undefined : res.body;
+    }, 30_000);
+    // Sent, and then no longer kept: live mode drops the message (and its link) once it is sent.
+    expect(sent).toMatchObject({ status: 'sent', sent_via: 'smtp', text: null, html: null, link: null });
+
+    const mail = relay.received.find((m) => m.to.includes('live-invitee@example.com'))!;
+    const token = /#token=(inv_[0-9A-Za-z]{40})/.exec(mail.parsed.text ?? '')![1]!;
+    const accepted = await live.call<{ api_key: { token: string } }>('POST', '/invitations/accept', { name: 'Lee Live' }, token);
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.api_key.token).toMatch(/^sk_live_/);
+  }, 120_000);
+});
+
 describe('the development mailbox (no SMTP_URL, test mode)', () => {
   it('keeps the email, readable with its link, and names it in one log line with its subject and where to read it, not its link', async () => {
     // The shared service has no SMTP_URL.

@@ -11,23 +11,28 @@ import { startOwnServer, type ServerProcess } from './server-process';
  * `call` sends a request to it as that super_user, or with the token `as` gives (null: none).
  */
 export function useOwnServer(label: string, env: Record<string, string> | (() => Record<string, string>) = {}, startTimeoutMs?: number) {
-  const token = generateApiKeyToken('test');
+  let token = '';
   let started: Awaited<ReturnType<typeof startOwnServer>> | undefined;
   beforeAll(async () => {
-    started = await startOwnServer(label, { BOOTSTRAP_SUPERUSER_TOKEN: token, ...(typeof env === 'function' ? env() : env) });
+    const settings = typeof env === 'function' ? env() : env;
+    token = generateApiKeyToken(settings.APP_ENV === 'live' ? 'live' : 'test');
+    started = await startOwnServer(label, { BOOTSTRAP_SUPERUSER_TOKEN: token, ...settings });
   }, startTimeoutMs);
   afterAll(async () => {
     await started?.stop();
   });
   return {
-    token,
+    /** Its super_user token (`sk_live_…` when `env` says APP_ENV=live), once it has started. */
+    get token(): string {
+      return token;
+    },
     get server(): ServerProcess {
       return started!.server;
     },
     get databaseUrl(): string {
       return started!.databaseUrl;
     },
-    call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as: string | null = token) =>
-      api<T>(method, path, { token: as, baseUrl: started!.server.url, body }),
+    call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as?: string | null) =>
+      api<T>(method, path, { token: as === undefined ? token : as, baseUrl: started!.server.url, body }),
   };
 }
