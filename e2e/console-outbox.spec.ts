@@ -42,6 +42,10 @@ test('an invitation email lands in the outbox, readable, its link opening the in
   await expect(page).toHaveURL(/[?&]email=eml_[0-9a-z]{26}/);
   await expectNoSeriousA11yViolations(page, testInfo, 'outbox email');
   await screenshot(page, testInfo, 'outbox-email-1280');
+  // The HTML part, on request, rendered in a sandbox: its button is the accept link too.
+  await sheet.getByText('As it looks in a mail client (HTML)').click();
+  const html = sheet.frameLocator('iframe[title="The email\'s HTML part"]');
+  await expect(html.getByRole('link', { name: 'Accept the invitation' })).toHaveAttribute('href', /#token=inv_/);
 
   // The emailed link is the one the console showed once, and it opens the invitation.
   const link = sheet.getByRole('link', { name: /\/console\/invitations\/accept#token=inv_/ });

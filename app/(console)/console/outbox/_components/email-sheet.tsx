@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { DetailItem, DetailList, DetailSheet, Loaded } from '@/app/(console)/_components/detail-sheet';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
@@ -57,8 +58,22 @@ function EmailDetail({ emailId }: { emailId: string }) {
               <pre className="mt-2 rounded-md bg-slate-100 p-3 font-sans text-sm break-words whitespace-pre-wrap text-slate-900">{e.text}</pre>
             </section>
           )}
+          {e.html !== null && <HtmlPart html={e.html} />}
         </div>
       )}
     </Loaded>
+  );
+}
+
+/** The HTML part, rendered only on request, in an empty sandbox: it runs no script and reaches neither this page nor its storage. */
+function HtmlPart({ html }: { html: string }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <details className="text-sm" onToggle={(event) => setShown(event.currentTarget.open)}>
+      <summary className="cursor-pointer font-semibold text-slate-900">As it looks in a mail client (HTML)</summary>
+      {shown && (
+        <iframe sandbox="" srcDoc={html} title="The email's HTML part" className="mt-2 h-96 w-full rounded-md border border-slate-200 bg-white" />
+      )}
+    </details>
   );
 }
