@@ -141,12 +141,9 @@ describe('invitation email over SMTP', () => {
 });
 
 /** A service in live mode (APP_ENV=live: its secret key from the environment, SMTP required), with its worker. */
-const live = useOwnServer('maillive', () => ({
-  APP_ENV: 'live',
-  APP_SECRET_KEY: 'live-mode-secret-key-for-this-test-only',
-  SMTP_URL: relay.url,
-  MAIL_FROM,
-}));
+const live = useOwnServer('maillive', () => ({ APP_SECRET_KEY: 'live-mode-secret-key-for-this-test-only', SMTP_URL: relay.url, MAIL_FROM }), {
+  mode: 'live',
+});
 
 describe('live mode', () => {
   it('answers an invitation without its token: the emailed link is the only copy, and it works', async () => {

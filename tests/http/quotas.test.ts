@@ -20,7 +20,7 @@ const quotaService = useOwnServer(
     QUOTA_PENDING_INVITATIONS_PER_NETWORK: String(QUOTA),
     QUOTA_API_KEYS_PER_OWNER: String(QUOTA),
   },
-  240_000,
+  { startTimeoutMs: 240_000 },
 );
 
 const call = <T = Problem>(method: string, path: string, body?: unknown, as = quotaService.token) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { generateApiKeyToken } from '@/server/auth/tokens';
+import { generateApiKeyToken, type KeyEnvironment } from '@/server/auth/tokens';
 import { api } from './api';
 import { startOwnServer, type ServerProcess } from './server-process';
 
@@ -9,30 +9,30 @@ import { startOwnServer, type ServerProcess } from './server-process';
  * its own, started before the file's tests and stopped after. `env` is read when it starts, so it
  * may name what an earlier `beforeAll` started (`() => ({ SYNTH_BASE_URL: vendor.url })`).
  * `call` sends a request to it as that super_user, or with the token `as` gives (null: none).
+ * `mode: 'live'` starts it with APP_ENV=live and a `sk_live_` super_user token.
  */
-export function useOwnServer(label: string, env: Record<string, string> | (() => Record<string, string>) = {}, startTimeoutMs?: number) {
-  let token = '';
+export function useOwnServer(
+  label: string,
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  { startTimeoutMs, mode = 'test' }: { startTimeoutMs?: number; mode?: KeyEnvironment } = {},
+) {
+  const token = generateApiKeyToken(mode);
   let started: Awaited<ReturnType<typeof startOwnServer>> | undefined;
   beforeAll(async () => {
-    const settings = typeof env === 'function' ? env() : env;
-    token = generateApiKeyToken(settings.APP_ENV === 'live' ? 'live' : 'test');
-    started = await startOwnServer(label, { BOOTSTRAP_SUPERUSER_TOKEN: token, ...settings });
+    started = await startOwnServer(label, { BOOTSTRAP_SUPERUSER_TOKEN: token, APP_ENV: mode, ...(typeof env === 'function' ? env() : env) });
   }, startTimeoutMs);
   afterAll(async () => {
     await started?.stop();
   });
   return {
-    /** Its super_user token (`sk_live_…` when `env` says APP_ENV=live), once it has started. */
-    get token(): string {
-      return token;
-    },
+    token,
     get server(): ServerProcess {
       return started!.server;
     },
     get databaseUrl(): string {
       return started!.databaseUrl;
     },
-    call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as?: string | null) =>
-      api<T>(method, path, { token: as === undefined ? token : as, baseUrl: started!.server.url, body }),
+    call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as: string | null = token) =>
+      api<T>(method, path, { token: as, baseUrl: started!.server.url, body }),
   };
 }
