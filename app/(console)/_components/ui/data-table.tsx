@@ -84,6 +84,14 @@ function opensRow(event: MouseEvent<HTMLElement>): boolean {
   return control === null || !event.currentTarget.contains(control);
 }
 
+/**
+ * The rows of a table still loading: one array for every render. TanStack Table resets its page
+ * index (a state update) whenever `data` is another array, so a new `[]` per render would render
+ * the table again and again for as long as it loads; in a Back press (a popstate, which React
+ * renders synchronously) without ever yielding, and the tab would hang.
+ */
+const NO_ROWS: never[] = [];
+
 /** The id `actionsColumn` gives the column of a row's buttons (list-page.tsx). */
 export const ACTIONS_COLUMN_ID = 'actions';
 
@@ -153,7 +161,7 @@ export function DataTable<TRow>({
     setPickedFor(selection?.resetKey);
     setPicked(new Set());
   }
-  const loaded = rows ?? [];
+  const loaded = rows ?? NO_ROWS;
   const selectableIds = selection ? loaded.flatMap((row, i) => (selection.canSelect(row) ? [getRowId(row, i)] : [])) : [];
   const selectedIds = selectableIds.filter((id) => picked.has(id));
   const selectedSet = new Set(selectedIds);
