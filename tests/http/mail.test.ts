@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useOwnServer } from '@/tests/support/own-server';
 import { startWorkerProcess, type ServerProcess } from '@/tests/support/server-process';
@@ -186,7 +187,6 @@ describe('the development mailbox (no SMTP_URL, test mode)', () => {
     expect(kept).toMatchObject({ sent_via: 'mailbox', to: 'dev@example.com', subject: expect.stringContaining('Mailbox FM') });
     expect(kept.link).toMatch(new RegExp(`/console/invitations/accept#token=${invited.body.token}$`));
     expect(kept.text).toContain(kept.link);
-    const { readFileSync } = await import('node:fs');
     const line = await until(() =>
       readFileSync(inject('serverLogFile'), 'utf8')
         .split('\n')

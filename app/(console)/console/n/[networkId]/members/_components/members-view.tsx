@@ -266,7 +266,7 @@ function InvitationsSection({ networkId }: { networkId: string }) {
         Invitations
       </h2>
       <p className="mt-1 mb-4 max-w-prose text-sm text-slate-600">
-        An invitation link is shown once, when it is created. If it was lost, revoke the invitation and invite the person again.
+        Each invitation is emailed to the person with its link. If it was lost, revoke the invitation and invite them again: a new email goes out.
       </p>
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
         <div className="w-full space-y-1.5 sm:w-60">
