@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const nextApp = config.CONSOLE === 'on' ? await prepareConsole(config.NODE_ENV === 'development') : undefined;
   const handlePage = nextApp?.getRequestHandler();
   const service = await startService(config, { pages: handlePage && ((req, res) => handlePage(req, res)) });
-  process.stdout.write(`Ad network service ready on ${service.url} (API: ${service.url}/v1, docs: ${service.url}/docs; Node ${process.version})\n`);
+  const docs = nextApp ? `, docs: ${service.url}/docs` : '';
+  process.stdout.write(`Ad network service ready on ${service.url} (API: ${service.url}/v1${docs}; Node ${process.version})\n`);
 
   // The signal may come to npm (a process manager signals the process it started; npm passes it
   // on, since the npm script `exec`s node) or to this process, or both at once (Ctrl-C signals the
