@@ -4,7 +4,6 @@ CREATE TABLE "emails" (
 	"to_address" text NOT NULL,
 	"subject" text NOT NULL,
 	"sealed_message" text,
-	"headers" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"status" text DEFAULT 'queued' NOT NULL,
 	"sent_via" text,
 	"attempts" integer DEFAULT 0 NOT NULL,

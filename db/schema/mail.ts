@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { EMAIL_KINDS, EMAIL_ROUTES, EMAIL_STATUSES } from '@/domain/emails';
 import { at, createdAt } from './columns';
 
@@ -18,8 +18,6 @@ export const emails = pgTable(
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
     sealedMessage: text('sealed_message'),
-    /** Extra header lines (List-Unsubscribe on notifications). */
-    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     status: text('status', { enum: EMAIL_STATUSES }).notNull().default('queued'),
     sentVia: text('sent_via', { enum: EMAIL_ROUTES }),
     attempts: integer('attempts').notNull().default(0),

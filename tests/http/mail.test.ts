@@ -33,7 +33,14 @@ beforeAll(async () => {
   relay = await startSmtpReceiver((recipients) => relayAnswer(recipients));
 });
 const MAIL_FROM = 'Acme Ads <ads@acme.example>';
-const own = useOwnServer('mail', () => ({ WORKER: 'off', SMTP_URL: relay.url, MAIL_FROM, PUBLIC_URL: 'https://ads.acme.example' }));
+// Two attempts per email (the job is made with the enqueuing service's MAIL_MAX_ATTEMPTS): enough for one "try later".
+const own = useOwnServer('mail', () => ({
+  WORKER: 'off',
+  SMTP_URL: relay.url,
+  MAIL_FROM,
+  PUBLIC_URL: 'https://ads.acme.example',
+  MAIL_MAX_ATTEMPTS: '2',
+}));
 afterAll(async () => {
   await worker?.stop();
   await relay?.close();
@@ -55,6 +62,9 @@ async function networkWithRae(name: string) {
 }
 
 const email = (id: string) => own.call<Email>('GET', `/emails/${id}`);
+/** Rae invites `to` to network `n`; the id of the email that carries the invitation. */
+const invite = async (n: string, rae: string, to: string) =>
+  (await own.call<{ email_id: string }>('POST', `/networks/${n}/invitations`, { email: to, role: 'read_only' }, rae)).body.email_id;
 const settled = (id: string) =>
   until(async () => {
     const res = await email(id);
@@ -99,7 +109,7 @@ describe('invitation email over SMTP', () => {
     expect(details.body).toMatchObject({ network: { name: 'Moonlight Audio' }, role: 'read_only' });
   }, 120_000);
 
-  it('retries while the relay says "try later", and fails at once, with its answer, when it refuses for good', async () => {
+  it('retries while the relay says "try later", fails after the last attempt, and fails at once when it refuses for good', async () => {
     await startWorker();
     const { n, rae } = await networkWithRae('Retry Radio');
     let refusedOnce = false;
@@ -108,30 +118,25 @@ describe('invitation email over SMTP', () => {
       refusedOnce = true;
       return 451;
     };
-    const retried = await own.call<{ email_id: string }>(
-      'POST',
-      `/networks/${n}/invitations`,
-      { email: 'later@example.com', role: 'read_only' },
-      rae,
-    );
-    const sent = await settled(retried.body.email_id);
+    const sent = await settled(await invite(n, rae, 'later@example.com'));
     expect(sent).toMatchObject({ status: 'sent', sent_via: 'smtp', attempts: 2, last_error: null });
     expect(relay.received.filter((m) => m.to.includes('later@example.com'))).toHaveLength(1);
 
+    // A relay that says "try later" every time: failed after the last attempt (MAIL_MAX_ATTEMPTS), with its answer.
+    relayAnswer = (recipients) => (recipients.includes('tired@example.com') ? 451 : undefined);
+    const exhausted = await settled(await invite(n, rae, 'tired@example.com'));
+    expect(exhausted).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(exhausted.last_error).toMatch(/451/);
+
     relayAnswer = (recipients) => (recipients.includes('nobody@example.com') ? 550 : undefined);
-    const refused = await own.call<{ email_id: string }>(
-      'POST',
-      `/networks/${n}/invitations`,
-      { email: 'nobody@example.com', role: 'read_only' },
-      rae,
-    );
-    const failed = await settled(refused.body.email_id);
+    const refusedId = await invite(n, rae, 'nobody@example.com');
+    const failed = await settled(refusedId);
     expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
     expect(failed.last_error).toMatch(/550/);
     relayAnswer = () => undefined;
 
     const listed = await own.call<{ items: Email[] }>('GET', '/emails?to=nobody@example.com');
-    expect(listed.body.items.map((e) => [e.id, e.status])).toEqual([[refused.body.email_id, 'failed']]);
+    expect(listed.body.items.map((e) => [e.id, e.status])).toEqual([[refusedId, 'failed']]);
   }, 120_000);
 
   it('the outbox is for super_user keys only', async () => {

@@ -1,8 +1,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { emails } from '@/db/schema';
-import { openSecret } from '@/server/secrets';
-import { SEALED_MESSAGE_PURPOSE, type EmailMessage } from './queue-email';
+import { openMessage, type SealedMessage } from './queue-email';
 
 export type EmailRow = typeof emails.$inferSelect;
 
@@ -27,17 +26,11 @@ export function listEmails({
 }
 
 /** One email of the outbox with its message opened, when it is still kept (test mode; live mode drops it once sent). */
-export async function findEmail({
-  db,
-  id,
-}: {
-  db: Queryable;
-  id: string;
-}): Promise<{ email: EmailRow; message: Omit<EmailMessage, 'subject'> | null } | undefined> {
+export async function findEmail({ db, id }: { db: Queryable; id: string }): Promise<{ email: EmailRow; message: SealedMessage | null } | undefined> {
   const [email] = await db.select().from(emails).where(eq(emails.id, id));
   if (!email) return undefined;
   return {
     email,
-    message: email.sealedMessage ? (JSON.parse(openSecret(SEALED_MESSAGE_PURPOSE, email.sealedMessage)) as Omit<EmailMessage, 'subject'>) : null,
+    message: email.sealedMessage ? openMessage(email.sealedMessage) : null,
   };
 }

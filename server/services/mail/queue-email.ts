@@ -4,7 +4,7 @@ import { emails } from '@/db/schema';
 import type { EmailKind } from '@/domain/emails';
 import { config } from '@/server/config';
 import { enqueueJob } from '@/server/jobs/enqueue';
-import { sealSecret } from '@/server/secrets';
+import { openSecret, sealSecret } from '@/server/secrets';
 
 /** What an email says: plain text and HTML, and the one link it exists to carry, if any. */
 export interface EmailMessage {
@@ -14,7 +14,12 @@ export interface EmailMessage {
   link?: string;
 }
 
-export const SEALED_MESSAGE_PURPOSE = 'email-message';
+const SEALED_MESSAGE_PURPOSE = 'email-message';
+
+/** What an email's row keeps sealed: everything of its message but the subject (a column of its own). */
+export type SealedMessage = Omit<EmailMessage, 'subject'>;
+
+export const openMessage = (sealed: string): SealedMessage => JSON.parse(openSecret(SEALED_MESSAGE_PURPOSE, sealed)) as SealedMessage;
 
 /** An email's job, one at a time by its key (graphile-worker's `jobs` view shows the key). */
 export const emailJobKey = (emailId: string) => `email:${emailId}`;
@@ -32,20 +37,16 @@ export async function queueEmail({
   to,
   message,
   networkId,
-  headers = {},
 }: {
   tx: Tx;
   kind: EmailKind;
   to: string;
   message: EmailMessage;
   networkId?: string;
-  headers?: Record<string, string>;
 }): Promise<string> {
   const id = newId('email');
   const { subject, ...sealed } = message;
-  await tx
-    .insert(emails)
-    .values({ id, kind, toAddress: to, subject, headers, sealedMessage: sealSecret(SEALED_MESSAGE_PURPOSE, JSON.stringify(sealed)) });
+  await tx.insert(emails).values({ id, kind, toAddress: to, subject, sealedMessage: sealSecret(SEALED_MESSAGE_PURPOSE, JSON.stringify(sealed)) });
   await enqueueJob(
     tx,
     'send-email',

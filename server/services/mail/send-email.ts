@@ -4,8 +4,7 @@ import type { Database } from '@/db/client';
 import { emails } from '@/db/schema';
 import { config } from '@/server/config';
 import { logger } from '@/server/logger';
-import { openSecret } from '@/server/secrets';
-import { SEALED_MESSAGE_PURPOSE, type EmailMessage } from './queue-email';
+import { openMessage } from './queue-email';
 import { smtpTransport } from './transport';
 
 /** A host name for Message-ID: MAIL_FROM's domain. */
@@ -35,7 +34,7 @@ export async function sendEmail({ db, emailId, helpers }: { db: Database; emailI
     .from(emails)
     .where(and(eq(emails.id, emailId), eq(emails.status, 'queued')));
   if (!email?.sealedMessage) return;
-  const message = JSON.parse(openSecret(SEALED_MESSAGE_PURPOSE, email.sealedMessage)) as Omit<EmailMessage, 'subject'>;
+  const message = openMessage(email.sealedMessage);
   const c = config();
   const keepMessage = c.APP_ENV === 'test'; // live mode drops the message (and its one-time link) once sent
   const sent = (via: 'smtp' | 'mailbox') =>
@@ -67,7 +66,6 @@ export async function sendEmail({ db, emailId, helpers }: { db: Database; emailI
       subject: email.subject,
       text: message.text,
       html: message.html,
-      headers: email.headers,
       messageId: `<${email.id}@${messageIdHost(c.MAIL_FROM)}>`,
     });
   } catch (error) {
