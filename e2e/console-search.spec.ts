@@ -86,6 +86,11 @@ test('Ctrl-K finds campaigns, podcasts, keys and pages, and opens them', async (
   await expect(palette.getByRole('option', { name: /Winter Sleep Sale/ })).toBeVisible();
   await expectNoSeriousA11yViolations(page, testInfo, 'command-palette-390');
   await screenshot(page, testInfo, 'console-command-palette-390');
+  // Widening the window swaps the top bar for the side bar; the open palette stays, with what was typed.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.locator('aside')).toBeVisible(); // (behind the modal palette, so out of the accessibility tree)
+  await expect(palette.getByRole('option', { name: /Winter Sleep Sale/ })).toBeVisible();
+  await expect(input).toHaveValue('sleep');
 });
 
 test('a read_only key finds what it may read, and no keys', async ({ page, request }) => {

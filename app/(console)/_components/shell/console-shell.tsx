@@ -15,7 +15,7 @@ import { Button } from '@/app/(console)/_components/ui/button';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
 import { CreateNetworkDialog } from './create-network-dialog';
-import { SearchLauncher } from './search-launcher';
+import { SearchButton, useSearchPalette } from './search-launcher';
 import { ThemeToggle } from './theme-toggle';
 import { BRAND_ICON as Brand, NAV_ITEMS } from './nav-items';
 
@@ -46,6 +46,7 @@ function useWideScreen(): boolean {
 export function ConsoleShell({ networkId, children }: { networkId: string; children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const wide = useWideScreen();
+  const search = useSearchPalette(networkId);
   // Widened with the drawer open: it is gone with the top bar, so it must not reopen on narrowing.
   if (wide && menuOpen) setMenuOpen(false);
   return (
@@ -84,7 +85,7 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
           </DialogPrimitive.Root>
           <CurrentNetwork networkId={networkId} />
           <div className="ml-auto">
-            <SearchLauncher networkId={networkId} compact />
+            <SearchButton onClick={search.show} compact />
           </div>
         </header>
       )}
@@ -92,9 +93,10 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
       {/* Wide screens: fixed side navigation. */}
       {wide && (
         <aside className="hidden border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh lg:flex-col">
-          <SideNav networkId={networkId} />
+          <SideNav networkId={networkId} onSearch={search.show} />
         </aside>
       )}
+      {search.palette}
 
       {/* Its grid column is named: for the frame between the window widening (CSS) and React
           rendering the side bar, the page would otherwise take the side bar's 16rem column. */}
@@ -132,7 +134,8 @@ function CurrentNetwork({ networkId }: { networkId: string }) {
   );
 }
 
-function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: () => void }) {
+/** The navigation: in the side bar (with the search button, `onSearch`) or in the drawer (`onNavigate` closes it). */
+function SideNav({ networkId, onNavigate, onSearch }: { networkId: string; onNavigate?: () => void; onSearch?: () => void }) {
   const pathname = usePathname();
   const base = networkPath(networkId);
   return (
@@ -143,9 +146,9 @@ function SideNav({ networkId, onNavigate }: { networkId: string; onNavigate?: ()
       <div className="border-b border-slate-100 px-4 py-4">
         <NetworkSwitcher networkId={networkId} onSwitch={onNavigate} />
       </div>
-      {!onNavigate && (
+      {onSearch && (
         <div className="px-4 pt-4">
-          <SearchLauncher networkId={networkId} />
+          <SearchButton onClick={onSearch} />
         </div>
       )}
       <nav aria-label="Console" className="flex-1 overflow-y-auto px-3 py-3">
