@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   creative: 'crv',
   webhook: 'whk',
   email: 'eml',
+  signInLink: 'sil',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -155,6 +155,10 @@ const envSchema = z.object({
   // How long one SMTP exchange may take before the attempt fails and is retried.
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  // A console session (an email sign-in's key) lasts at most this long; 12 hours is also the most allowed.
+  SESSION_LIFETIME_HOURS: z.coerce.number().int().min(1).max(12).default(12),
+  // Sign-in links asked for per hour, per email address and per client address (each is a bucket).
+  SIGN_IN_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

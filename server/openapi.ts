@@ -2,7 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { config } from './config';
 import { ERROR_KINDS, type ErrorKind } from './errors';
 import { appRouter } from './routers';
-import type { Gate, RouteMeta } from './trpc';
+import { takesIdempotencyKey, type Gate, type RouteMeta } from './trpc';
 
 type Json = Record<string, unknown>;
 
@@ -87,6 +87,13 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
     unauthorized: 'The credential is missing or malformed.',
     'rate-limited': 'The credential spent its rate limit (an API key: or its owner’s budget), or its address failed to authenticate too often.',
   },
+  'sign-in-request': {
+    'rate-limited': 'Too many sign-in links asked for from this client address, or for this email address (SIGN_IN_REQUESTS_PER_HOUR).',
+  },
+  'sign-in-link': {
+    unauthorized: 'The sign-in link’s token is missing, malformed or unknown (counts against the failed-authentication limit).',
+    'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',
+  },
 };
 
 /** What reading the request can answer, by method (server/transport/rest.ts reads bodies of POST and PATCH). */
@@ -96,7 +103,7 @@ function transportErrors(method: string, meta: RouteMeta): Partial<Record<ErrorK
   if (method === 'delete') return { conflict: clash };
   if (method === 'patch') return { ...body, conflict: clash };
   if (method !== 'post') return {};
-  if (meta.changesNothing) return body;
+  if (!takesIdempotencyKey(meta)) return body;
   return {
     ...body,
     conflict: `A request with the same Idempotency-Key is still running. Or: ${clash.charAt(0).toLowerCase()}${clash.slice(1)}`,
@@ -147,7 +154,8 @@ export function openApiDocument(): OpenAPIObject {
         type: 'http',
         scheme: 'bearer',
         description:
-          'An API key: sk_test_… or sk_live_…. GET /invitations/current and POST /invitations/accept take the invitation token (inv_…) instead.',
+          'An API key: sk_test_… or sk_live_…. GET /invitations/current and POST /invitations/accept take the invitation token (inv_…) instead, ' +
+          'and POST /sign-in the sign-in link’s token (sil_…). POST /sign-in/email takes none.',
       },
     },
   });
@@ -185,7 +193,7 @@ export function openApiDocument(): OpenAPIObject {
       }
       for (const [status, kinds] of byStatus) responses[String(status)] = problemResponse(kinds);
       const parameters = ((operation.parameters as Json[] | undefined) ??= []);
-      if (method === 'post' && !meta.changesNothing) {
+      if (method === 'post' && takesIdempotencyKey(meta)) {
         parameters.push({
           name: 'Idempotency-Key',
           in: 'header',

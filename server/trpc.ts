@@ -17,9 +17,11 @@ import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
 import { paceRefusal } from './http/refusal-pacing';
-import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget } from './http/request-budget';
+import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget, spendSignInRequest } from './http/request-budget';
 import { findInvitationByToken, INVITATION_TOKEN_PATTERN, type InvitationRow } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
+import { findSignInLinkByToken } from './services/sign-in/find-sign-in-link';
+import { SIGN_IN_TOKEN_PATTERN } from './services/sign-in/sign-in-link';
 import type { HttpOut } from './http/answer';
 
 export interface Context {
@@ -32,6 +34,8 @@ export interface Context {
   principal?: Principal;
   /** An invitation token as the bearer: the invitation authenticated the request (`row` as the gate read it). */
   invitation?: { id: string; token: string; row: InvitationRow };
+  /** A sign-in link's token as the bearer (`POST /v1/sign-in`). */
+  signInLink?: { id: string; token: string };
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
@@ -105,7 +109,7 @@ export function createContext({ req }: { req: AppRequest }): Context {
 export type ErrorShapeData = { problem: Problem };
 
 /** The gate a procedure passes before its handler; each brings its own error responses (server/openapi.ts). */
-export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation';
+export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation' | 'sign-in-request' | 'sign-in-link';
 
 /**
  * A procedure's meta: its OpenAPI operation, the gate (set by the procedure builders below, never
@@ -251,12 +255,18 @@ function decidedAtCommit(ctx: Context, principal: Principal, type: string, meta:
 const authenticatedWrites = authenticated.use(({ ctx, next, type, meta }) => next({ ctx: { db: decidedAtCommit(ctx, ctx.principal, type, meta) } }));
 
 /**
+ * Whether a POST takes an Idempotency-Key: not one that writes nothing (a repeat is harmless), nor
+ * one without a caller (asking for a sign-in link: no credential owns the key).
+ */
+export const takesIdempotencyKey = (meta: RouteMeta | undefined) => !meta?.changesNothing && meta?.gate !== 'sign-in-request';
+
+/**
  * An Idempotency-Key's replay or run (server/http/idempotency.ts). Always the
  * LAST middleware before a procedure's input, so that a replay passes every
  * check a new request passes: authentication, rate limit, role.
  */
 export const idempotent = t.middleware(({ ctx, type, meta, next }) => {
-  if (type !== 'mutation' || !ctx.idempotency || meta?.changesNothing) return next();
+  if (type !== 'mutation' || !ctx.idempotency || !takesIdempotencyKey(meta)) return next();
   return idempotently(
     ctx,
     (db) => next({ ctx: { db } }),
@@ -347,5 +357,46 @@ export const invitationProcedure = base
       () => undefined,
     );
     return next({ ctx: { invitation } });
+  })
+  .use(idempotent);
+
+/**
+ * Asking for a sign-in link: no credential. Each request spends its client address's sign-in
+ * bucket and the named address's (SIGN_IN_REQUESTS_PER_HOUR each, server/http/request-budget.ts)
+ * before anything else, so nobody can have the service mail one person, or send from one address,
+ * without end. The input is read raw here: a malformed address still spends the client's bucket.
+ */
+export const signInRequestProcedure = base
+  .meta({ gate: 'sign-in-request' })
+  .use(async ({ ctx, next, getRawInput }) => {
+    const limits = currentLimits();
+    if (limits) {
+      const raw = (await getRawInput()) as { email?: unknown } | undefined;
+      const email = typeof raw?.email === 'string' ? raw.email.trim().toLowerCase() : undefined;
+      spendSignInRequest(limits, ctx.http.headers, lockoutKeyOf(ctx.clientAddress), email);
+    }
+    return next();
+  })
+  .use(idempotent);
+
+/**
+ * Following a sign-in link: its token (`sil_…`) is the bearer, a credential like any other — it
+ * passes `admit`, and an unknown one counts as a failed attempt of the address.
+ */
+export const signInLinkProcedure = base
+  .meta({ gate: 'sign-in-link' })
+  .use(async ({ ctx, next }) => {
+    const token = bearerToken(ctx.header('authorization'));
+    const signInLink = await admit(
+      ctx,
+      async () => {
+        if (!token || !SIGN_IN_TOKEN_PATTERN.test(token)) throw unauthorized('Send the sign-in link’s token: Authorization: Bearer sil_….');
+        const found = await findSignInLinkByToken({ db: ctx.db, token });
+        if (!found) throw unauthorized('Invalid sign-in link.');
+        return { id: found.id, token };
+      },
+      () => undefined,
+    );
+    return next({ ctx: { signInLink } });
   })
   .use(idempotent);

@@ -7,6 +7,12 @@ export const users = pgTable('users', {
   id: text('id').primaryKey(),
   email: text('email').unique(),
   name: text('name').notNull(),
+  /**
+   * When the person first showed they read mail at `email`: an email sign-in, or (in live mode)
+   * an invitation accepted with the emailed token alone. Null: the account was made on an
+   * inviter's word (test mode, or before invitations were emailed).
+   */
+  emailProvenAt: at('email_proven_at'),
   ...lifecycle,
 });
 
@@ -44,6 +50,12 @@ export const apiKeys = pgTable(
      * for them does not (it may accept no invitation for them).
      */
     identifiesOwner: boolean('identifies_owner').notNull().default(false),
+    /**
+     * A console session's key, got by signing in (an emailed link): it expires within
+     * SESSION_LIFETIME_HOURS and ends at sign-out (`expires_at` set to then). Its normal end does
+     * not end the invitations it sent; a revocation does.
+     */
+    session: boolean('session').notNull().default(false),
     /** Set on a rotated key: the key that replaced it (the old one keeps working until revoked_at). */
     replacedByKeyId: text('replaced_by_key_id'),
     expiresAt: at('expires_at'),
@@ -110,4 +122,25 @@ export const invitations = pgTable(
     ...lifecycle,
   },
   (t) => [index('invitations_network_id_idx').on(t.networkId, t.id)],
+);
+
+/**
+ * A one-time sign-in link, emailed to a person who asked for one (`POST /v1/sign-in/email`). The
+ * token (`sil_…`) is only in the email; only its SHA-256 is stored. It works once, until
+ * `expires_at` (15 minutes), and gives a session key (`session_key_id`).
+ */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    sessionKeyId: text('session_key_id'),
+    ...createdAt,
+  },
+  (t) => [index('sign_in_links_user_idx').on(t.userId, t.createdAt)],
 );

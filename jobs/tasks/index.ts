@@ -4,6 +4,7 @@ import { database } from '@/db/client';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
 import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
 import { sendEmail } from '@/server/services/mail/send-email';
+import { sendSignInLink } from '@/server/services/sign-in/request-sign-in';
 import { taskPayloadSchemas, type TaskName, type TaskPayload } from '@/server/jobs/payloads';
 import { deliverWebhook } from './deliver-webhook';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys';
@@ -31,4 +32,5 @@ export const taskList: TaskList = {
   'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks({ db: database() })),
   'prune-webhook-deliveries': task('prune-webhook-deliveries', () => pruneWebhookDeliveries({ db: database() })),
   'send-email': task('send-email', ({ emailId }, helpers) => sendEmail({ db: database(), emailId, helpers })),
+  'request-sign-in': task('request-sign-in', ({ email }) => database().transaction((tx) => sendSignInLink({ tx, email }))),
 };

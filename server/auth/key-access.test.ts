@@ -10,6 +10,7 @@ const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superU
   serviceAccountId: null,
   ownerName: 'X',
   identifiesOwner,
+  session: false,
   scopes: new Map(Object.entries(scopes)),
   expiresAt: null,
 });

@@ -17,6 +17,8 @@ export interface Principal {
   ownerName: string;
   /** The owner got this key themselves, so it proves who they are (see `api_keys.identifies_owner`). */
   identifiesOwner: boolean;
+  /** A console session's key, got by signing in (`api_keys.session`): it signs out rather than being revoked. */
+  session: boolean;
   /** Effective role per network: min(scope role, the owner's current role there). */
   scopes: ReadonlyMap<string, Role>;
   /** When the key stops working (epoch ms), or null: a write must finish before it (server/auth/credential-lock.ts). */
@@ -31,6 +33,7 @@ export interface KeyRow {
   service_account_id: string | null;
   owner_name: string;
   identifies_owner: boolean;
+  session: boolean;
   expires_at_ms: number | null;
   expired: boolean;
   revoked: boolean;
@@ -49,7 +52,7 @@ const person = users;
  * reads the key again after waiting for a revocation that began, and stamped `revoked_at`, after it.
  */
 const keyWithAccess = (where: SQL, scopes = sql`true`) => sql`
-  select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner},
+  select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner}, ${k.session},
     coalesce(${person.name}, ${owner.name}, '') as owner_name,
     (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
     (extract(epoch from ${k.expiresAt}) * 1000)::float8 as expires_at_ms,
@@ -122,6 +125,7 @@ function principalOf(row: KeyRow): Principal {
     serviceAccountId: row.service_account_id,
     ownerName: row.owner_name,
     identifiesOwner: row.identifies_owner,
+    session: row.session,
     scopes: new Map(row.scopes.map((s) => [s.network_id, s.role])),
     expiresAt: row.expires_at_ms,
   };

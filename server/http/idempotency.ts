@@ -53,6 +53,8 @@ export interface IdempotentContext {
   principal?: Principal;
   /** Accepting an invitation with its token as the bearer: the invitation is the caller. */
   invitation?: { id: string };
+  /** Following a sign-in link: the link is the caller. */
+  signInLink?: { id: string };
 }
 
 /** A procedure's outcome as tRPC's middlewares pass it on. */
@@ -81,7 +83,7 @@ export async function idempotently<R extends Outcome>(
 ): Promise<R> {
   const { key, fingerprint } = ctx.idempotency!;
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.');
-  const owner = ctx.principal?.keyId ?? `invitation:${ctx.invitation!.id}`;
+  const owner = ctx.principal?.keyId ?? (ctx.invitation ? `invitation:${ctx.invitation.id}` : `sign-in:${ctx.signInLink!.id}`);
 
   let outcome: R | undefined;
   let answered: StoredResponse | undefined;

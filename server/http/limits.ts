@@ -11,6 +11,8 @@ export interface Limits {
   /** What all requests acting on one network share. */
   perNetwork: TokenBucketLimiter;
   authFailures: TokenBucketLimiter;
+  /** Sign-in links asked for, per client address and per email address. */
+  signInRequests: TokenBucketLimiter;
   close(): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ let limits: Limits | undefined;
 
 /**
  * Set up the limiters: requests per API key, per owner and per network (server/http/request-budget.ts),
- * and failed authentications per client address. Buckets are shared through Redis when REDIS_URL is
+ * failed authentications per client address, and sign-in links asked for. Buckets are shared through Redis when REDIS_URL is
  * set, otherwise through Postgres.
  */
 export function configureLimits(db: Database, c: Config): Limits {
@@ -28,12 +30,14 @@ export function configureLimits(db: Database, c: Config): Limits {
   const perOwner = new TokenBucketLimiter({ rate: c.RATE_LIMIT_OWNER_PER_SECOND, burst: c.RATE_LIMIT_OWNER_BURST }, store);
   const perNetwork = new TokenBucketLimiter({ rate: c.RATE_LIMIT_NETWORK_PER_SECOND, burst: c.RATE_LIMIT_NETWORK_BURST }, store);
   const authFailures = new TokenBucketLimiter({ rate: c.AUTH_FAILURE_LIMIT_PER_MINUTE / 60, burst: c.AUTH_FAILURE_LIMIT_PER_MINUTE }, store);
-  const all = [perKey, perOwner, perNetwork, authFailures];
+  const signInRequests = new TokenBucketLimiter({ rate: c.SIGN_IN_REQUESTS_PER_HOUR / 3600, burst: c.SIGN_IN_REQUESTS_PER_HOUR }, store);
+  const all = [perKey, perOwner, perNetwork, authFailures, signInRequests];
   limits = {
     perKey,
     perOwner,
     perNetwork,
     authFailures,
+    signInRequests,
     async close() {
       for (const limiter of all) limiter.stop();
       await Promise.all(all.map((limiter) => limiter.flush()));

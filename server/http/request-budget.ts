@@ -108,3 +108,14 @@ export function spendNetworkBudget(limits: Limits, headers: Headers, principal: 
   if (principal.superUser) return;
   spend(limits.perNetwork, networkBucketOf(networkId), headers, networkRefusal);
 }
+
+const signInRefusal = 'Too many sign-in links asked for, from this address or for this email address. Retry after the seconds in Retry-After.';
+
+/**
+ * Asking for a sign-in link: spend the client address's bucket and the email address's (its
+ * SHA-256, never the address) — SIGN_IN_REQUESTS_PER_HOUR each.
+ */
+export function spendSignInRequest(limits: Limits, headers: Headers, clientAddress: string, email: string | undefined): void {
+  spend(limits.signInRequests, `sign-in:client:${clientAddress}`, headers, signInRefusal);
+  if (email) spend(limits.signInRequests, `sign-in:email:${hashToken(email).slice(0, 32)}`, headers, signInRefusal);
+}

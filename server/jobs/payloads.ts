@@ -16,6 +16,7 @@ export const taskPayloadSchemas = {
   'auto-disable-webhooks': z.object({}).passthrough(),
   'prune-webhook-deliveries': z.object({}).passthrough(),
   'send-email': z.object({ emailId: z.string().min(1) }),
+  'request-sign-in': z.object({ email: z.string().min(1) }),
 } satisfies Record<string, z.ZodType>;
 
 export type TaskName = keyof typeof taskPayloadSchemas;

@@ -15,6 +15,7 @@ import { offersRouter } from './offers/router';
 import { podcastsRouter } from './podcasts/router';
 import { searchRouter } from './search/router';
 import { serviceAccountsRouter } from './service-accounts/router';
+import { signInRouter } from './sign-in/router';
 import { webhooksRouter } from './webhooks/router';
 
 /** The one set of procedures: served as REST under /v1 and to the console under /api/trpc. */
@@ -35,6 +36,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   emails: emailsRouter,
   search: searchRouter,
+  signIn: signInRouter,
 });
 
 // Answers are parsed by their schemas; outside production strictly: a parse that changes an answer fails (server/output-checks.ts).

@@ -99,3 +99,10 @@ export const nameField = z
 export const versionField = z.number().int().min(1).optional().meta({
   description: 'The version you read; the write fails with 409 if the resource has changed since. Same as If-Match.',
 });
+
+/** An email address as every input takes one: trimmed and lower-cased (how it is stored and compared). */
+export const emailAddress = z
+  .string({ error: 'email is required and must be a string.' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'email must be a valid email address.' }).max(320));

@@ -6,11 +6,12 @@ import { database } from '@/db/client';
 import { api } from '@/tests/support/api';
 import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
+import { until } from '@/tests/support/until';
 
 beforeAll(openTestDatabase);
 afterAll(closeTestDatabase);
 
-const TOKEN_PATTERN = /(sk_(test|live)|inv)_[0-9A-Za-z]{32,}|whsec_[0-9A-Za-z+\/]{20,}/;
+const TOKEN_PATTERN = /(sk_(test|live)|inv|sil)_[0-9A-Za-z]{32,}|whsec_[0-9A-Za-z+\/]{20,}/;
 
 /** Every row of every table we own, as text. */
 async function everyRowAsText(): Promise<Array<{ table: string; text: string }>> {
@@ -26,9 +27,9 @@ async function everyRowAsText(): Promise<Array<{ table: string; text: string }>>
 }
 
 describe('secrets at rest', () => {
-  it('API key and invitation tokens exist only as hashes, webhook secrets only sealed', async () => {
+  it('API key, invitation and sign-in link tokens exist only as hashes, webhook secrets only sealed', async () => {
     const network = await createNetworkRow();
-    const { token } = await personKey([{ networkId: network.id, role: 'administrator' }]);
+    const { token, person } = await personKey([{ networkId: network.id, role: 'administrator' }]);
     const tokens: string[] = [token];
     // A key created with an Idempotency-Key: its stored response carries the token and must be sealed.
     const key = await api<{ token: string }>('POST', '/apikeys', { token, body: { key_name: 'scan' }, headers: { 'idempotency-key': randomUUID() } });
@@ -47,6 +48,19 @@ describe('secrets at rest', () => {
     });
     expect(hook.status).toBe(201);
     tokens.push(hook.body.secret);
+
+    // A sign-in link (the worker mails it; test mode's outbox shows it to the operator), and the session it gives.
+    expect((await api('POST', '/sign-in/email', { token: null, body: { email: person.email } })).status).toBe(202);
+    const signInEmail = await until(async () => {
+      const list = await api<{ items: Array<{ id: string; kind: string }> }>('GET', `/emails?to=${encodeURIComponent(person.email!)}`);
+      return list.body.items.find((e) => e.kind === 'sign_in');
+    }, 30_000);
+    const link = (await api<{ link: string }>('GET', `/emails/${signInEmail.id}`)).body.link;
+    const linkToken = /#token=(sil_\w+)/.exec(link)![1]!;
+    tokens.push(linkToken);
+    const session = await api<{ api_key: { token: string } }>('POST', '/sign-in', { token: linkToken, headers: { 'idempotency-key': randomUUID() } });
+    expect(session.status).toBe(201);
+    tokens.push(session.body.api_key.token);
 
     // Each token also sent back as a (wrong-scope or revoked-looking) bearer, which logs must not echo.
     for (const t of tokens) await api('GET', '/me', { token: `${t}x` });
@@ -70,7 +84,8 @@ describe('secrets at rest', () => {
     expect(log).not.toMatch(TOKEN_PATTERN);
     expect(tokens.filter((t) => log.includes(t))).toEqual([]);
     reportReliability('secrets', {
-      claim: 'API keys, invitation tokens and webhook secrets are absent from every table (hashes / sealed only) and from the server log',
+      claim:
+        'API keys, invitation and sign-in link tokens and webhook secrets are absent from every table (hashes / sealed only) and from the server log',
       figures: { 'rows scanned': rows.length, 'log lines scanned': log.split('\n').length, 'secrets planted': tokens.length, leaks: 0 },
     });
   });

@@ -74,6 +74,8 @@ describe('POST /networks/{n}/service-accounts', () => {
       key_id: sa.api_key.id,
       key_name: 'ingest',
       super_user: false,
+      session: false,
+      expires_at: null,
       scopes: [{ network_id: network.id, role: 'administrator' }],
       owner: { type: 'service_account', id: sa.id, name: 'Ingest bot' },
     });

@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { idField, networkParam, roleSchema } from '@/server/routers/shared.types';
+import { emailAddress, idField, networkParam, roleSchema } from '@/server/routers/shared.types';
 import { invitationSchema } from './invitation.types';
 
 export const createInvitationInput = z.strictObject({
   ...networkParam,
-  email: z
-    .string({ error: 'email is required and must be a string.' })
-    .trim()
-    .toLowerCase()
-    .pipe(z.email({ error: 'email must be a valid email address.' }).max(320))
-    .meta({ description: 'Who is invited; stored lower-cased.' }),
+  email: emailAddress.meta({ description: 'Who is invited; stored lower-cased.' }),
   role: roleSchema,
   expires_in_days: z
     .number({ error: 'expires_in_days must be a whole number from 1 to 30.' })

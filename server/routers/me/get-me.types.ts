@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, roleSchema } from '@/server/routers/shared.types';
+import { idField, roleSchema, timestamp } from '@/server/routers/shared.types';
 
 export const getMeInput = z.void();
 
@@ -10,6 +10,8 @@ export const meSchema = z
     key_id: idField('key'),
     key_name: z.string(),
     super_user: z.boolean(),
+    session: z.boolean().meta({ description: 'A console session’s key (from signing in): `POST /sign-out` ends it.' }),
+    expires_at: timestamp.nullable().meta({ description: 'When the key stops working; null for a key that does not expire.' }),
     scopes: z.array(scopeSchema).meta({ description: 'Effective roles: a person’s key never exceeds their current membership.' }),
     owner: z
       .object({

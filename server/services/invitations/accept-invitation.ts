@@ -54,7 +54,9 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
   if (status === 'expired') throw conflict('This invitation has expired. Ask a network administrator for a new one.');
   await assertSenderStillAdministers(tx, invitation);
 
-  const user = input.acceptor ? await invitedAcceptor(tx, invitation, input.acceptor) : await newPerson(tx, invitation, input.name);
+  const user = input.acceptor
+    ? await invitedAcceptor(tx, invitation, input.acceptor)
+    : await newPerson(tx, invitation, input.name, input.environment === 'live');
   const { membership, reactivated } = await joinNetwork(tx, invitation, user.id);
 
   const [accepted] = await tx
@@ -100,7 +102,8 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
  * An invitation carries its sender's authority (invariant 8), so it is good only while the key
  * that sent it — or the key that replaced it by rotation — still works and still administers the
  * network (`api_key_access`: its grant capped by its owner's standing), or is a super_user key.
- * A revoked or expired key's, a removed or demoted administrator's, or a deleted service account's
+ * A console session's key counts while it is not revoked: its normal end — expiry, or signing
+ * out — ends the session, not the administrator's invitations. A revoked or expired key's, a removed or demoted administrator's, or a deleted service account's
  * invitations admit no one. The sender's credential lock is held first, so a revocation, removal
  * or demotion running now either finished before this check or waits for this acceptance.
  */
@@ -121,7 +124,8 @@ async function assertSenderStillAdministers(tx: Tx, invitation: InvitationRow): 
                 select ${apiKeys.replacedByKeyId} from ${apiKeys} join lineage on ${apiKeys.id} = lineage.id where ${apiKeys.replacedByKeyId} is not null)
               select id from lineage)`,
             or(isNull(apiKeys.revokedAt), gt(apiKeys.revokedAt, sql`statement_timestamp()`)),
-            or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`statement_timestamp()`)),
+            // A session's end (expiry, or sign-out) is not a withdrawal: its invitations stay good.
+            or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`statement_timestamp()`), eq(apiKeys.session, true)),
             or(eq(apiKeys.superUser, true), eq(apiKeyAccess.role, 'administrator')),
           ),
         )
@@ -137,12 +141,20 @@ async function assertSenderStillAdministers(tx: Tx, invitation: InvitationRow): 
 
 type Person = MemberRecord['user'];
 
-/** Someone new: the token alone creates their person — never binds an account that exists. */
-async function newPerson(tx: Tx, invitation: InvitationRow, name: string | undefined): Promise<Person> {
+/**
+ * Someone new: the token alone creates their person — never binds an account that exists. In live
+ * mode the token reached nobody but the invitee's mailbox, so the person's address is proven now.
+ */
+async function newPerson(tx: Tx, invitation: InvitationRow, name: string | undefined, proven: boolean): Promise<Person> {
   // Concurrent acceptances of different invitations for one email must not collide on the unique email.
   const [created] = await tx
     .insert(users)
-    .values({ id: newId('user'), email: invitation.email, name: name ?? invitation.email.split('@')[0]! })
+    .values({
+      id: newId('user'),
+      email: invitation.email,
+      name: name ?? invitation.email.split('@')[0]!,
+      emailProvenAt: proven ? sql`now()` : null,
+    })
     .onConflictDoNothing({ target: users.email })
     .returning({ id: users.id, email: users.email, name: users.name });
   if (!created) {
@@ -161,10 +173,13 @@ async function invitedAcceptor(tx: Tx, invitation: InvitationRow, acceptor: Prin
   if (person?.email !== invitation.email) {
     throw forbidden(`This invitation is for ${invitation.email}; the API key you sent belongs to someone else.`);
   }
-  if (!acceptor.identifiesOwner) {
+  // Read again, under the acceptor's credential lock (the gate's write check): the person's first
+  // email sign-in, committed since the key was authenticated, may have ended its proof.
+  const [key] = await tx.select({ identifiesOwner: apiKeys.identifiesOwner }).from(apiKeys).where(eq(apiKeys.id, acceptor.keyId));
+  if (!key?.identifiesOwner) {
     throw forbidden(
-      'This key was minted or rotated for you by an administrator, so it does not prove who you are. ' +
-        'Accept with a key you received on accepting an invitation or made yourself under /v1/apikeys.',
+      'This key does not prove who you are: an administrator minted or rotated it for you, or it predates your first email sign-in. ' +
+        'Accept with a key you got yourself: a console session (sign in with email), a key received on accepting an invitation, or one made under /v1/apikeys with such a key.',
     );
   }
   return person;

@@ -71,7 +71,7 @@ export async function createInvitation({ tx, ...input }: { tx: Tx } & CreateInvi
     tx,
     kind: 'invitation',
     to: input.email,
-    networkId: input.networkId,
+    queue: input.networkId,
     message: invitationEmail({ networkName, role: input.role, invitedBy, expiresAt: row!.expiresAt, link: invitationAcceptLink(token) }),
   });
   return { invitation: row!, token, emailId };

@@ -25,6 +25,8 @@ export interface MintApiKeyInput {
   expiresAt?: Date | null;
   /** Use this token instead of generating one (BOOTSTRAP_SUPERUSER_TOKEN). */
   token?: string;
+  /** A console session's key (an email sign-in's): see `api_keys.session`. */
+  session?: boolean;
 }
 
 export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): void {
@@ -71,10 +73,26 @@ export async function mintReplacementKey({ tx, ...input }: { tx: Queryable } & M
   return insertKey(tx, input);
 }
 
+/**
+ * A key the platform issues on its own authority, to the person it is for (a sign-in): every rule
+ * of `mintApiKey` but the creator's — there is no creating key whose access could fall short.
+ */
+export async function mintPlatformKey({ tx, ...input }: { tx: Queryable } & Omit<MintApiKeyInput, 'creator' | 'superUser'>) {
+  const issued = { ...input, creator: 'platform' as const };
+  await assertOwnerHolds(tx, issued);
+  await reserveKeySlot({ tx, owner: issued.owner });
+  return insertKey(tx, issued);
+}
+
 async function assertKeyRules(tx: Queryable, input: MintApiKeyInput): Promise<void> {
+  checkDistinctNetworks(input.scopes ?? []);
+  if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser: input.superUser ?? false, scopes: input.scopes ?? [] });
+  await assertOwnerHolds(tx, input);
+}
+
+/** Advertised = working: every scope works for the owner now. */
+async function assertOwnerHolds(tx: Queryable, input: MintApiKeyInput): Promise<void> {
   const scopes = input.scopes ?? [];
-  checkDistinctNetworks(scopes);
-  if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser: input.superUser ?? false, scopes });
   if (scopes.length) await assertScopesWork(tx, input.owner, scopes);
 }
 
@@ -95,6 +113,7 @@ async function insertKey(tx: Queryable, input: MintApiKeyInput) {
       expiresAt: input.expiresAt ?? null,
       createdByKeyId: input.creator === 'platform' ? null : input.creator.keyId,
       identifiesOwner: identifiesOwner(input.creator, input.owner),
+      session: input.session ?? false,
     })
     .returning();
   if (scopes.length) {

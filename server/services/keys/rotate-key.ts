@@ -16,6 +16,9 @@ import { mintReplacementKey } from './mint-api-key';
  */
 export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; caller: Principal; found: KeyWithScopes; graceSeconds: number }) {
   const old = found.key;
+  if (old.session) {
+    throw conflict('A console session’s key is not rotated: it ends at sign-out or when it expires. Sign in again for a new one.');
+  }
   await withdrawCredentialsOf(tx, [keyOwner(old)]);
   if (keyStatus(old) !== 'active' || old.replacedByKeyId) {
     throw conflict(

@@ -28,21 +28,23 @@ export const emailJobKey = (emailId: string) => `email:${emailId}`;
  * Puts an email in the outbox on the caller's transaction, with the job that sends it: it is sent
  * exactly when the change that caused it commits (never for a rolled-back one), and a crash before
  * it is sent loses nothing (the job runs when a worker is back). The message is sealed at rest.
- * Mail a network causes waits in that network's queue (`mail:<network>`): one at a time per
- * network, so no network's mail can hold every worker slot while another network's waits.
+ * Mail waits in the queue of whoever caused it (`mail:<network>` for a network's, `mail:<person>`
+ * for a person's own sign-in links): one at a time per queue, so no network's or person's mail can
+ * hold every worker slot while another's waits.
  */
 export async function queueEmail({
   tx,
   kind,
   to,
   message,
-  networkId,
+  queue,
 }: {
   tx: Tx;
   kind: EmailKind;
   to: string;
   message: EmailMessage;
-  networkId?: string;
+  /** The network's or person's id whose queue the email waits in. */
+  queue: string;
 }): Promise<string> {
   const id = newId('email');
   const { subject, ...sealed } = message;
@@ -51,7 +53,7 @@ export async function queueEmail({
     tx,
     'send-email',
     { emailId: id },
-    { jobKey: emailJobKey(id), queueName: networkId ? `mail:${networkId}` : undefined, maxAttempts: config().MAIL_MAX_ATTEMPTS },
+    { jobKey: emailJobKey(id), queueName: `mail:${queue}`, maxAttempts: config().MAIL_MAX_ATTEMPTS },
   );
   return id;
 }

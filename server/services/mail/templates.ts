@@ -53,3 +53,26 @@ export function invitationEmail({
     ],
   );
 }
+
+/** The email that carries a one-time sign-in link (its token in the fragment). */
+export function signInEmail({
+  name,
+  expiresAt,
+  sessionHours,
+  link,
+}: {
+  name: string;
+  expiresAt: Date;
+  sessionHours: number;
+  link: string;
+}): EmailMessage {
+  return message(
+    `Your sign-in link for ${PRODUCT_NAME}`,
+    [`Hello ${name}, here is the link you asked for to sign in to the ${PRODUCT_NAME} console.`],
+    { label: 'Sign in', link },
+    [
+      `The link works once, until ${mailDate(expiresAt)}. It signs you in to this browser for up to ${sessionHours} hours.`,
+      'Did not ask for it? Ignore this email: nobody can sign in without the link.',
+    ],
+  );
+}
