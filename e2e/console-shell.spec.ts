@@ -37,13 +37,15 @@ test.describe('console shell', () => {
     expect(await page.evaluate(() => Object.keys(sessionStorage))).not.toContain('ans.console.apiKey');
   });
 
-  test('before the script runs, the sign-in form cannot send the key in a URL', async ({ browser }) => {
+  test('before the script runs, the sign-in forms cannot send the key or the address in a URL', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto('/console/sign-in');
     await expect(page.getByLabel('API key')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
-    await expect(page.locator('form')).toHaveAttribute('method', 'post');
+    await expect(page.getByRole('button', { name: 'Email me a link' })).toBeDisabled();
+    await expect(page.locator('form')).toHaveCount(2);
+    for (const form of await page.locator('form').all()) await expect(form).toHaveAttribute('method', 'post');
     await context.close();
   });
 

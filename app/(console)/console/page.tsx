@@ -11,7 +11,7 @@ import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
 import { EmptyState, ErrorState } from '@/app/(console)/_components/ui/states';
 import { networkPath, useMe, useNetworks } from '@/app/(console)/_lib/network';
 import { SIGN_IN_PATH } from '@/app/(console)/_lib/providers';
-import { signOut } from '@/app/(console)/_lib/session';
+import { signOutNow } from '@/app/(console)/_lib/sign-out';
 
 /** /console: open the first network of the key, or explain that there is none. */
 export default function ConsoleHome() {
@@ -56,8 +56,8 @@ function FirstNetwork() {
                 <Button
                   variant="ghost"
                   size="sm"
-                  onClick={() => {
-                    signOut();
+                  onClick={async () => {
+                    await signOutNow();
                     router.replace(SIGN_IN_PATH);
                   }}
                 >

@@ -7,9 +7,10 @@ import { usePathname, useRouter } from 'next/navigation';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { cn } from '@/app/(console)/_lib/cn';
+import { formatDateTime } from '@/app/(console)/_lib/dates';
 import { networkPath, useMe, useNetworkRole, useNetworks } from '@/app/(console)/_lib/network';
 import { SIGN_IN_PATH } from '@/app/(console)/_lib/providers';
-import { signOut } from '@/app/(console)/_lib/session';
+import { signOutNow } from '@/app/(console)/_lib/sign-out';
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Select } from '@/app/(console)/_components/ui/select';
@@ -239,6 +240,12 @@ function NetworkSwitcher({ networkId, onSwitch }: { networkId: string; onSwitch?
   );
 }
 
+/** Which credential the tab is signed in with: a session (until when), or the key by name. */
+function keyLine(me: { session: boolean; expires_at: string | null; key_name: string; owner: { type: string } }): string {
+  if (me.session) return `Session until ${formatDateTime(me.expires_at)}`;
+  return `${me.owner.type === 'service_account' ? 'Service account · ' : ''}key “${me.key_name}”`;
+}
+
 function KeyPanel({ networkId }: { networkId: string }) {
   const me = useMe();
   const role = useNetworkRole(networkId);
@@ -251,8 +258,8 @@ function KeyPanel({ networkId }: { networkId: string }) {
           <p className="truncate text-sm font-medium text-slate-900" title={me.data.owner.name}>
             {me.data.owner.name}
           </p>
-          <p className="truncate text-xs text-slate-600" title={me.data.key_name}>
-            {me.data.owner.type === 'service_account' ? 'Service account · ' : ''}key “{me.data.key_name}”
+          <p className="truncate text-xs text-slate-600" title={keyLine(me.data)}>
+            {keyLine(me.data)}
           </p>
           <div className="mt-1 flex flex-wrap gap-1.5">
             {me.data.super_user && <Badge tone="accent">super user</Badge>}
@@ -267,8 +274,8 @@ function KeyPanel({ networkId }: { networkId: string }) {
           variant="secondary"
           size="sm"
           className="min-w-0 flex-1"
-          onClick={() => {
-            signOut();
+          onClick={async () => {
+            await signOutNow();
             queryClient.clear();
             router.replace(SIGN_IN_PATH);
           }}

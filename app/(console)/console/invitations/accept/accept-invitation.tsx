@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { acceptInvitationInput } from '@/server/routers/invitations/accept-invitation.types';
 import { INVITATION_TOKEN_PATTERN } from '@/server/services/invitations/invitation-status';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
-import { BRAND_ICON as Brand } from '@/app/(console)/_components/shell/nav-items';
+import { ConsoleBrand } from '@/app/(console)/_components/shell/console-brand';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent } from '@/app/(console)/_components/ui/card';
 import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
@@ -54,10 +54,7 @@ export function AcceptInvitation() {
 
   return (
     <div className="w-full max-w-md">
-      <div className="mb-6 flex items-center justify-center gap-2 text-slate-900">
-        <Brand className="size-6 text-indigo-600" aria-hidden />
-        <span className="text-lg font-semibold">Ad Network Console</span>
-      </div>
+      <ConsoleBrand />
       <Card>
         <CardContent className="px-6 py-6">
           <h1 className="text-xl font-semibold text-slate-900">Accept your invitation</h1>
