@@ -4,8 +4,8 @@
  * fast-check generates sequences of credential operations (mint, list, read,
  * rotate and revoke own keys; list, revoke and rotate network keys; mint keys for
  * members and service accounts; create and delete service accounts; invite; accept
- * with the token alone or with some key; demote, promote, remove members; replay
- * an earlier POST with its Idempotency-Key), each made by a randomly chosen key the
+ * with the token alone or with some key; demote, promote, remove members; sign in
+ * with an emailed link and sign out; replay an earlier POST with its Idempotency-Key), each made by a randomly chosen key the
  * model holds: the run's super_user key, administrators', read_only and service
  * account keys, and whatever earlier steps obtained. Each run starts from a fresh
  * world built through the API (tests/support/credentials-model/world.ts); one more
@@ -109,6 +109,8 @@ const SUITES: Suite[] = [
       createServiceAccount: 1,
       deleteServiceAccount: 1,
       replay: 1,
+      signIn: 2,
+      signOut: 1,
     },
   },
   {
@@ -288,7 +290,7 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
       reportReliability('credentials-model', {
         claim:
           'Random sequences of credential operations (mint, list, rotate, revoke own and network keys; keys for members and service accounts; ' +
-          'invitations accepted with the token or a key; demotion, promotion, removal; Idempotency-Key replays), each by a random key the model ' +
+          'invitations accepted with the token or a key; demotion, promotion, removal; email sign-in and sign-out; Idempotency-Key replays), each by a random key the model ' +
           'holds, super_user to adversarially obtained: after every step every token, network key list and created key agreed with docs/keys-and-roles.md',
         figures: {
           suites: SUITES.length,

@@ -26,4 +26,6 @@ export const SHARED_SERVICE_LIMITS = {
   ...everyRequestBudget('10000'),
   AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
   QUOTA_API_KEYS_PER_OWNER: '100000',
+  // The credentials model signs people in from one address, hundreds of times a run.
+  SIGN_IN_REQUESTS_PER_HOUR: '100000',
 } as const;

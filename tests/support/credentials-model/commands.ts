@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { newId } from '@/db/ids';
 import { generateApiKeyToken, hashToken, tokenStart } from '@/server/auth/tokens';
 import { checkCreatedKey, checkEveryToken, checkNetworkKeyList, checkNetworkKeyLists, checkOwnKeyList, checkShownAccess } from './checks';
-import { post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
+import { listAll, post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
 import {
   actorPick,
   foreignPick,
@@ -44,6 +44,7 @@ import {
   applyRemoveMember,
   applyRevoke,
   applyRotation,
+  applySignIn,
   describeAccess,
   describeKey,
   expectAccept,
@@ -61,6 +62,7 @@ import {
   expectReplay,
   expectRevokeOwnKey,
   expectRotateOwnKey,
+  expectSignOut,
   isAdministrator,
   isLive,
   keyById,
@@ -352,6 +354,64 @@ const revokeOwnKey = command(2, {
     ctx.say(`${describeKey(model, actor)} revokes own key ${describeKey(model, target)}`);
     const answer = await send(ctx.real, { method: 'DELETE', path: `/apikeys/${target.id}`, token: actor.token });
     if (judge(ctx, 'revokeOwnKey', answer, expectRevokeOwnKey(model, actor, target), 200)) applyRevoke(model, target);
+  },
+});
+
+// ---------------------------------------------------------------------------
+// Signing in as a person: /v1/sign-in/email, /v1/sign-in, /v1/sign-out
+// ---------------------------------------------------------------------------
+
+/**
+ * Ask for a sign-in link for `email` and read it as its owner would: the run's service has no
+ * SMTP_URL, so the worker's email waits in the outbox, which the operator's key reads.
+ */
+async function mailedSignInLink(real: Real, email: string): Promise<string> {
+  const signInEmails = async () =>
+    (await listAll<{ id: string; kind: string }>(real, `/emails?to=${encodeURIComponent(email)}`, real.bootstrapToken)).items
+      .filter((e) => e.kind === 'sign_in')
+      .map((e) => e.id);
+  const before = new Set(await signInEmails());
+  const asked = await send(real, post('/sign-in/email', '', { email }));
+  if (asked.status !== 202) throw violation(`POST /v1/sign-in/email for ${email} must answer 202`, asked);
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const fresh = (await signInEmails()).find((id) => !before.has(id));
+    if (!fresh) continue;
+    const mail = await send(real, { method: 'GET', path: `/emails/${fresh}`, token: real.bootstrapToken });
+    const token = /#token=(sil_\w+)/.exec((mail.body as { link: string | null }).link ?? '')?.[1];
+    if (!token) throw violation(`the sign-in email to ${email} carries no link`, mail);
+    return token;
+  }
+  throw violation(`no sign-in link reached the outbox for ${email} within 20 s`);
+}
+
+const signIn = command(2, {
+  name: 'signIn',
+  params: fc.record({ person: fc.nat() }),
+  applicable: (model) => model.persons.some((x) => !x.operator),
+  async perform(ctx, p) {
+    const { model, real } = ctx;
+    const people = model.persons.filter((x) => !x.operator);
+    const signer = people[p.person % people.length]!;
+    ctx.say(`${signer.label} signs in with an emailed link${signer.proven ? '' : ' (the first time: it proves the address)'}`);
+    const answer = await send(real, post('/sign-in', await mailedSignInLink(real, signer.email), {}));
+    if (judge(ctx, 'signIn', answer, { outcome: 'allowed', why: 'a person signs in with their emailed link' }, 201)) {
+      const { spec, made } = applySignIn(model, signer);
+      const key = keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in`);
+      key.session = true;
+    }
+  },
+});
+
+const signOut = command(1, {
+  name: 'signOut',
+  params: fc.record({ actor: actorPick, session: usually(4) }),
+  async perform(ctx, p) {
+    const { model } = ctx;
+    const sessions = model.keys.filter((k) => k.session && isLive(model, k));
+    const actor = p.session && sessions.length ? sessions[p.actor.key % sessions.length]! : pickActor(model, p.actor);
+    ctx.say(`${describeKey(model, actor)} signs out`);
+    const answer = await send(ctx.real, post('/sign-out', actor.token, {}));
+    if (judge(ctx, 'signOut', answer, expectSignOut(model, actor), 200)) actor.ended = true;
   },
 });
 
@@ -809,4 +869,6 @@ export const ALL_COMMANDS: WeightedCommand[] = [
   removeMember,
   replay,
   seedMultiNetworkKey,
+  signIn,
+  signOut,
 ];

@@ -42,6 +42,11 @@ export interface Person {
   userId: string;
   /** The platform operator: holds super_user keys (the run's bootstrap key never goes away). */
   operator: boolean;
+  /**
+   * Signed in with an emailed link at least once (rulebook "Who owns an email address"): from
+   * then on only keys made after that prove who the person is. Test mode's acceptances prove nothing.
+   */
+  proven?: boolean;
 }
 
 export interface Membership {
@@ -73,6 +78,10 @@ export interface Key {
    */
   granted: Scopes;
   revoked: boolean;
+  /** A console session's key (an email sign-in's; rulebook "Signing in as a person"). */
+  session?: boolean;
+  /** The session ended (signed out, or the oldest when an 11th began): dead, but not revoked. */
+  ended?: boolean;
   rotated: boolean;
   /** The key that replaced it by rotation: the invitations it sent live on in that key. */
   replacedBy?: string;
@@ -227,8 +236,13 @@ export function ownerAccess(model: Model, owner: Owner): Access {
 }
 
 export function isLive(model: Model, key: Key): boolean {
-  if (key.revoked) return false;
-  return key.owner.kind !== 'serviceAccount' || !serviceAccount(model, key.owner.label).deleted;
+  return !key.ended && !withdrawn(model, key);
+}
+
+/** Revoked, or its service account deleted: what ends the invitations a key sent (a session's end does not). */
+function withdrawn(model: Model, key: Key): boolean {
+  if (key.revoked) return true;
+  return key.owner.kind === 'serviceAccount' && serviceAccount(model, key.owner.label).deleted;
 }
 
 export function accessOf(model: Model, key: Key): Access {
@@ -353,6 +367,7 @@ export function expectRevokeOwnKey(model: Model, actor: Key, target: Key): Expec
 
 function rotatable(model: Model, target: Key): Expectation | undefined {
   if (target.revoked || target.rotated) return refused('the key is revoked or already rotated', 409);
+  if (target.session) return refused('a session’s key is not rotated: it ends', 409);
   for (const [networkId, role] of Object.entries(target.granted)) {
     if (!roleAtLeast(standing(model, target.owner, networkId), role)) {
       return refused(`the replacement’s scope on ${networkLabel(model, networkId)} would not work`, 409);
@@ -449,7 +464,9 @@ function senderAdministers(model: Model, invitation: Invitation): boolean {
   if (standing(model, invitation.sender, invitation.networkId) !== 'administrator') return false;
   if (invitation.senderKeyId === undefined) return true;
   for (let key = keyById(model, invitation.senderKeyId); key; key = key.replacedBy ? keyById(model, key.replacedBy) : undefined) {
-    if (isLive(model, key) && isAdministrator(accessOf(model, key), invitation.networkId)) return true;
+    // A session that ended (signed out) still stands behind what it sent; a revoked one does not.
+    const stands = key.session ? !withdrawn(model, key) : isLive(model, key);
+    if (stands && isAdministrator(accessOf(model, key), invitation.networkId)) return true;
   }
   return false;
 }
@@ -500,6 +517,11 @@ export function expectRemoveMember(model: Model, actor: Key, networkId: string, 
   if (membership.status !== 'active') return allowed('already removed');
   if (lastAdministrator(model, membership)) return refused('the last administrator cannot be removed', 409);
   return allowed();
+}
+
+/** Signing out: only a live session's key, which then ends (rulebook "Signing in as a person"). */
+export function expectSignOut(model: Model, actor: Key): Expectation {
+  return gate(model, actor) ?? (actor.session ? allowed() : refused('only a session signs out (other keys are revoked)', 400));
 }
 
 /** Rulebook "Replays are requests": the stored answer only to a caller who may make the request now. */
@@ -679,4 +701,24 @@ export function applyAccept(
     granted: { [invitation.networkId]: invitation.role },
   };
   return { person: invitee, spec, made };
+}
+
+/** A person keeps at most this many sessions; an 11th ends the oldest (server/services/sign-in/complete-sign-in.ts). */
+const MAX_SESSIONS = 10;
+
+/**
+ * An email sign-in (always allowed for a person with an address): the first one proves the
+ * address, so every key the person had stops proving who they are; the oldest sessions past
+ * the newest nine end; the session key covers each active membership at its role.
+ */
+export function applySignIn(model: Model, signer: Person): { spec: NewKeySpec; made: Making } {
+  const owner: Owner = { kind: 'person', label: signer.label };
+  if (!signer.proven) {
+    for (const key of model.keys) if (sameOwner(key.owner, owner)) key.provesIdentity = false;
+    signer.proven = true;
+  }
+  const sessions = model.keys.filter((k) => k.session && sameOwner(k.owner, owner) && isLive(model, k));
+  for (const old of sessions.slice(0, Math.max(0, sessions.length - (MAX_SESSIONS - 1)))) old.ended = true;
+  const made = { creatorAccess: ownerAccess(model, owner), provesIdentity: true };
+  return { spec: { owner, superUser: false, granted: { ...ownerAccess(model, owner).scopes } }, made };
 }
