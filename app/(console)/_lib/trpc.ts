@@ -63,12 +63,12 @@ export function createConsoleClient() {
   });
 }
 
-/** A client for one call with a credential other than the signed-in key (sign-in check, invitation token). */
 /** A client that sends no credential: asking for a sign-in link. */
 export function createAnonymousClient() {
   return createTRPCClient<AppRouter>({ links: [httpLink({ url: TRPC_URL })] });
 }
 
+/** A client for one call with a credential other than the signed-in key (sign-in check, invitation token, sign-in link). */
 export function createOneOffClient(token: string) {
   return createTRPCClient<AppRouter>({
     links: [httpLink({ url: TRPC_URL, headers: () => ({ Authorization: `Bearer ${token}` }) })],
