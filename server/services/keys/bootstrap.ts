@@ -7,9 +7,12 @@ import { mintApiKey } from './mint-api-key';
 
 const BOOTSTRAP_LOCK_ID = 7_242_031_002;
 
+/** The platform operator's address: a placeholder that binds the person, not a mailbox (it never signs in by email). */
+export const OPERATOR_EMAIL = 'operator@localhost';
+
 /** The person that owns keys made at start or by the CLI, created once. */
 async function platformOperator(tx: Tx): Promise<string> {
-  const email = 'operator@localhost';
+  const email = OPERATOR_EMAIL;
   await tx
     .insert(users)
     .values({ id: newId('user'), email, name: 'Platform operator' })

@@ -5,6 +5,7 @@ import { signInLinks, users } from '@/db/schema';
 import { generateSecretToken, hashToken } from '@/server/auth/tokens';
 import { config } from '@/server/config';
 import { enqueueJob } from '@/server/jobs/enqueue';
+import { OPERATOR_EMAIL } from '@/server/services/keys/bootstrap';
 import { queueEmail } from '@/server/services/mail/queue-email';
 import { signInEmail } from '@/server/services/mail/templates';
 import { SIGN_IN_LINK_MINUTES } from './sign-in-link';
@@ -23,12 +24,15 @@ export async function requestSignIn({ db, email }: { db: Database; email: string
 }
 
 /**
- * The job of a sign-in request: when a person has the address, a one-time link (`sil_…`, working
+ * The job of a sign-in request: when a person has the address (the platform operator's placeholder
+ * excepted), a one-time link (`sil_…`, working
  * SIGN_IN_LINK_MINUTES) is stored as a hash and emailed, in one transaction. At most
  * SIGN_IN_REQUESTS_PER_HOUR links per person per hour, counted under the person's row lock, so
  * however many processes ask, a mailbox gets no more than that. Returns the email's id, if one was sent.
  */
 export async function sendSignInLink({ tx, email }: { tx: Tx; email: string }): Promise<string | undefined> {
+  // The operator's address is a placeholder, not a mailbox: the operator signs in with a key.
+  if (email === OPERATOR_EMAIL) return undefined;
   const [person] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, email)).for('update');
   if (!person) return undefined;
   const [recent] = await tx

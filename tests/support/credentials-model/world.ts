@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { post, send, violation, type AcceptedView, type KeyView, type Real, type Request } from './http';
 import { addKey, applyAccept, emptyModel, type Invitation, type Model, type Relaxation, type Role } from './model';
+import { OPERATOR_EMAIL } from '@/server/services/keys/bootstrap';
 
 const NETWORKS = ['A', 'B', 'C'] as const;
 
@@ -85,7 +86,7 @@ export async function buildWorld(real: Real, kind: WorldKind, relax: ReadonlySet
       ),
     ),
   ]);
-  model.persons.push({ label: 'op', email: 'operator@localhost', userId: operatorKey.owner.id, operator: true });
+  model.persons.push({ label: 'op', email: OPERATOR_EMAIL, userId: operatorKey.owner.id, operator: true });
   // Made by the bootstrap key for its own owner: it proves the operator's identity.
   const made = { creatorAccess: superUser, provesIdentity: true };
   addKey(model, {
