@@ -8,8 +8,6 @@ import { useSyncExternalStore } from 'react';
  */
 const KEY_ITEM = 'ans.console.apiKey';
 const NOTICE_ITEM = 'ans.console.signInNotice';
-/** Set when the key is a console session's (an email sign-in's), which signing out ends on the server. */
-const SESSION_ITEM = 'ans.console.session';
 
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((listener) => listener());
@@ -22,11 +20,9 @@ export function readApiKey(): string | null {
   return storage()?.getItem(KEY_ITEM) ?? null;
 }
 
-export function signIn(apiKey: string, { session = false }: { session?: boolean } = {}): void {
+export function signIn(apiKey: string): void {
   signedOutByUser = false;
   storage()?.setItem(KEY_ITEM, apiKey);
-  if (session) storage()?.setItem(SESSION_ITEM, '1');
-  else storage()?.removeItem(SESSION_ITEM);
   storage()?.removeItem(NOTICE_ITEM);
   notify();
 }
@@ -45,14 +41,8 @@ export function wasSignedOutByUser(): boolean {
 export function signOut(notice?: string): void {
   signedOutByUser = !notice;
   storage()?.removeItem(KEY_ITEM);
-  storage()?.removeItem(SESSION_ITEM);
   if (notice) storage()?.setItem(NOTICE_ITEM, notice);
   notify();
-}
-
-/** Whether the key is a console session's (`signIn(…, { session: true })`). */
-export function isSessionKey(): boolean {
-  return storage()?.getItem(SESSION_ITEM) === '1';
 }
 
 /** The notice left by signOut, removed once read. */

@@ -57,7 +57,7 @@ function FirstNetwork() {
                   variant="ghost"
                   size="sm"
                   onClick={async () => {
-                    await signOutNow();
+                    await signOutNow({ session: me.data?.session ?? false });
                     router.replace(SIGN_IN_PATH);
                   }}
                 >

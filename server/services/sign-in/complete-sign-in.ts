@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { apiKeys, memberships, signInLinks, users } from '@/db/schema';
 import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
@@ -87,15 +87,14 @@ export const workingSessionsOf = (userId: string) =>
 
 /** Keep the person's newest MAX_SESSIONS − 1 working sessions; end the rest, as signing out does. */
 async function endOldestSessions(tx: Tx, userId: string): Promise<void> {
-  const working = await tx
+  const oldest = tx
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(workingSessionsOf(userId))
     .orderBy(desc(apiKeys.id))
     .offset(MAX_SESSIONS - 1);
-  for (const { id } of working)
-    await tx
-      .update(apiKeys)
-      .set({ expiresAt: sql`now()` })
-      .where(eq(apiKeys.id, id));
+  await tx
+    .update(apiKeys)
+    .set({ expiresAt: sql`now()` })
+    .where(inArray(apiKeys.id, oldest));
 }

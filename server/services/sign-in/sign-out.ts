@@ -15,7 +15,7 @@ export async function signOut({ tx, principal }: { tx: Tx; principal: Principal 
   }
   await tx
     .update(apiKeys)
-    .set({ expiresAt: sql`least(coalesce(${apiKeys.expiresAt}, now()), now())` })
+    .set({ expiresAt: sql`now()` })
     .where(and(eq(apiKeys.id, principal.keyId), eq(apiKeys.session, true)));
   return { keyId: principal.keyId };
 }

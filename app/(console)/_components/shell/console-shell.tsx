@@ -275,7 +275,7 @@ function KeyPanel({ networkId }: { networkId: string }) {
           size="sm"
           className="min-w-0 flex-1"
           onClick={async () => {
-            await signOutNow();
+            await signOutNow({ session: me.data?.session ?? false });
             queryClient.clear();
             router.replace(SIGN_IN_PATH);
           }}

@@ -36,7 +36,7 @@ export function EmailSignIn() {
       .signIn.complete.mutate()
       .then((session) => {
         queryClient.clear();
-        signIn(session.api_key.token, { session: true });
+        signIn(session.api_key.token);
         router.replace('/console');
       })
       .catch((caught: unknown) => {
