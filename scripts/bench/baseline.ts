@@ -11,7 +11,7 @@
  * that path in both, is written here (the service's goes through Drizzle's query builder).
  *
  * Routes (Authorization: Bearer <API key> on all):
- *   GET /v1/me                 the key lookup, then {key_id, key_name, super_user, scopes, owner}
+ *   GET /v1/me                 the key lookup, then {key_id, key_name, super_user, session, expires_at, scopes, owner}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
  *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the key lookup, then ONE transaction
@@ -389,6 +389,8 @@ const server = createServer((req, res) => {
         key_id: key.id,
         key_name: key.name,
         super_user: key.super_user,
+        session: key.session,
+        expires_at: key.expires_at_ms === null ? null : new Date(key.expires_at_ms).toISOString(),
         scopes: key.scopes.map((s) => ({ network_id: s.network_id, role: s.role })),
         owner: key.user_id
           ? { type: 'person', id: key.user_id, name: key.owner_name }
