@@ -59,6 +59,10 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
       `\nNo API keys existed, so a super_user key was created. It is shown only this once:\n\n    ${bootstrap.token}\n\n` +
         'Keep it secret. Use it as "Authorization: Bearer <key>". Lost it? Run: npm run cli -- create-key --super-user --name NAME\n\n',
     );
+  } else if (bootstrap.kind === 'live-without-key') {
+    logger.warn(
+      'No API key exists, and in live mode none is made or printed at start. Set BOOTSTRAP_SUPERUSER_TOKEN (and remove it once the key exists), or run: npm run cli -- create-key --super-user --name NAME',
+    );
   } else if (bootstrap.kind === 'configured-created') {
     logger.info('BOOTSTRAP_SUPERUSER_TOKEN registered as a super_user key');
   }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, generateApiKeyToken } from '@/server/auth/tokens';
 import { api } from './support/api';
 import { createTestDatabase } from './support/database';
+import { until } from './support/until';
 import { API_ONLY, ROOT, startServerProcess } from './support/server-process';
 
 describe('bootstrap and the operator CLI', () => {
@@ -43,6 +44,45 @@ describe('bootstrap and the operator CLI', () => {
         } finally {
           await server.stop();
         }
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('in live mode, the first start of an empty database makes and prints no key, and says how to make one (G12)', async () => {
+    const db = await createTestDatabase('bootlive');
+    const live = { APP_ENV: 'live', APP_SECRET_KEY: 'live-mode-secret-key-for-this-test-only', SMTP_URL: 'smtp://127.0.0.1:9' };
+    try {
+      const server = await startServerProcess({ ...API_ONLY, ...live, DATABASE_URL: db.url, WORKER: 'off' });
+      try {
+        expect(server.output()).not.toMatch(/sk_(test|live)_[0-9A-Za-z]{40}/);
+        // The log line says what to do (logs are written in the background: wait for it).
+        const advice = await until(() =>
+          server
+            .output()
+            .split('\n')
+            .find((line) => line.includes('No API key exists')),
+        );
+        expect(advice).toContain('BOOTSTRAP_SUPERUSER_TOKEN');
+        expect(advice).toContain('npm run cli -- create-key --super-user --name NAME');
+        expect(server.output()).not.toMatch(/sk_(test|live)_[0-9A-Za-z]{40}/);
+
+        // The CLI's key (sk_live_, printed on the operator's terminal) is the first, and works.
+        const result = spawnSync('npm', ['run', '--silent', 'cli', '--', 'create-key', '--super-user', '--name', 'ops'], {
+          cwd: ROOT,
+          env: { ...process.env, ...live, DATABASE_URL: db.url },
+          encoding: 'utf8',
+        });
+        expect(result.status).toBe(0);
+        expect(result.stdout).toMatch(/^sk_live_[0-9A-Za-z]{40}\n$/);
+        const me = await api<{ key_name: string }>('GET', '/me', { token: result.stdout.trim(), baseUrl: server.url });
+        expect(me.body.key_name).toBe('ops');
+        // …and the only one: the start made none.
+        const keys = await api<{ items: Array<{ key_name: string }> }>('GET', '/apikeys', { token: result.stdout.trim(), baseUrl: server.url });
+        expect(keys.body.items.map((k) => k.key_name)).toEqual(['ops']);
+      } finally {
+        await server.stop();
       }
     } finally {
       await db.drop();

@@ -38,13 +38,19 @@ export async function createSuperUserKey({
 }
 
 export type BootstrapResult =
-  { kind: 'configured-created' } | { kind: 'configured-present' } | { kind: 'first-start'; token: string } | { kind: 'nothing' };
+  | { kind: 'configured-created' }
+  | { kind: 'configured-present' }
+  | { kind: 'first-start'; token: string }
+  | { kind: 'live-without-key' }
+  | { kind: 'nothing' };
 
 /**
  * Make sure someone can call the API after start:
  * - BOOTSTRAP_SUPERUSER_TOKEN set: that token becomes a super_user key if no key has it;
  * - otherwise, on an empty database (no keys at all), a fresh super_user token
- *   is created and returned, for the caller to print once.
+ *   is created and returned, for the caller to print once — in test mode only: in
+ *   live mode nothing is made (`live-without-key`), since stdout is where the logs
+ *   go (docs/SECURITY.md, G12); the operator sets the variable or runs the CLI.
  * Serialised by an advisory lock so two processes starting together make one key.
  */
 export async function bootstrapSuperUser({
@@ -74,6 +80,7 @@ export async function bootstrapSuperUser({
     }
     const [anyKey] = await tx.select({ id: apiKeys.id }).from(apiKeys).limit(1);
     if (anyKey) return { kind: 'nothing' } as const;
+    if (environment === 'live') return { kind: 'live-without-key' } as const;
     const userId = await platformOperator(tx);
     const minted = await mintApiKey({ tx, name: 'first-start', environment, owner: { userId }, creator: 'platform', superUser: true });
     return { kind: 'first-start', token: minted.token } as const;
