@@ -25,6 +25,8 @@ export const ID_PREFIXES = {
   webhook: 'whk',
   email: 'eml',
   signInLink: 'sil',
+  passkey: 'pky',
+  passkeyChallenge: 'pkc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

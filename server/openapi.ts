@@ -90,6 +90,12 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   'sign-in-request': {
     'rate-limited': 'Too many sign-in links asked for from this client address, or for this email address (SIGN_IN_REQUESTS_PER_HOUR).',
   },
+  'passkey-options': {
+    'rate-limited': 'Too many challenges asked for from this client address, or the address failed to authenticate too often.',
+  },
+  passkey: {
+    'rate-limited': 'The address failed to authenticate too often.',
+  },
   'sign-in-link': {
     unauthorized: 'The sign-in link’s token is missing, malformed or unknown (counts against the failed-authentication limit).',
     'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',

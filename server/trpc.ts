@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { initTRPC } from '@trpc/server';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { database, type Database } from '@/db/client';
 import { config, type Config } from './config';
@@ -17,9 +18,17 @@ import { currentLimits } from './http/limits';
 import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
 import { paceRefusal } from './http/refusal-pacing';
-import { ownerBucketOf, spendBeforeLookup, spendNetworkBudget, spendOwnerBudget, spendSignInRequest } from './http/request-budget';
+import {
+  ownerBucketOf,
+  spendBeforeLookup,
+  spendNetworkBudget,
+  spendOwnerBudget,
+  spendPasskeyOptions,
+  spendSignInRequest,
+} from './http/request-budget';
 import { findInvitationByToken, INVITATION_TOKEN_PATTERN, type InvitationRow } from './services/invitations/find-invitations';
 import { findNetwork } from './services/networks/find-network';
+import { verifyPasskeyAssertion } from './services/passkeys/passkey-sign-in';
 import { findSignInLinkByToken } from './services/sign-in/find-sign-in-link';
 import { SIGN_IN_TOKEN_PATTERN } from './services/sign-in/sign-in-link';
 import type { HttpOut } from './http/answer';
@@ -109,7 +118,7 @@ export function createContext({ req }: { req: AppRequest }): Context {
 export type ErrorShapeData = { problem: Problem };
 
 /** The gate a procedure passes before its handler; each brings its own error responses (server/openapi.ts). */
-export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation' | 'sign-in-request' | 'sign-in-link';
+export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation' | 'sign-in-request' | 'sign-in-link' | 'passkey-options' | 'passkey';
 
 /**
  * A procedure's meta: its OpenAPI operation, the gate (set by the procedure builders below, never
@@ -181,13 +190,7 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
 async function admit<T>(ctx: Context, credential: () => Promise<T>, owner: (caller: T) => string | undefined): Promise<T> {
   const limits = currentLimits();
   const addressKey = failedAuthenticationKey(ctx);
-  if (limits?.authFailures.exhausted(addressKey)) {
-    const decision = limits.authFailures.consume(addressKey);
-    throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
-      headers: { 'Retry-After': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) },
-      pace: { line: addressKey, waitMs: decision.waitMs, everyMs: decision.tokenMs },
-    });
-  }
+  if (limits) refuseLockedOut(limits, addressKey);
   const presented = limits && spendBeforeLookup(limits, ctx.http.headers, ctx.header('authorization'));
   let caller: T;
   try {
@@ -207,6 +210,16 @@ async function admit<T>(ctx: Context, credential: () => Promise<T>, owner: (call
 }
 
 const countedFailures = new WeakSet<AppError>();
+
+/** 429 while the address is locked out after failed authentication attempts. */
+function refuseLockedOut(limits: NonNullable<ReturnType<typeof currentLimits>>, addressKey: string): void {
+  if (!limits.authFailures.exhausted(addressKey)) return;
+  const decision = limits.authFailures.consume(addressKey);
+  throw new AppError('rate-limited', 'Too many failed authentication attempts from this address. Wait and retry.', {
+    headers: { 'Retry-After': String(decision.retryAfterSeconds), ...rateLimitHeaders(decision) },
+    pace: { line: addressKey, waitMs: decision.waitMs, everyMs: decision.tokenMs },
+  });
+}
 
 /**
  * The key of the request's Authorization header, looked up once per HTTP request: the calls of a
@@ -254,11 +267,15 @@ function decidedAtCommit(ctx: Context, principal: Principal, type: string, meta:
 /** Any valid API key, its writes decided at commit. */
 const authenticatedWrites = authenticated.use(({ ctx, next, type, meta }) => next({ ctx: { db: decidedAtCommit(ctx, ctx.principal, type, meta) } }));
 
+/** Gates whose POSTs take no Idempotency-Key: no credential owns the key, or a retry needs a new challenge. */
+const WITHOUT_IDEMPOTENCY: ReadonlySet<Gate | undefined> = new Set(['sign-in-request', 'passkey-options', 'passkey']);
+
 /**
  * Whether a POST takes an Idempotency-Key: not one that writes nothing (a repeat is harmless), nor
- * one without a caller (asking for a sign-in link: no credential owns the key).
+ * one without a caller (asking for a sign-in link or a passkey challenge), nor a passkey sign-in
+ * (its challenge works once: a retry starts again, and no session's token is kept for a replay).
  */
-export const takesIdempotencyKey = (meta: RouteMeta | undefined) => !meta?.changesNothing && meta?.gate !== 'sign-in-request';
+export const takesIdempotencyKey = (meta: RouteMeta | undefined) => !meta?.changesNothing && !WITHOUT_IDEMPOTENCY.has(meta?.gate);
 
 /**
  * An Idempotency-Key's replay or run (server/http/idempotency.ts). Always the
@@ -398,5 +415,51 @@ export const signInLinkProcedure = base
       () => undefined,
     );
     return next({ ctx: { signInLink } });
+  })
+  .use(idempotent);
+
+/**
+ * Asking for a passkey sign-in's challenge: no credential. Refused while the client's address is
+ * locked out after failed attempts; each request spends its address's own bucket (at the per-key
+ * rate, RATE_LIMIT_PER_SECOND), so one address cannot fill the challenge table.
+ */
+export const passkeyOptionsProcedure = base
+  .meta({ gate: 'passkey-options' })
+  .use(async ({ ctx, next }) => {
+    const limits = currentLimits();
+    if (limits) {
+      refuseLockedOut(limits, failedAuthenticationKey(ctx));
+      spendPasskeyOptions(limits, ctx.http.headers, lockoutKeyOf(ctx.clientAddress));
+    }
+    return next();
+  })
+  .use(idempotent);
+
+/**
+ * Signing in with a passkey: the signed challenge is the credential. It passes `admit` like any
+ * other: a passkey that is not registered, or a signature that does not verify, is a 401 and a
+ * failed attempt of the address (server/services/passkeys/passkey-sign-in.ts). A body that is not
+ * a challenge and an answer is left to the input's schema (400).
+ */
+export const passkeySignInProcedure = base
+  .meta({ gate: 'passkey' })
+  .use(async ({ ctx, next, getRawInput }) => {
+    const raw = (await getRawInput()) as { challenge_id?: unknown; response?: unknown } | undefined;
+    const { challenge_id: challengeId, response } = raw ?? {};
+    let passkey: { passkeyId: string; newCounter: number; challengeId: string } | undefined;
+    if (
+      typeof challengeId === 'string' &&
+      typeof response === 'object' &&
+      response !== null &&
+      typeof (response as { id?: unknown }).id === 'string'
+    ) {
+      const verified = await admit(
+        ctx,
+        () => verifyPasskeyAssertion({ db: ctx.db, challengeId, response: response as AuthenticationResponseJSON }),
+        () => undefined,
+      );
+      passkey = { ...verified, challengeId };
+    }
+    return next({ ctx: { passkey } });
   })
   .use(idempotent);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, pgView, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, pgTable, pgView, primaryKey, text } from 'drizzle-orm/pg-core';
 import { at, createdAt, lifecycle, roleEnum } from './columns';
 import { networkReference } from './networks';
 
@@ -143,4 +143,49 @@ export const signInLinks = pgTable(
     ...createdAt,
   },
   (t) => [index('sign_in_links_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A person's passkey (WebAuthn credential), registered from a console session
+ * (`POST /v1/me/passkeys`). Signing in with it (`POST /v1/sign-in/passkey`) gives a session key as
+ * an emailed link does. Public: the authenticator keeps the private key; the service keeps the
+ * credential's id, its public key (COSE, base64url) and the authenticator's signature counter.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    name: text('name').notNull(),
+    lastUsedAt: at('last_used_at'),
+    ...createdAt,
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId, t.id)],
+);
+
+/**
+ * A WebAuthn challenge, used once within `expires_at` (5 minutes): `register` belongs to the person
+ * adding a passkey; `sign_in` to nobody yet (the passkey says whose it is).
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id),
+    purpose: text('purpose', { enum: ['register', 'sign_in'] }).notNull(),
+    challenge: text('challenge').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    ...createdAt,
+  },
+  (t) => [index('passkey_challenges_expires_idx').on(t.expiresAt), check('passkey_challenges_purpose', sql`${t.purpose} in ('register', 'sign_in')`)],
 );

@@ -119,3 +119,10 @@ export function spendSignInRequest(limits: Limits, headers: Headers, clientAddre
   spend(limits.signInRequests, `sign-in:client:${clientAddress}`, headers, signInRefusal);
   if (email) spend(limits.signInRequests, `sign-in:email:${hashToken(email).slice(0, 32)}`, headers, signInRefusal);
 }
+
+const passkeyOptionsRefusal = 'Too many passkey challenges asked for from this address. Retry after the seconds in Retry-After.';
+
+/** Asking for a passkey sign-in's challenge: the client address's own bucket, at the per-key rate. */
+export function spendPasskeyOptions(limits: Limits, headers: Headers, clientAddress: string): void {
+  spend(limits.perKey, `passkey-options:${clientAddress}`, headers, passkeyOptionsRefusal);
+}

@@ -15,6 +15,7 @@ import { offersRouter } from './offers/router';
 import { podcastsRouter } from './podcasts/router';
 import { searchRouter } from './search/router';
 import { serviceAccountsRouter } from './service-accounts/router';
+import { passkeysRouter } from './passkeys/router';
 import { signInRouter } from './sign-in/router';
 import { webhooksRouter } from './webhooks/router';
 
@@ -37,6 +38,7 @@ export const appRouter = router({
   emails: emailsRouter,
   search: searchRouter,
   signIn: signInRouter,
+  passkeys: passkeysRouter,
 });
 
 // Answers are parsed by their schemas; outside production strictly: a parse that changes an answer fails (server/output-checks.ts).

@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { apiKeys, invitations, webhooks } from '@/db/schema';
+import { apiKeys, invitations, passkeys, webhooks } from '@/db/schema';
 import { config } from '@/server/config';
 import { AppError } from '@/server/errors';
 import type { KeyOwner } from './keys/find-keys';
@@ -22,7 +22,11 @@ async function lockScope(tx: Queryable, scope: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(QUOTA_LOCK_CLASS))}::int, hashtext(${scope}::text))`);
 }
 
-async function countRows(tx: Queryable, table: typeof webhooks | typeof invitations | typeof apiKeys, where: SQL | undefined): Promise<number> {
+async function countRows(
+  tx: Queryable,
+  table: typeof webhooks | typeof invitations | typeof apiKeys | typeof passkeys,
+  where: SQL | undefined,
+): Promise<number> {
   const [row] = await tx.select({ n: count() }).from(table).where(where);
   return row?.n ?? 0;
 }
@@ -79,5 +83,17 @@ export async function reserveKeySlot({ tx, owner }: { tx: Queryable; owner: KeyO
       `The person or service account this key would belong to has ${active} active API keys, the quota of one owner (${limit}, QUOTA_API_KEYS_PER_OWNER). ` +
         'Revoke keys that are no longer used, then retry (rotating a key is not refused: it replaces one).',
     );
+  }
+}
+
+/** A person has at most this many passkeys. */
+export const MAX_PASSKEYS_PER_PERSON = 20;
+
+/** Before a passkey is registered: a person has at most MAX_PASSKEYS_PER_PERSON. */
+export async function reservePasskeySlot({ tx, userId }: { tx: Queryable; userId: string }): Promise<void> {
+  await lockScope(tx, `passkeys ${userId}`);
+  const existing = await countRows(tx, passkeys, eq(passkeys.userId, userId));
+  if (existing >= MAX_PASSKEYS_PER_PERSON) {
+    throw exceeded(`You have ${existing} passkeys, the most one person may have (${MAX_PASSKEYS_PER_PERSON}). Remove one you no longer use.`);
   }
 }

@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useOwnServer } from '@/tests/support/own-server';
+import { softAuthenticator } from '@/tests/support/soft-authenticator';
 import { startSmtpReceiver } from '@/tests/support/smtp-receiver';
 import { until } from '@/tests/support/until';
 
@@ -227,4 +228,108 @@ describe('email sign-in', () => {
     // A malformed address is a 400, after the client's bucket is spent.
     expect((await askForLink('not-an-address')).status).toBe(400);
   }, 60_000);
+});
+
+/**
+ * Passkeys, with an authenticator in software (tests/support/soft-authenticator.ts) standing for
+ * the person's device and browser at the service's origin (PUBLIC_URL).
+ */
+describe('passkeys', () => {
+  const origin = 'https://ads.acme.example';
+
+  /** A request as a browser at a client address of its own. */
+  async function send<T = Record<string, unknown>>(method: string, path: string, body: unknown, token: string | null, client = newClient()) {
+    const res = await fetch(`${own.server.url}/v1${path}`, {
+      method,
+      headers: {
+        'x-forwarded-for': client,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as T & { detail?: string } };
+  }
+
+  interface Options {
+    challenge_id: string;
+    options: { challenge: string; rpId: string; rp: { id: string }; user: { id: string } };
+  }
+  interface Passkey {
+    id: string;
+    name: string;
+    last_used_at: string | null;
+  }
+
+  /** A person signed in by email, with a passkey `authenticator` made and registered. */
+  async function withPasskey(email: string, authenticator = softAuthenticator(origin)) {
+    const person = await member(email, 'administrator', 'Pat Key');
+    const session = (await signIn(await mailedLink(email))).body.api_key.token;
+    const options = await send<Options>('POST', '/me/passkeys/options', {}, session);
+    expect(options.status).toBe(200);
+    expect(options.body.options.rp.id).toBe('ads.acme.example');
+    const response = authenticator.create(options.body.options);
+    const added = await send<Passkey>('POST', '/me/passkeys', { challenge_id: options.body.challenge_id, name: 'Work laptop', response }, session);
+    expect(added.status).toBe(201);
+    return { ...person, session, authenticator, passkey: added.body, registration: { challenge_id: options.body.challenge_id, response } };
+  }
+
+  async function signInWith(authenticator: ReturnType<typeof softAuthenticator>, client = newClient(), clientOrigin = origin) {
+    const options = await send<Options>('POST', '/sign-in/passkey/options', {}, null, client);
+    expect(options.status).toBe(200);
+    const response = authenticator.get({ challenge: options.body.options.challenge, rpId: options.body.options.rpId }, undefined, clientOrigin);
+    const sent = { challenge_id: options.body.challenge_id, response };
+    return { ...(await send<Session>('POST', '/sign-in/passkey', sent, null, client)), sent };
+  }
+
+  it('a session adds a passkey; it signs the person in as an emailed link does, each challenge once', async () => {
+    const { n, personId, session, authenticator, passkey, registration } = await withPasskey('pat@passkey.example');
+    expect(passkey).toMatchObject({ id: expect.stringMatching(/^pky_/), name: 'Work laptop', last_used_at: null });
+    // The registration's challenge is used up.
+    const twice = await send('POST', '/me/passkeys', { ...registration, name: 'Again' }, session);
+    expect(twice.status).toBe(409);
+
+    const signedIn = await signInWith(authenticator);
+    expect(signedIn.status).toBe(201);
+    expect(signedIn.body.person).toEqual({ id: personId, name: 'Pat Key', email: 'pat@passkey.example' });
+    expect(signedIn.body.api_key).toMatchObject({ session: true, scopes: [{ network_id: n, role: 'administrator' }] });
+    const me = await send<{ session: boolean; owner: { id: string } }>('GET', '/me', undefined, signedIn.body.api_key.token);
+    expect(me.body).toMatchObject({ session: true, owner: { id: personId } });
+
+    // A replayed signature finds its challenge used.
+    const replayed = await send('POST', '/sign-in/passkey', signedIn.sent, null);
+    expect(replayed.status).toBe(409);
+    const listed = await send<{ items: Passkey[]; next_cursor: null }>('GET', '/me/passkeys', undefined, session);
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: passkey.id, last_used_at: expect.any(String) })]);
+  }, 120_000);
+
+  it('only a console session manages passkeys: a pasted key of the person, or the operator’s, gets 403', async () => {
+    const { key } = await member('paste@passkey.example', 'administrator');
+    for (const token of [key, own.token]) {
+      const refused = await send('POST', '/me/passkeys/options', {}, token);
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toMatch(/console session/);
+      expect((await send('GET', '/me/passkeys', undefined, token)).status).toBe(403);
+    }
+  }, 60_000);
+
+  it('refuses another origin’s signature, an unknown passkey and a removed one (401, failed attempts)', async () => {
+    const { session, authenticator, passkey } = await withPasskey('rem@passkey.example');
+    const client = newClient();
+    const phished = await signInWith(authenticator, client, 'https://ads.acme.example.evil.test');
+    expect(phished.status).toBe(401);
+    const stranger = softAuthenticator(origin);
+    stranger.create({ challenge: 'AAAA', rp: { id: 'ads.acme.example' }, user: { id: 'dXNy' } });
+    const unknown = await signInWith(stranger, client);
+    expect(unknown.status).toBe(401);
+    // Each counted against the address's failed-authentication budget.
+    expect(Number(unknown.headers.get('ratelimit-remaining'))).toBeLessThan(Number(phished.headers.get('ratelimit-remaining')));
+
+    // Another person cannot remove it; its owner can, and then it signs nobody in.
+    const other = await withPasskey('other@passkey.example');
+    expect((await send('DELETE', `/me/passkeys/${passkey.id}`, undefined, other.session)).status).toBe(404);
+    expect((await send('DELETE', `/me/passkeys/${passkey.id}`, undefined, session)).status).toBe(200);
+    expect((await send<{ items: Passkey[] }>('GET', '/me/passkeys', undefined, session)).body.items).toEqual([]);
+    expect((await signInWith(authenticator)).status).toBe(401);
+  }, 120_000);
 });

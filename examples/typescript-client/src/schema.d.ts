@@ -1339,6 +1339,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign-in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with a passkey
+         * @description A challenge for the browser to sign with any passkey of this site; send the signature to `POST /sign-in/passkey`. No credential; each client address may ask at the per-key rate (RATE_LIMIT_PER_SECOND).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["signIn-passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description Send the challenge’s id and the browser’s signature over it. Answers 201 with the person and a session key, as an emailed link does (`POST /sign-in`). No credential: the signature is the proof.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["signIn-withPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey
+         * @description Options for the browser to make a passkey for you (discoverable, so signing in with it needs no address). Then send what the browser made to `POST /me/passkeys`. Only a console session (a key got by signing in) adds passkeys.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["passkeys-registrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your passkeys
+         * @description The passkeys that sign you in, oldest first. Seen from a console session only.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["passkeys-list"];
+        put?: never;
+        /**
+         * Add a passkey
+         * @description Registers the passkey the browser made from `POST /me/passkeys/options`. The answer must verify for this service’s origin (PUBLIC_URL), else 400. From now on it signs you in (`POST /sign-in/passkey`).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["passkeys-register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description It signs nobody in from now on. Sessions it started keep working until they end.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        delete: operations["passkeys-remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2322,6 +2438,56 @@ export interface components {
             key_id: string;
             /** @constant */
             signed_out: true;
+        };
+        PasskeySignInOptions: {
+            /**
+             * @description The challenge's id, from the options' answer; it works once, for 5 minutes.
+             * @example pkc_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            challenge_id: string;
+            /** @description PublicKeyCredentialRequestOptionsJSON: give it to `startAuthentication({ optionsJSON })` (or `navigator.credentials.get`). */
+            options: {
+                challenge: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyRegistrationOptions: {
+            /**
+             * @description The challenge's id, from the options' answer; it works once, for 5 minutes.
+             * @example pkc_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            challenge_id: string;
+            /** @description PublicKeyCredentialCreationOptionsJSON: give it to `startRegistration({ optionsJSON })` (or `navigator.credentials.create`). */
+            options: {
+                challenge: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A passkey of yours: it signs you in (`POST /sign-in/passkey`) as an emailed link does. */
+        Passkey: {
+            /** @example pky_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description When it last signed you in; null if never. */
+            last_used_at: string | null;
+        };
+        /** @description All of them (a person has at most 20): `next_cursor` is always null. */
+        PasskeyList: {
+            items: components["schemas"]["Passkey"][];
+            next_cursor: string | null;
+        };
+        PasskeyRemoved: {
+            /** @example pky_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         /** @description The error envelope of every non-2xx response (RFC 9457 problem details). */
         Problem: {
@@ -15093,6 +15259,953 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
                      *       "title": "Idempotency key reused",
                      *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "signIn-passkeyOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeySignInOptions"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: Too many challenges asked for from this client address, or the address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "signIn-withPasskey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The challenge's id, from the options' answer; it works once, for 5 minutes.
+                     * @example pkc_01jd8x6v2c9q7r5t3w1y0zabcd
+                     */
+                    challenge_id: string;
+                    /** @description The passkey’s signature over the challenge, as `@simplewebauthn/browser` returns it (WebAuthn's JSON encoding). */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The passkey is not registered here (or was removed), or its signature does not verify (counts against the failed-authentication limit). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: The challenge was used or has expired: ask for a new one.
+             *
+             *     Quota exceeded: The person already has as many active API keys as one owner may (QUOTA_API_KEYS_PER_OWNER); a session is one more.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The address failed to authenticate too often. Or: The address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "passkeys-registrationOptions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegistrationOptions"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key is not a console session: sign in with an emailed link first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "passkeys-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key is not a console session: sign in with an emailed link first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "passkeys-register": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The challenge's id, from the options' answer; it works once, for 5 minutes.
+                     * @example pkc_01jd8x6v2c9q7r5t3w1y0zabcd
+                     */
+                    challenge_id: string;
+                    /** @description How you will recognise it ("Work laptop"). */
+                    name: string;
+                    /** @description The new passkey, as `@simplewebauthn/browser` returns it (WebAuthn's JSON encoding). */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key is not a console session: sign in with an emailed link first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: The challenge was used or has expired, or this passkey is registered already. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Quota exceeded: You have 20 passkeys, the most one person may have.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "passkeys-remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Passkey id (pky_…). */
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRemoved"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key is not a console session: sign in with an emailed link first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No passkey of yours has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */

@@ -53,27 +53,44 @@ export async function signInWithLink({ tx, token, environment }: { tx: Tx; token
       .set({ identifiesOwner: false })
       .where(and(eq(apiKeys.userId, person!.id), eq(apiKeys.identifiesOwner, true)));
   }
-  await endOldestSessions(tx, person!.id);
+  const session = await startSession({ tx, person: person!, environment });
+  await tx
+    .update(signInLinks)
+    .set({ usedAt: sql`now()`, sessionKeyId: session.key.id })
+    .where(eq(signInLinks.id, link.id));
+  return session;
+}
 
+/**
+ * A new console session for a person who just proved who they are (an emailed link, a passkey),
+ * in the transaction that holds their credentials withdrawn-locked: their oldest sessions past
+ * MAX_SESSIONS end, and the session key is scoped to each network they are an active member of.
+ */
+export async function startSession({
+  tx,
+  person,
+  environment,
+}: {
+  tx: Tx;
+  person: { id: string; name: string; email: string | null };
+  environment: KeyEnvironment;
+}) {
+  await endOldestSessions(tx, person.id);
   const scopes = await tx
     .select({ networkId: memberships.networkId, role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.userId, person!.id), eq(memberships.status, 'active')))
+    .where(and(eq(memberships.userId, person.id), eq(memberships.status, 'active')))
     .orderBy(memberships.networkId);
   const minted = await mintPlatformKey({
     tx,
     name: SESSION_KEY_NAME,
     environment,
-    owner: { userId: person!.id }, // the link came from the person's mailbox
+    owner: { userId: person.id }, // the person proved who they are
     scopes,
     expiresAt: new Date(Date.now() + config().SESSION_LIFETIME_HOURS * 3_600_000),
     session: true,
   });
-  await tx
-    .update(signInLinks)
-    .set({ usedAt: sql`now()`, sessionKeyId: minted.key.id })
-    .where(eq(signInLinks.id, link.id));
-  return { ...minted, person: { id: person!.id, name: person!.name, email: person!.email! } };
+  return { ...minted, person: { id: person.id, name: person.name, email: person.email! } };
 }
 
 /** The person's sessions that still work (not revoked, not expired, not signed out). */
