@@ -111,6 +111,8 @@ const SUITES: Suite[] = [
       replay: 1,
       signIn: 2,
       signOut: 1,
+      addPasskey: 1,
+      signInWithPasskey: 1,
     },
   },
   {

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { newId } from '@/db/ids';
 import { generateApiKeyToken, hashToken, tokenStart } from '@/server/auth/tokens';
+import { softAuthenticator } from '@/tests/support/soft-authenticator';
 import { checkCreatedKey, checkEveryToken, checkNetworkKeyList, checkNetworkKeyLists, checkOwnKeyList, checkShownAccess } from './checks';
 import { listAll, post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
 import {
@@ -62,6 +63,8 @@ import {
   expectReplay,
   expectRevokeOwnKey,
   expectRotateOwnKey,
+  expectAddPasskey,
+  sameOwner,
   expectSignOut,
   isAdministrator,
   isLive,
@@ -397,6 +400,59 @@ const signIn = command(2, {
     if (judge(ctx, 'signIn', answer, { outcome: 'allowed', why: 'a person signs in with their emailed link' }, 201)) {
       const { spec, made } = applySignIn(model, signer);
       const key = keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in`);
+      key.session = true;
+    }
+  },
+});
+
+/** The service's own origin (its PUBLIC_URL, as the document's `servers` says): where a passkey is made and used. */
+async function originOf(real: Real): Promise<string> {
+  if (!real.origin) {
+    const doc = await send(real, { method: 'GET', path: '/openapi.json', token: '' });
+    real.origin = new URL((doc.body as { servers: Array<{ url: string }> }).servers[0]!.url).origin;
+  }
+  return real.origin;
+}
+
+/** Adding a passkey: options, the device makes it, registration. Only a console session may. */
+const addPasskey = command(1, {
+  name: 'addPasskey',
+  params: fc.record({ actor: actorPick, session: usually(4) }),
+  async perform(ctx, p) {
+    const { model, real } = ctx;
+    const sessions = model.keys.filter((k) => k.session && isLive(model, k));
+    const actor = p.session && sessions.length ? sessions[p.actor.key % sessions.length]! : pickActor(model, p.actor);
+    ctx.say(`${describeKey(model, actor)} adds a passkey`);
+    const expectation = expectAddPasskey(model, actor);
+    const options = await send(real, post('/me/passkeys/options', actor.token, {}));
+    if (!judge(ctx, 'addPasskey', options, expectation, 200)) return;
+    const person = model.persons.find((x) => sameOwner(actor.owner, { kind: 'person', label: x.label }))!;
+    person.authenticator ??= softAuthenticator(await originOf(real));
+    const { challenge_id, options: creation } = options.body as { challenge_id: string; options: Parameters<typeof person.authenticator.create>[0] };
+    const made = person.authenticator.create(creation);
+    const registered = await send(real, post('/me/passkeys', actor.token, { challenge_id, name: 'Model passkey', response: made }));
+    if (registered.status !== 201) throw violation(`${describeKey(model, actor)}'s passkey must be registered (201)`, registered);
+  },
+});
+
+/** Signing in with a passkey: a session, as an emailed link gives (the person proved the address getting the session that added it). */
+const signInWithPasskey = command(2, {
+  name: 'signInWithPasskey',
+  params: fc.record({ person: fc.nat() }),
+  applicable: (model) => model.persons.some((x) => x.authenticator),
+  async perform(ctx, p) {
+    const { model, real } = ctx;
+    const holders = model.persons.filter((x) => x.authenticator);
+    const signer = holders[p.person % holders.length]!;
+    ctx.say(`${signer.label} signs in with a passkey`);
+    const options = await send(real, post('/sign-in/passkey/options', '', {}));
+    if (options.status !== 200) throw violation('POST /v1/sign-in/passkey/options must answer 200', options);
+    const { challenge_id, options: request } = options.body as { challenge_id: string; options: { challenge: string; rpId: string } };
+    const response = signer.authenticator!.get(request);
+    const answer = await send(real, post('/sign-in/passkey', '', { challenge_id, response }));
+    if (judge(ctx, 'signInWithPasskey', answer, { outcome: 'allowed', why: 'a person signs in with their passkey' }, 201)) {
+      const { spec, made } = applySignIn(model, signer);
+      const key = keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in/passkey`);
       key.session = true;
     }
   },
@@ -871,4 +927,6 @@ export const ALL_COMMANDS: WeightedCommand[] = [
   seedMultiNetworkKey,
   signIn,
   signOut,
+  addPasskey,
+  signInWithPasskey,
 ];

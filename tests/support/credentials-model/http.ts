@@ -15,6 +15,8 @@ export interface Real {
   script?: Array<{ op: string; params: unknown }>;
   /** Revoked keys already seen answering 401: checked again only every few steps. */
   seenRevoked: Set<string>;
+  /** The service's origin (PUBLIC_URL), for passkeys; read from its document on first use. */
+  origin?: string;
   stats: Stats;
 }
 

@@ -7,6 +7,7 @@
  * functions record what an allowed operation changed, with the ids and tokens the
  * server handed out. commands.ts sends the requests; checks.ts compares.
  */
+import type { softAuthenticator } from '@/tests/support/soft-authenticator';
 
 export type Role = 'read_only' | 'administrator';
 export const ROLES: readonly Role[] = ['read_only', 'administrator'];
@@ -47,6 +48,8 @@ export interface Person {
    * then on only keys made after that prove who the person is. Test mode's acceptances prove nothing.
    */
   proven?: boolean;
+  /** The person's device, once a session of theirs added a passkey (`POST /v1/me/passkeys`). */
+  authenticator?: ReturnType<typeof softAuthenticator>;
 }
 
 export interface Membership {
@@ -522,6 +525,11 @@ export function expectRemoveMember(model: Model, actor: Key, networkId: string, 
 /** Signing out: only a live session's key, which then ends (rulebook "Signing in as a person"). */
 export function expectSignOut(model: Model, actor: Key): Expectation {
   return gate(model, actor) ?? (actor.session ? allowed() : refused('only a session signs out (other keys are revoked)', 400));
+}
+
+/** Adding a passkey: only a live console session's key (rulebook "Signing in as a person", passkeys). */
+export function expectAddPasskey(model: Model, actor: Key): Expectation {
+  return gate(model, actor) ?? (actor.session ? allowed() : refused('only a console session adds passkeys', 403));
 }
 
 /** Rulebook "Replays are requests": the stored answer only to a caller who may make the request now. */
