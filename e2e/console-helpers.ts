@@ -21,7 +21,7 @@ export function e2eToken(): string {
 export async function signInToConsole(page: Page, token: string = e2eToken()): Promise<void> {
   await page.goto('/console/sign-in');
   await page.getByLabel('API key').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with API key' }).click();
   await expect(page).not.toHaveURL(/\/console\/sign-in/);
 }
 
@@ -146,4 +146,28 @@ export async function releaseVoice(request: APIRequestContext, text: string, tim
     await holdVoice(request, text);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+interface Email {
+  id: string;
+  subject: string;
+  link: string | null;
+}
+
+/** The newest sign-in link mailed to `to`, read from the development mailbox (the outbox) with the operator's key. */
+export async function signInLinkFor(request: APIRequestContext, to: string, after = 0): Promise<string> {
+  let link: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const list = await v1<{ items: Email[] }>(request, 'GET', `/emails?to=${encodeURIComponent(to)}`);
+        const links = list.items.filter((e) => e.subject.startsWith('Your sign-in link'));
+        if (links.length <= after) return false;
+        link = (await v1<Email>(request, 'GET', `/emails/${links[0]!.id}`)).link;
+        return link !== null;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return link!;
 }

@@ -232,6 +232,14 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
       });
     }
 
+    // --- Your account: with the operator's key (not a session) it explains where passkeys are added
+    await page.goto(`/console/n/${n}/account`);
+    await expect(page.getByText('Passkeys are added from a session')).toBeVisible();
+    await atEveryWidth(page, testInfo, 'account-layout', async (width) => {
+      await expectNoSidewaysScroll(page, width);
+      await expectOneDateFormat(page);
+    });
+
     // --- Webhook page: the deliveries fit the card, the date inputs show their value, Delete stands apart
     await page.goto(`/console/n/${n}/webhooks/${webhook.id}`);
     const deliveries = page.getByRole('table', { name: 'Deliveries' });

@@ -27,12 +27,12 @@ test.describe('console shell', () => {
     await screenshot(page, testInfo, 'console-sign-in-1280');
 
     await page.getByLabel('API key').fill(`sk_test_${'x'.repeat(40)}`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with API key' }).click();
     await expect(page.getByText(/This key was not accepted/)).toBeVisible();
     await expect(page).toHaveURL(/\/console\/sign-in/);
 
     await page.getByLabel('API key').fill('not-a-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with API key' }).click();
     await expect(page.getByText(/does not look like an API key/)).toBeVisible();
     expect(await page.evaluate(() => Object.keys(sessionStorage))).not.toContain('ans.console.apiKey');
   });
@@ -42,8 +42,9 @@ test.describe('console shell', () => {
     const page = await context.newPage();
     await page.goto('/console/sign-in');
     await expect(page.getByLabel('API key')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Sign in with API key' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Email me a link' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeDisabled();
     await expect(page.locator('form')).toHaveCount(2);
     for (const form of await page.locator('form').all()) await expect(form).toHaveAttribute('method', 'post');
     await context.close();

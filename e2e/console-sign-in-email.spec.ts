@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { createNetwork, expectNoSeriousA11yViolations, post, screenshot, v1 } from './console-helpers';
+import { expect, test } from '@playwright/test';
+import { createNetwork, expectNoSeriousA11yViolations, post, screenshot, signInLinkFor, v1 } from './console-helpers';
 
 /*
  * A person signs in with their email address (issue 36): the sign-in page offers it first, the link
@@ -8,30 +8,6 @@ import { createNetwork, expectNoSeriousA11yViolations, post, screenshot, v1 } fr
  * reads it off a real SMTP server), and following it signs the tab in with a session key that
  * signing out ends on the server.
  */
-
-interface Email {
-  id: string;
-  subject: string;
-  link: string | null;
-}
-
-/** The newest sign-in link mailed to `to` (read from the outbox with the operator's key). */
-async function signInLinkFor(request: APIRequestContext, to: string, after = 0): Promise<string> {
-  let link: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        const list = await v1<{ items: Email[] }>(request, 'GET', `/emails?to=${encodeURIComponent(to)}`);
-        const links = list.items.filter((e) => e.subject.startsWith('Your sign-in link'));
-        if (links.length <= after) return false;
-        link = (await v1<Email>(request, 'GET', `/emails/${links[0]!.id}`)).link;
-        return link !== null;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(true);
-  return link!;
-}
 
 test('a person signs in with an emailed link, lands in their network, and signs out for good', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);

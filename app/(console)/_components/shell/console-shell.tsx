@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { LogOut, Mail, Menu, X } from 'lucide-react';
+import { LogOut, Mail, Menu, UserRound, X } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { usePathname, useRouter } from 'next/navigation';
 import { Dialog as DialogPrimitive } from 'radix-ui';
@@ -177,7 +177,7 @@ function SideNav({ networkId, onNavigate, onSearch }: { networkId: string; onNav
           <OperatorLinks onNavigate={onNavigate} />
         </ul>
       </nav>
-      <KeyPanel networkId={networkId} />
+      <KeyPanel networkId={networkId} onNavigate={onNavigate} />
     </div>
   );
 }
@@ -246,11 +246,14 @@ function keyLine(me: { session: boolean; expires_at: string | null; key_name: st
   return `${me.owner.type === 'service_account' ? 'Service account · ' : ''}key “${me.key_name}”`;
 }
 
-function KeyPanel({ networkId }: { networkId: string }) {
+/** Who is signed in, a link to their account (passkeys), the theme and "Sign out": the foot of the navigation. */
+function KeyPanel({ networkId, onNavigate }: { networkId: string; onNavigate?: () => void }) {
   const me = useMe();
   const role = useNetworkRole(networkId);
   const router = useRouter();
+  const pathname = usePathname();
   const queryClient = useQueryClient();
+  const account = networkPath(networkId, 'account');
   return (
     <div className="border-t border-slate-100 px-4 py-4">
       {me.data ? (
@@ -269,6 +272,18 @@ function KeyPanel({ networkId }: { networkId: string }) {
       ) : (
         <Skeleton className="mb-3 h-9 w-full" />
       )}
+      <IntentLink
+        href={account}
+        onClick={onNavigate}
+        aria-current={pathname === account ? 'page' : undefined}
+        className={cn(
+          '-mx-2 mb-2 flex items-center gap-2 rounded-md px-2 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+          pathname === account && 'bg-indigo-50 text-indigo-800 hover:bg-indigo-50 hover:text-indigo-900',
+        )}
+      >
+        <UserRound className={cn('size-4', pathname === account ? 'text-indigo-600' : 'text-slate-500')} aria-hidden />
+        Your account
+      </IntentLink>
       <div className="flex items-center gap-2">
         <Button
           variant="secondary"

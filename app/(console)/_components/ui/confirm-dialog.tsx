@@ -68,3 +68,43 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, destr
     </AlertDialog.Root>
   );
 }
+
+export interface DangerActionProps {
+  /** The button's words ("Revoke") and icon, and its accessible name ("Revoke Ops key"). */
+  label: string;
+  icon: ReactNode;
+  ariaLabel: string;
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel: string;
+  /** Runs on confirm; a rejection keeps the dialog open with `failure`'s sentence for it. */
+  action: () => Promise<unknown>;
+  failure: (error: unknown) => string;
+}
+
+/** A quiet red row action (revoke, remove, delete) with its confirmation; the API's refusal is shown in the dialog. */
+export function DangerAction({ label, icon, ariaLabel, title, description, confirmLabel, action, failure }: DangerActionProps) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={ariaLabel} onClick={() => setError(null)}>
+          {icon} {label}
+        </Button>
+      }
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      error={error}
+      onConfirm={async () => {
+        setError(null);
+        try {
+          await action();
+        } catch (e) {
+          setError(failure(e));
+          throw e;
+        }
+      }}
+    />
+  );
+}

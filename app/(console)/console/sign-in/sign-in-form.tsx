@@ -12,6 +12,7 @@ import { Input } from '@/app/(console)/_components/ui/input';
 import { problemOf } from '@/app/(console)/_lib/problem';
 import { signIn, takeSignInNotice } from '@/app/(console)/_lib/session';
 import { createAnonymousClient, createOneOffClient } from '@/app/(console)/_lib/trpc';
+import { PasskeySignIn } from './passkey-sign-in';
 
 const TOKEN_SHAPE = /^sk_(test|live)_[A-Za-z0-9]+$/;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
@@ -37,6 +38,15 @@ export function SignInForm() {
     setNotice(takeSignInNotice());
   }, []);
 
+  /** Keep the key in the tab, as the emailed link's page does, and go on into the console. */
+  function finishSignIn(token: string) {
+    queryClient.clear();
+    signIn(token);
+    // Read at submit, not with useSearchParams: that would keep the form out of the prerendered HTML
+    // (a client-rendering bailout), and the page's largest paint would wait for the JavaScript.
+    router.replace(safeNext(new URLSearchParams(window.location.search).get('next')));
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     const token = apiKey.trim();
@@ -47,12 +57,8 @@ export function SignInForm() {
     try {
       // Check the key before keeping it: the `me` procedure answers for any valid key.
       await createOneOffClient(token).me.get.query();
-      queryClient.clear();
-      signIn(token);
       setApiKey('');
-      // Read at submit, not with useSearchParams: that would keep the form out of the prerendered HTML
-      // (a client-rendering bailout), and the page's largest paint would wait for the JavaScript.
-      router.replace(safeNext(new URLSearchParams(window.location.search).get('next')));
+      finishSignIn(token);
     } catch (caught) {
       const problem = problemOf(caught);
       setError(
@@ -73,7 +79,7 @@ export function SignInForm() {
         <CardContent className="px-6 py-6">
           <h1 className="text-xl font-semibold text-slate-900">Sign in</h1>
           <p className="mt-1 text-sm text-slate-600">
-            With the email address you were invited at, or with an API key. Either way, only this browser tab is signed in.
+            With the email address you were invited at, a passkey you added, or an API key. Either way, only this browser tab is signed in.
           </p>
           {notice && (
             <p role="status" className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -81,6 +87,7 @@ export function SignInForm() {
             </p>
           )}
           <EmailSignIn hydrated={hydrated} />
+          <PasskeySignIn hydrated={hydrated} onSignedIn={finishSignIn} />
           <div className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-slate-500 uppercase" aria-hidden>
             <span className="h-px flex-1 bg-slate-200" />
             or

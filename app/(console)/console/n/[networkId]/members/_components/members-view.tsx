@@ -8,7 +8,7 @@ import type { Member } from '@/server/routers/members/member.types';
 import { ExportCsvButton } from '@/app/(console)/_components/export-csv-button';
 import { Badge, StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { ConfirmDialog, DangerAction } from '@/app/(console)/_components/ui/confirm-dialog';
 import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
@@ -290,37 +290,20 @@ function InvitationsSection({ networkId }: { networkId: string }) {
 function RevokeInvitation({ networkId, invitation }: { networkId: string; invitation: Invitation }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const revoke = useMutation(
     trpc.invitations.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.pathKey() }) }),
   );
   return (
     <div className="flex justify-end">
-      <ConfirmDialog
-        trigger={
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-red-700 hover:bg-red-50"
-            aria-label={`Revoke the invitation for ${invitation.email}`}
-            onClick={() => setError(null)}
-          >
-            <Ban aria-hidden /> Revoke
-          </Button>
-        }
+      <DangerAction
+        label="Revoke"
+        icon={<Ban aria-hidden />}
+        ariaLabel={`Revoke the invitation for ${invitation.email}`}
         title={`Revoke the invitation for ${invitation.email}?`}
         description="The link stops working at once. You can invite them again later."
         confirmLabel="Revoke invitation"
-        error={error}
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await revoke.mutateAsync({ networkId, invitationId: invitation.id });
-          } catch (e) {
-            setError(identitySentence(e, 'revoke the invitation'));
-            throw e;
-          }
-        }}
+        action={() => revoke.mutateAsync({ networkId, invitationId: invitation.id })}
+        failure={(e) => identitySentence(e, 'revoke the invitation')}
       />
     </div>
   );

@@ -7,8 +7,8 @@ import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useId, useState } from 'react';
 import type { ServiceAccount } from '@/server/routers/service-accounts/service-account.types';
 import { Badge } from '@/app/(console)/_components/ui/badge';
-import { Button, buttonVariants } from '@/app/(console)/_components/ui/button';
-import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
+import { buttonVariants } from '@/app/(console)/_components/ui/button';
+import { DangerAction } from '@/app/(console)/_components/ui/confirm-dialog';
 import { DataTable, type DataTableColumn, ACTIONS_COLUMN_ID } from '@/app/(console)/_components/ui/data-table';
 import { Label } from '@/app/(console)/_components/ui/label';
 import { Select } from '@/app/(console)/_components/ui/select';
@@ -117,7 +117,6 @@ export function ServiceAccountsView() {
 function AccountActions({ networkId, account }: { networkId: string; account: ServiceAccount }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const remove = useMutation(
     trpc.serviceAccounts.delete.mutationOptions({
       onSuccess: () =>
@@ -137,32 +136,18 @@ function AccountActions({ networkId, account }: { networkId: string; account: Se
         triggerVariant="secondary"
         triggerSize="sm"
       />
-      <ConfirmDialog
-        trigger={
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-red-700 hover:bg-red-50"
-            aria-label={`Delete ${account.name}`}
-            onClick={() => setError(null)}
-          >
-            <Trash2 aria-hidden /> Delete
-          </Button>
-        }
+      <DangerAction
+        label="Delete"
+        icon={<Trash2 aria-hidden />}
+        ariaLabel={`Delete ${account.name}`}
         title={`Delete ${account.name}?`}
         description="All its keys are revoked at once: programs using them are refused from their next request. This cannot be undone."
         confirmLabel="Delete service account"
-        error={error}
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await remove.mutateAsync({ networkId, serviceAccountId: account.id });
-            toast.success(`${account.name} was deleted and its keys revoked.`);
-          } catch (e) {
-            setError(identitySentence(e, 'delete the service account'));
-            throw e;
-          }
+        action={async () => {
+          await remove.mutateAsync({ networkId, serviceAccountId: account.id });
+          toast.success(`${account.name} was deleted and its keys revoked.`);
         }}
+        failure={(e) => identitySentence(e, 'delete the service account')}
       />
     </div>
   );
