@@ -83,6 +83,11 @@ export async function signInWithPasskey({
   newCounter: number;
   environment: KeyEnvironment;
 }) {
+  const [owner] = await tx.select({ userId: passkeys.userId }).from(passkeys).where(eq(passkeys.id, passkeyId));
+  if (!owner) throw refused();
+  // The person's credential lock first, as every write of their keys takes it (removing a passkey
+  // too), and only then the challenge's and the passkey's rows: no order to deadlock against.
+  await withdrawCredentialsOf(tx, [owner.userId]);
   await useChallenge({ tx, id: challengeId, purpose: 'sign_in' });
   const [passkey] = await tx
     .update(passkeys)
@@ -90,7 +95,6 @@ export async function signInWithPasskey({
     .where(eq(passkeys.id, passkeyId))
     .returning({ userId: passkeys.userId });
   if (!passkey) throw refused();
-  await withdrawCredentialsOf(tx, [passkey.userId]);
   const [person] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, passkey.userId));
   return startSession({ tx, person: person!, environment });
 }
