@@ -301,6 +301,30 @@ describe('passkeys', () => {
     expect(replayed.status).toBe(409);
     const listed = await send<{ items: Passkey[]; next_cursor: null }>('GET', '/me/passkeys', undefined, session);
     expect(listed.body.items).toEqual([expect.objectContaining({ id: passkey.id, last_used_at: expect.any(String) })]);
+
+    // The person is told by email, in case it was not them.
+    const notice = await until(
+      () => relay.received.find((m) => m.to.includes('pat@passkey.example') && m.parsed.subject?.startsWith('A passkey was added')),
+      30_000,
+    );
+    expect(notice.parsed.text).toContain('a passkey named “Work laptop” was added to your account');
+    expect(notice.parsed.text).toContain('https://ads.acme.example/console');
+  }, 120_000);
+
+  it('a session adds a passkey only within 15 minutes of signing in: a leaked session key cannot make a lasting way in', async () => {
+    const email = 'stale@passkey.example';
+    await member(email, 'administrator');
+    const session = (await signIn(await mailedLink(email))).body.api_key;
+    const options = await send<Options>('POST', '/me/passkeys/options', {}, session.token);
+    expect(options.status).toBe(200);
+    // Sixteen minutes on, the same session's registration is refused, and so are new options.
+    await sql`update api_keys set created_at = created_at - interval '16 minutes' where id = ${session.id}`;
+    const response = softAuthenticator(origin).create(options.body.options);
+    const late = await send('POST', '/me/passkeys', { challenge_id: options.body.challenge_id, name: 'Late', response }, session.token);
+    expect(late.status).toBe(403);
+    expect(late.body.detail).toMatch(/within 15 minutes of signing in/);
+    expect((await send('POST', '/me/passkeys/options', {}, session.token)).status).toBe(403);
+    expect((await send<{ items: Passkey[] }>('GET', '/me/passkeys', undefined, session.token)).body.items).toEqual([]);
   }, 120_000);
 
   it('only a console session manages passkeys: a pasted key of the person, or the operator’s, gets 403', async () => {

@@ -1422,7 +1422,7 @@ export interface paths {
         put?: never;
         /**
          * Add a passkey
-         * @description Registers the passkey the browser made from `POST /me/passkeys/options`. The answer must verify for this service’s origin (PUBLIC_URL), else 400. From now on it signs you in (`POST /sign-in/passkey`).
+         * @description Registers the passkey the browser made from `POST /me/passkeys/options`. The answer must verify for this service’s origin (PUBLIC_URL), else 400. From now on it signs you in (`POST /sign-in/passkey`); you are emailed that it was added. A session adds passkeys within 15 minutes of signing in.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -2350,7 +2350,7 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in";
+            kind: "invitation" | "sign_in" | "passkey_added";
             /** @example rae@example.com */
             to: string;
             subject: string;
@@ -2375,7 +2375,7 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in";
+            kind: "invitation" | "sign_in" | "passkey_added";
             /** @example rae@example.com */
             to: string;
             subject: string;
@@ -15552,7 +15552,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The address failed to authenticate too often. Or: The address failed to authenticate too often. */
+            /** @description Too many requests: The address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -15655,7 +15655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key is not a console session: sign in with an emailed link first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
+            /** @description Forbidden: The key is not a console session, or the session began more than 15 minutes ago: sign in (again) first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15981,7 +15981,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden: The key is not a console session: sign in with an emailed link first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
+            /** @description Forbidden: The key is not a console session, or the session began more than 15 minutes ago: sign in (again) first. Or: A write: the key’s access narrowed while it ran (it is rolled back). */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -4,7 +4,7 @@ import { challengeOptionsSchema, noInput } from './passkeys.types';
 
 export const passkeyRegistrationOptionsRoute = authedProcedure
   .meta({
-    errors: { forbidden: 'The key is not a console session: sign in with an emailed link first.' },
+    errors: { forbidden: 'The key is not a console session, or the session began more than 15 minutes ago: sign in (again) first.' },
     openapi: {
       method: 'POST',
       path: '/me/passkeys/options',

@@ -6,7 +6,7 @@ import { passkeySchema, presentPasskey, registerPasskeyInput } from './passkeys.
 export const registerPasskeyRoute = authedProcedure
   .meta({
     errors: {
-      forbidden: 'The key is not a console session: sign in with an emailed link first.',
+      forbidden: 'The key is not a console session, or the session began more than 15 minutes ago: sign in (again) first.',
       conflict: 'The challenge was used or has expired, or this passkey is registered already.',
       'quota-exceeded': 'You have 20 passkeys, the most one person may have.',
     },
@@ -17,7 +17,8 @@ export const registerPasskeyRoute = authedProcedure
       summary: 'Add a passkey',
       description:
         'Registers the passkey the browser made from `POST /me/passkeys/options`. The answer must verify for this service’s origin ' +
-        '(PUBLIC_URL), else 400. From now on it signs you in (`POST /sign-in/passkey`).',
+        '(PUBLIC_URL), else 400. From now on it signs you in (`POST /sign-in/passkey`); you are emailed that it was added. ' +
+        'A session adds passkeys within 15 minutes of signing in.',
       protect: true,
       successDescription: 'Created',
     },

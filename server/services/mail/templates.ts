@@ -76,3 +76,25 @@ export function signInEmail({
     ],
   );
 }
+
+/** The notice that a passkey was added to the person's account: if it was not them, where to remove it. */
+export function passkeyAddedEmail({
+  name,
+  passkeyName,
+  addedAt,
+  link,
+}: {
+  name: string;
+  passkeyName: string;
+  addedAt: Date;
+  link: string;
+}): EmailMessage {
+  return message(
+    `A passkey was added to your ${PRODUCT_NAME} account`,
+    [
+      `Hello ${name}, a passkey named “${passkeyName}” was added to your account on ${mailDate(addedAt)}. It signs you in to the ${PRODUCT_NAME} console.`,
+    ],
+    { label: 'Review your passkeys', link },
+    ['Not you? Sign in with an emailed link, remove the passkey under Your account, and sign out every session by revoking its key.'],
+  );
+}

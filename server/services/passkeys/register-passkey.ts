@@ -1,10 +1,13 @@
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { newId } from '@/db/ids';
-import { passkeys, users } from '@/db/schema';
+import { apiKeys, passkeys, users } from '@/db/schema';
 import type { Principal } from '@/server/auth/principal';
 import { badRequest, conflict, forbidden } from '@/server/errors';
+import { config } from '@/server/config';
+import { passkeyAddedEmail } from '@/server/services/mail/templates';
+import { queueEmail } from '@/server/services/mail/queue-email';
 import { reservePasskeySlot } from '@/server/services/quotas';
 import { storeChallenge, useChallenge } from './challenges';
 import { relyingParty } from './relying-party';
@@ -21,9 +24,31 @@ export function sessionPerson(principal: Principal): string {
   return principal.userId;
 }
 
+/** A session may add a passkey only this long after it began: after that, the person signs in again. */
+export const FRESH_SESSION_MINUTES = 15;
+
+/**
+ * The person of a console session that began within FRESH_SESSION_MINUTES: a passkey outlives the
+ * session that adds it, so a session key that leaked later (it lives 12 hours) must not turn into a
+ * lasting way in. The person proves who they are again by signing in anew.
+ */
+async function freshSessionPerson(db: Queryable, principal: Principal): Promise<string> {
+  const userId = sessionPerson(principal);
+  const [key] = await db
+    .select({ fresh: sql<boolean>`${apiKeys.createdAt} > now() - make_interval(mins => ${FRESH_SESSION_MINUTES})` })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, principal.keyId));
+  if (!key?.fresh) {
+    throw forbidden(
+      `A passkey is added within ${FRESH_SESSION_MINUTES} minutes of signing in: sign out, sign in again with an emailed link (or a passkey), and add it then.`,
+    );
+  }
+  return userId;
+}
+
 /** What the browser needs to make a passkey for the signed-in person (`navigator.credentials.create`). */
 export async function passkeyRegistrationOptions({ db, principal }: { db: Queryable; principal: Principal }) {
-  const userId = sessionPerson(principal);
+  const userId = await freshSessionPerson(db, principal);
   const [person] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
   const existing = await db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId));
   const rp = relyingParty();
@@ -60,7 +85,7 @@ export async function registerPasskey({
   name: string;
   response: RegistrationResponseJSON;
 }) {
-  const userId = sessionPerson(principal);
+  const userId = await freshSessionPerson(tx, principal);
   const challenge = await useChallenge({ tx, id: challengeId, purpose: 'register', userId });
   const rp = relyingParty();
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
@@ -92,6 +117,12 @@ export async function registerPasskey({
     .onConflictDoNothing({ target: passkeys.credentialId })
     .returning();
   if (!row) throw conflict('This passkey is registered already.');
+  // Told by email, in the same transaction: if it was not them, they learn it from their mailbox.
+  const [person] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
+  if (person?.email) {
+    const message = passkeyAddedEmail({ name: person.name, passkeyName: name, addedAt: row.createdAt, link: `${config().publicUrl}/console` });
+    await queueEmail({ tx, kind: 'passkey_added', to: person.email, message, queue: userId });
+  }
   return row;
 }
 
