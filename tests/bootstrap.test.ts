@@ -87,7 +87,7 @@ describe('bootstrap and the operator CLI', () => {
     } finally {
       await db.drop();
     }
-  });
+  }, 120_000);
 
   it('npm run cli -- create-key --super-user --name NAME prints only a working token', async () => {
     const db = await createTestDatabase('cli');
@@ -115,7 +115,7 @@ describe('bootstrap and the operator CLI', () => {
     } finally {
       await db.drop();
     }
-  });
+  }, 120_000);
 
   it('the CLI refuses a missing name with a usage message', () => {
     const result = spawnSync('npm', ['run', '--silent', 'cli', '--', 'create-key', '--super-user'], { cwd: ROOT, encoding: 'utf8' });
