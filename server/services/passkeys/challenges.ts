@@ -32,7 +32,7 @@ export async function storeChallenge({ db, purpose, challenge, userId }: { db: Q
 /** The challenge, if it is still usable (read only: the gate checks a signature against it). */
 export async function readChallenge({ db, id, purpose }: { db: Queryable; id: string; purpose: Purpose }) {
   const [row] = await db
-    .select({ challenge: passkeyChallenges.challenge, userId: passkeyChallenges.userId })
+    .select({ challenge: passkeyChallenges.challenge })
     .from(passkeyChallenges)
     .where(
       and(

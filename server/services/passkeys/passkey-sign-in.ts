@@ -93,8 +93,8 @@ export async function signInWithPasskey({
     .update(passkeys)
     .set({ counter: sql`greatest(${passkeys.counter}, ${newCounter})`, lastUsedAt: sql`now()` })
     .where(eq(passkeys.id, passkeyId))
-    .returning({ userId: passkeys.userId });
-  if (!passkey) throw refused();
-  const [person] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, passkey.userId));
+    .returning({ id: passkeys.id });
+  if (!passkey) throw refused(); // removed since the gate read it
+  const [person] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, owner.userId));
   return startSession({ tx, person: person!, environment });
 }

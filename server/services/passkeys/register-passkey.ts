@@ -1,4 +1,9 @@
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import {
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+  type AuthenticatorTransport,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { newId } from '@/db/ids';
