@@ -96,6 +96,10 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   passkey: {
     'rate-limited': 'The address failed to authenticate too often.',
   },
+  unsubscribe: {
+    unauthorized: 'The unsubscribe link’s token is missing or was not signed by this service (counts against the failed-authentication limit).',
+    'rate-limited': 'The address failed to authenticate too often.',
+  },
   'sign-in-link': {
     unauthorized: 'The sign-in link’s token is missing, malformed or unknown (counts against the failed-authentication limit).',
     'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',

@@ -31,6 +31,8 @@ import { findNetwork } from './services/networks/find-network';
 import { verifyPasskeyAssertion } from './services/passkeys/passkey-sign-in';
 import { findSignInLinkByToken } from './services/sign-in/find-sign-in-link';
 import { SIGN_IN_TOKEN_PATTERN } from './services/sign-in/sign-in-link';
+import { readUnsubscribeToken } from './services/notifications/unsubscribe-token';
+import type { NotificationKind } from '@/domain/notifications';
 import type { HttpOut } from './http/answer';
 
 export interface Context {
@@ -45,6 +47,8 @@ export interface Context {
   invitation?: { id: string; token: string; row: InvitationRow };
   /** A sign-in link's token as the bearer (`POST /v1/sign-in`). */
   signInLink?: { id: string; token: string };
+  /** An unsubscribe link's token, verified: whose notices of which kind to turn off. */
+  unsubscribe?: { userId: string; kind: NotificationKind };
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
@@ -118,7 +122,8 @@ export function createContext({ req }: { req: AppRequest }): Context {
 export type ErrorShapeData = { problem: Problem };
 
 /** The gate a procedure passes before its handler; each brings its own error responses (server/openapi.ts). */
-export type Gate = 'authenticated' | 'network' | 'super-user' | 'invitation' | 'sign-in-request' | 'sign-in-link' | 'passkey-options' | 'passkey';
+export type Gate =
+  'authenticated' | 'network' | 'super-user' | 'invitation' | 'sign-in-request' | 'sign-in-link' | 'passkey-options' | 'passkey' | 'unsubscribe';
 
 /**
  * A procedure's meta: its OpenAPI operation, the gate (set by the procedure builders below, never
@@ -268,11 +273,12 @@ function decidedAtCommit(ctx: Context, principal: Principal, type: string, meta:
 const authenticatedWrites = authenticated.use(({ ctx, next, type, meta }) => next({ ctx: { db: decidedAtCommit(ctx, ctx.principal, type, meta) } }));
 
 /** Gates whose POSTs take no Idempotency-Key: no credential owns the key, or a retry needs a new challenge. */
-const WITHOUT_IDEMPOTENCY: ReadonlySet<Gate | undefined> = new Set(['sign-in-request', 'passkey-options', 'passkey']);
+const WITHOUT_IDEMPOTENCY: ReadonlySet<Gate | undefined> = new Set(['sign-in-request', 'passkey-options', 'passkey', 'unsubscribe']);
 
 /**
  * Whether a POST takes an Idempotency-Key: not one that writes nothing (a repeat is harmless), nor
- * one without a caller (asking for a sign-in link or a passkey challenge), nor a passkey sign-in
+ * one without a caller (asking for a sign-in link or a passkey challenge; an unsubscribe link, the
+ * same change however often it is sent), nor a passkey sign-in
  * (its challenge works once: a retry starts again, and no session's token is kept for a replay).
  */
 export const takesIdempotencyKey = (meta: RouteMeta | undefined) => !meta?.changesNothing && !WITHOUT_IDEMPOTENCY.has(meta?.gate);
@@ -461,5 +467,27 @@ export const passkeySignInProcedure = base
       passkey = { ...verified, challengeId };
     }
     return next({ ctx: { passkey } });
+  })
+  .use(idempotent);
+
+/**
+ * Following an unsubscribe link (a notice's List-Unsubscribe, or its footer's page): the signed
+ * token in the input is the credential. It passes `admit`: a token this service did not sign is a
+ * 401 and a failed attempt of the address.
+ */
+export const unsubscribeProcedure = base
+  .meta({ gate: 'unsubscribe' })
+  .use(async ({ ctx, next, getRawInput }) => {
+    const raw = (await getRawInput()) as { token?: unknown } | undefined;
+    const unsubscribe = await admit(
+      ctx,
+      async () => {
+        const found = typeof raw?.token === 'string' ? readUnsubscribeToken(raw.token) : undefined;
+        if (!found) throw unauthorized('This unsubscribe link is not valid: copy the whole link from the email.');
+        return found;
+      },
+      () => undefined,
+    );
+    return next({ ctx: { unsubscribe } });
   })
   .use(idempotent);

@@ -71,6 +71,10 @@ export const apiKeys = pgTable(
     index('api_keys_user_id_idx').on(t.userId, t.id),
     // A key's rotation lineage, walked backwards when it is revoked (its invitations die with it).
     index('api_keys_replaced_by_idx').on(t.replacedByKeyId),
+    // The expiring-keys notice looks for keys that can still expire (server/services/notifications).
+    index('api_keys_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.revokedAt} is null and not ${t.session}`),
     check('api_keys_one_owner', sql`(${t.userId} is null) <> (${t.serviceAccountId} is null)`),
   ],
 );

@@ -4,6 +4,7 @@ import { database } from '@/db/client';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
 import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
 import { sendEmail } from '@/server/services/mail/send-email';
+import { noticeExpiringKeys } from '@/server/services/notifications/expiring-keys';
 import { sendSignInLink } from '@/server/services/sign-in/request-sign-in';
 import { taskPayloadSchemas, type TaskName, type TaskPayload } from '@/server/jobs/payloads';
 import { deliverWebhook } from './deliver-webhook';
@@ -15,6 +16,7 @@ export const crontab = [
   '* * * * * expire-offers',
   '7 * * * * auto-disable-webhooks',
   '37 * * * * prune-webhook-deliveries',
+  '23 * * * * notice-expiring-keys',
 ].join('\n');
 
 /** The task `name`, its payload parsed with its schema (server/jobs/payloads.ts) before `run` sees it. */
@@ -31,6 +33,7 @@ export const taskList: TaskList = {
   'deliver-webhook': task('deliver-webhook', deliverWebhook),
   'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks({ db: database() })),
   'prune-webhook-deliveries': task('prune-webhook-deliveries', () => pruneWebhookDeliveries({ db: database() })),
+  'notice-expiring-keys': task('notice-expiring-keys', () => noticeExpiringKeys({ db: database() })),
   'send-email': task('send-email', ({ emailId }, helpers) => sendEmail({ db: database(), emailId, helpers })),
   'request-sign-in': task('request-sign-in', ({ email }) => database().transaction((tx) => sendSignInLink({ tx, email }))),
 };

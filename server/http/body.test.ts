@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/server/errors';
-import { MAX_INPUT_DEPTH, parseJsonBody, refuseUnsafeHeaders, refuseUnsafeInput, refuseUnsafeTarget } from './body';
+import { isOneClickUnsubscribe, MAX_INPUT_DEPTH, parseJsonBody, refuseUnsafeHeaders, refuseUnsafeInput, refuseUnsafeTarget } from './body';
 
 /** `{"a":[[…[]…]]}`: an object holding arrays nested until `depth` levels of objects and arrays in all. */
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
@@ -17,6 +17,18 @@ function refusedBy(run: () => unknown): AppError | undefined {
 }
 
 const refusal = (input: unknown) => refusedBy(() => refuseUnsafeInput(input));
+
+describe('isOneClickUnsubscribe', () => {
+  it('knows RFC 8058’s one-click body, URL-encoded or multipart, and nothing else', () => {
+    const form = 'application/x-www-form-urlencoded';
+    expect(isOneClickUnsubscribe(Buffer.from('List-Unsubscribe=One-Click'), form)).toBe(true);
+    expect(isOneClickUnsubscribe(Buffer.from('List-Unsubscribe=One-Click'), 'application/json')).toBe(false);
+    expect(isOneClickUnsubscribe(Buffer.from('List-Unsubscribe=Yes'), form)).toBe(false);
+    const multipart = '--b\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--b--\r\n';
+    expect(isOneClickUnsubscribe(Buffer.from(multipart), 'multipart/form-data; boundary=b')).toBe(true);
+    expect(isOneClickUnsubscribe(Buffer.from(multipart.replace('One-Click', 'Never')), 'multipart/form-data; boundary=b')).toBe(false);
+  });
+});
 
 describe('parseJsonBody', () => {
   it('treats an empty body as {}', () => {

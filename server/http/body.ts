@@ -53,6 +53,18 @@ function tooLarge(): AppError {
 }
 
 /**
+ * The body a mail client's one-click unsubscribe sends (RFC 8058): `List-Unsubscribe=One-Click` as
+ * a URL-encoded or multipart form. Only an operation that takes it (the unsubscribe link's) reads
+ * it so; to every other one it is a body that is not JSON (415).
+ */
+export function isOneClickUnsubscribe(raw: Buffer, contentType: string | undefined): boolean {
+  const text = raw.toString('utf8');
+  if (/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) return new URLSearchParams(text).get('List-Unsubscribe') === 'One-Click';
+  if (/^multipart\/form-data\b/i.test(contentType ?? '')) return /name="List-Unsubscribe"\r?\n\r?\nOne-Click\r?\n/.test(text);
+  return false;
+}
+
+/**
  * The JSON body of a write. An empty body is `{}`, so `curl -X POST …/accept`
  * works; anything else must be a JSON object sent as application/json.
  */

@@ -15,6 +15,7 @@ export const taskPayloadSchemas = {
   'deliver-webhook': z.object({ deliveryId: z.string().uuid(), networkId: z.string().min(1).optional() }),
   'auto-disable-webhooks': z.object({}).passthrough(),
   'prune-webhook-deliveries': z.object({}).passthrough(),
+  'notice-expiring-keys': z.object({}).passthrough(),
   'send-email': z.object({ emailId: z.string().min(1) }),
   'request-sign-in': z.object({ email: z.string().min(1) }),
 } satisfies Record<string, z.ZodType>;

@@ -15,6 +15,7 @@ import { offersRouter } from './offers/router';
 import { podcastsRouter } from './podcasts/router';
 import { searchRouter } from './search/router';
 import { serviceAccountsRouter } from './service-accounts/router';
+import { notificationsRouter } from './notifications/router';
 import { passkeysRouter } from './passkeys/router';
 import { signInRouter } from './sign-in/router';
 import { webhooksRouter } from './webhooks/router';
@@ -39,6 +40,7 @@ export const appRouter = router({
   search: searchRouter,
   signIn: signInRouter,
   passkeys: passkeysRouter,
+  notifications: notificationsRouter,
 });
 
 // Answers are parsed by their schemas; outside production strictly: a parse that changes an answer fails (server/output-checks.ts).

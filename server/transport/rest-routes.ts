@@ -13,6 +13,7 @@ import {
 } from 'trpc-to-openapi';
 import { ZodArray } from 'zod/v4';
 import { csvColumnsOf } from './csv';
+import type { RouteMeta } from '@/server/trpc';
 
 /**
  * The /v1 route table, compiled once at start from the router's own `openapi` meta — the same
@@ -40,6 +41,8 @@ export interface RestRoute {
   csvColumns: string[] | undefined;
   /** The OpenAPI path (`/networks/{networkId}/offers`). */
   openapiPath: string;
+  /** The unsubscribe link's operation: a one-click form POST (RFC 8058) gives its input in the query. */
+  takesOneClickForm: boolean;
 }
 
 export interface RestMatch {
@@ -65,7 +68,8 @@ function pagesByCursor(schema: ZodType): boolean {
 
 export function compileRestRoutes(router: AnyRouter): (method: string, path: string) => RestMatch | undefined {
   const byMethod = new Map<string, RestRoute[]>();
-  forEachOpenApiProcedure(router._def.procedures as Parameters<typeof forEachOpenApiProcedure>[0], ({ path, procedure, meta: { openapi } }) => {
+  forEachOpenApiProcedure(router._def.procedures as Parameters<typeof forEachOpenApiProcedure>[0], ({ path, procedure, meta }) => {
+    const { openapi } = meta;
     const type = procedure._def.type;
     if (type === 'subscription') return;
     const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser as ZodType, true);
@@ -78,6 +82,7 @@ export function compileRestRoutes(router: AnyRouter): (method: string, path: str
       takesNoInput: instanceofZodTypeLikeVoid(schema),
       arrayFields: arrayFieldsOf(schema),
       openapiPath: openapi.path,
+      takesOneClickForm: (meta as RouteMeta).gate === 'unsubscribe',
       // A list that pages (takes limit and cursor): CSV is every page of it.
       csvColumns: openapi.method === 'GET' && pagesByCursor(schema) ? csvColumnsOf(getInputOutputParsers(procedure).outputParser) : undefined,
     });

@@ -7,7 +7,7 @@ import { openApiDocument } from '@/server/openapi';
 import { appRouter } from '@/server/routers';
 import type { HttpOut } from '@/server/http/answer';
 import { admitWithoutOperation, createContext, requestState, type AppRequest } from '@/server/trpc';
-import { parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from '@/server/http/body';
+import { isOneClickUnsubscribe, parseJsonBody, readBody, refuseUnsafeHeaders, refuseUnsafeTarget } from '@/server/http/body';
 import { requestFingerprint } from '@/server/http/idempotency';
 import { paceRefusal } from '@/server/http/refusal-pacing';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from '@/server/http/problem';
@@ -114,18 +114,22 @@ export function createRestHandler() {
       refuseUnsafeTarget(url);
       refuseUnsafeHeaders(req.rawHeaders);
       state.inputChecked = true; // the body is checked by parseJsonBody
+      const target = parseTarget(url);
+      const found = findRoute(req.method!, normalizePath(target.pathname));
       let body: unknown;
       if (BODY_METHODS.has(req.method!)) {
         const raw = await readBody(req);
-        body = parseJsonBody(raw, req.headers['content-type']);
+        // A mail client's one-click unsubscribe posts a fixed form; its input is the URL's query.
+        body =
+          found?.route.takesOneClickForm && isOneClickUnsubscribe(raw, req.headers['content-type'])
+            ? undefined
+            : parseJsonBody(raw, req.headers['content-type']);
         const idempotencyKey = req.headers['idempotency-key'];
         // Only read here; the procedure's last middleware takes it (server/http/idempotency.ts).
         if (req.method === 'POST' && typeof idempotencyKey === 'string') {
           state.idempotency = { key: idempotencyKey, fingerprint: requestFingerprint(req.method, url, raw) };
         }
       }
-      const target = parseTarget(url);
-      const found = findRoute(req.method!, normalizePath(target.pathname));
       const ctx = createContext({ req });
       if (!found) {
         // No operation at this path: 404 — after the credential gate every request passes, so the

@@ -3,6 +3,7 @@ import type { Database, Tx } from '@/db/client';
 import { creativeAudio, creatives, type RenditionSummary } from '@/db/schema';
 import type { MasteredAudio } from '@/server/synth/master';
 import { recordEvent } from '@/server/services/events/record-event';
+import { noticeCreativeFailed } from '@/server/services/notifications/notices';
 import { updateVersioned } from '@/server/services/optimistic-lock';
 
 export type CreativeRow = typeof creatives.$inferSelect;
@@ -92,7 +93,7 @@ export async function completeCreative({ tx, creative, audio }: { tx: Tx; creati
   return true;
 }
 
-/** Mark the creative failed with a client-facing reason and record creative.failed. */
+/** Mark the creative failed with a client-facing reason, record creative.failed and tell the network's administrators. */
 export async function failCreative({ tx, creative, reason }: { tx: Tx; creative: CreativeRow; reason: string }): Promise<boolean> {
   const [failed] = await updateVersioned({
     tx,
@@ -114,5 +115,6 @@ export async function failCreative({ tx, creative, reason }: { tx: Tx; creative:
       failure_reason: reason,
     },
   });
+  await noticeCreativeFailed({ tx, networkId: creative.networkId, creativeId: creative.id, reason });
   return true;
 }

@@ -13,6 +13,7 @@ import { mintApiKey } from '@/server/services/keys/mint-api-key';
 import type { MemberRecord } from '@/server/services/members/find-members';
 import { invitationStatus, type InvitationRow } from './find-invitations';
 import { updateVersioned } from '@/server/services/optimistic-lock';
+import { noticeInvitationAccepted } from '@/server/services/notifications/notices';
 
 export interface AcceptInvitationInput {
   /** The invitation token (the bearer, or `invitation_token` beside an API key). */
@@ -32,7 +33,7 @@ export interface AcceptInvitationInput {
  * Accept an invitation, all in one transaction: the person (created when no
  * account has the email), the membership (created, or a removed one made
  * active with the invited role), the invitation marked accepted, a fresh first
- * key, the `invitation.accepted` event and the audit rows.
+ * key, the `invitation.accepted` event, the audit rows and the sender's notice.
  *
  * The token proves that someone was invited, not who is accepting
  * (invariant 3): it creates a new person, but it binds an account that already
@@ -94,6 +95,7 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
     targetId: key.id,
     data: { key_name: key.name, owner: { type: 'person', id: user.id }, scopes: [{ network_id: invitation.networkId, role: membership.role }] },
   });
+  await noticeInvitationAccepted({ tx, invitation });
   const member: MemberRecord = { membership, user };
   return { invitation: accepted!, member, key, token, scopes };
 }

@@ -12,6 +12,8 @@ export interface EmailMessage {
   text: string;
   html: string;
   link?: string;
+  /** A notice's one-click unsubscribe URL (RFC 8058): sent as List-Unsubscribe. */
+  unsubscribe?: string;
 }
 
 const SEALED_MESSAGE_PURPOSE = 'email-message';

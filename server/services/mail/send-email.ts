@@ -67,6 +67,10 @@ export async function sendEmail({ db, emailId, helpers }: { db: Database; emailI
       text: message.text,
       html: message.html,
       messageId: `<${email.id}@${messageIdHost(c.MAIL_FROM)}>`,
+      // A notice says how to stop it: List-Unsubscribe, and List-Unsubscribe-Post for one click (RFC 8058).
+      ...(message.unsubscribe
+        ? { list: { unsubscribe: message.unsubscribe }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+        : {}),
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -15,8 +15,15 @@ const mailDate = (at: Date) =>
  * Paragraphs as plain text and as HTML (escaped), with one call-to-action link. `link` is the only
  * secret a message may carry: nothing else in it (names, roles, dates) is.
  */
-function message(subject: string, paragraphs: string[], action: { label: string; link: string }, after: string[]): EmailMessage {
-  const text = [...paragraphs, `${action.label}:\n${action.link}`, ...after, `— ${PRODUCT_NAME}`].join('\n\n') + '\n';
+function message(
+  subject: string,
+  paragraphs: string[],
+  action: { label: string; link: string },
+  after: string[],
+  notice?: { why: string; unsubscribe: Unsubscribe },
+): EmailMessage {
+  const stop = notice && `${notice.why} To stop these emails, open ${notice.unsubscribe.page} (or choose under Your account in the console).`;
+  const text = [...paragraphs, `${action.label}:\n${action.link}`, ...after, `— ${PRODUCT_NAME}`, ...(stop ? [stop] : [])].join('\n\n') + '\n';
   const p = (t: string) => `<p style="margin:0 0 16px">${escapeHtml(t)}</p>`;
   const html =
     `<!doctype html><html><body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#111827;max-width:560px;margin:24px auto;padding:0 16px">` +
@@ -24,9 +31,16 @@ function message(subject: string, paragraphs: string[], action: { label: string;
     `<p style="margin:24px 0"><a href="${escapeHtml(action.link)}" style="background:#111827;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(action.label)}</a></p>` +
     `<p style="margin:0 0 16px;font-size:13px;color:#4b5563">Or open this link: <a href="${escapeHtml(action.link)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(action.link)}</a></p>` +
     after.map(p).join('') +
-    `<p style="margin:24px 0 0;font-size:13px;color:#4b5563">— ${escapeHtml(PRODUCT_NAME)}</p></body></html>`;
-  return { subject, text, html, link: action.link };
+    `<p style="margin:24px 0 0;font-size:13px;color:#4b5563">— ${escapeHtml(PRODUCT_NAME)}</p>` +
+    (notice
+      ? `<p style="margin:16px 0 0;font-size:12px;color:#6b7280">${escapeHtml(notice.why)} <a href="${escapeHtml(notice.unsubscribe.page)}" style="color:#6b7280">Turn these emails off</a>, or choose under Your account in the console.</p>`
+      : '') +
+    `</body></html>`;
+  return { subject, text, html, link: action.link, ...(notice ? { unsubscribe: notice.unsubscribe.oneClick } : {}) };
 }
+
+/** A notice's unsubscribe links (server/services/notifications/unsubscribe-token.ts). */
+type Unsubscribe = { oneClick: string; page: string };
 
 /** The email that carries an invitation's accept link (its token in the fragment: never sent to a server's logs). */
 export function invitationEmail({
@@ -96,5 +110,118 @@ export function passkeyAddedEmail({
     ],
     { label: 'Review your passkeys', link },
     ['Not you? Sign in with an emailed link, remove the passkey under Your account, and sign out every session by revoking its key.'],
+  );
+}
+
+/** A webhook subscription was disabled by the service (every delivery failed for days). */
+export function webhookDisabledEmail({
+  name,
+  networkName,
+  url,
+  reason,
+  link,
+  unsubscribe,
+}: {
+  name: string;
+  networkName: string;
+  url: string;
+  reason: string;
+  link: string;
+  unsubscribe: Unsubscribe;
+}): EmailMessage {
+  return message(
+    `A webhook of ${networkName} was disabled`,
+    [
+      `Hello ${name}, the webhook subscription to ${url} in ${networkName} was disabled. ${reason}`,
+      'Events are kept meanwhile: enabling it again sends what it missed.',
+    ],
+    { label: 'Open the subscription', link },
+    [],
+    { why: `You get this because you administer ${networkName}.`, unsubscribe },
+  );
+}
+
+/** An API key expires within 7 days, or has expired. */
+export function keyExpiringEmail({
+  name,
+  keyName,
+  keyStart,
+  expiresAt,
+  expired,
+  networkNames,
+  link,
+  unsubscribe,
+}: {
+  name: string;
+  keyName: string;
+  keyStart: string;
+  expiresAt: Date;
+  expired: boolean;
+  networkNames: string[];
+  link: string;
+  unsubscribe: Unsubscribe;
+}): EmailMessage {
+  const key = `“${keyName}” (${keyStart}…)`;
+  const where = networkNames.length > 0 ? ` It works on ${networkNames.join(', ')}.` : '';
+  return message(
+    expired ? `The API key “${keyName}” has expired` : `The API key “${keyName}” expires on ${mailDate(expiresAt).split(',')[0]}`,
+    [
+      expired
+        ? `Hello ${name}, the API key ${key} expired on ${mailDate(expiresAt)}: requests with it now get 401.${where}`
+        : `Hello ${name}, the API key ${key} expires on ${mailDate(expiresAt)}.${where} Rotate it, or mint a new one, before then.`,
+    ],
+    { label: 'Open the keys', link },
+    [],
+    { why: 'You get this because you own the key or administer a network it works on.', unsubscribe },
+  );
+}
+
+/** A creative failed to synthesize. */
+export function creativeFailedEmail({
+  name,
+  networkName,
+  creativeId,
+  reason,
+  link,
+  unsubscribe,
+}: {
+  name: string;
+  networkName: string;
+  creativeId: string;
+  reason: string;
+  link: string;
+  unsubscribe: Unsubscribe;
+}): EmailMessage {
+  return message(
+    `A creative of ${networkName} failed`,
+    [`Hello ${name}, the creative ${creativeId} in ${networkName} could not be made: ${reason}`, 'You can retry it once the cause is fixed.'],
+    { label: 'Open the creatives', link },
+    [],
+    { why: `You get this because you administer ${networkName}.`, unsubscribe },
+  );
+}
+
+/** An invitation the person sent was accepted. */
+export function invitationAcceptedEmail({
+  name,
+  networkName,
+  email,
+  role,
+  link,
+  unsubscribe,
+}: {
+  name: string;
+  networkName: string;
+  email: string;
+  role: Role;
+  link: string;
+  unsubscribe: Unsubscribe;
+}): EmailMessage {
+  return message(
+    `${email} joined ${networkName}`,
+    [`Hello ${name}, ${email} accepted your invitation and joined ${networkName} as ${ROLE_WORDS[role]}.`],
+    { label: 'Open the members', link },
+    [],
+    { why: 'You get this because you sent the invitation.', unsubscribe },
   );
 }

@@ -4,6 +4,7 @@ import { webhookDeliveries, webhooks } from '@/db/schema';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { EVERY_NETWORK, updateVersioned } from '@/server/services/optimistic-lock';
 import { config } from '@/server/config';
+import { noticeWebhookDisabled } from '@/server/services/notifications/notices';
 
 /** Days of nothing but failures after which a subscription is disabled (WEBHOOK_AUTO_DISABLE_DAYS). */
 export function autoDisableDays(): number {
@@ -13,8 +14,9 @@ export function autoDisableDays(): number {
 /**
  * Cron: disable every active subscription whose deliveries have all failed for
  * `days` — a delivery created that long ago failed, and none has succeeded
- * since. The reason is visible in `disabled_reason` and in the audit log;
- * enabling it again (PATCH status active) clears the reason.
+ * since. The reason is visible in `disabled_reason` and in the audit log, and the network's
+ * administrators are emailed (notification `webhook_disabled`); enabling it again (PATCH status
+ * active) clears the reason.
  */
 export async function autoDisableFailingWebhooks({ db, days = autoDisableDays() }: { db: Database; days?: number }): Promise<string[]> {
   const reason = `Every delivery failed for ${days} days; re-enable the subscription once the endpoint works.`;
@@ -42,7 +44,7 @@ export async function autoDisableFailingWebhooks({ db, days = autoDisableDays() 
             .where(and(eq(d.webhookId, webhooks.id), eq(d.status, 'succeeded'), gt(d.succeededAt, since))),
         ),
       ),
-    }).returning({ id: webhooks.id, networkId: webhooks.networkId });
+    }).returning({ id: webhooks.id, networkId: webhooks.networkId, url: webhooks.url });
     for (const row of disabled) {
       await recordAudit({
         tx,
@@ -53,6 +55,7 @@ export async function autoDisableFailingWebhooks({ db, days = autoDisableDays() 
         targetId: row.id,
         data: { reason },
       });
+      await noticeWebhookDisabled({ tx, networkId: row.networkId, webhook: row, reason });
     }
     return disabled.map((r) => r.id);
   });

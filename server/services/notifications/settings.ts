@@ -1,0 +1,54 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Queryable, Tx } from '@/db/client';
+import { notificationOptOuts } from '@/db/schema';
+import { NOTIFICATION_KINDS, type NotificationKind } from '@/domain/notifications';
+import type { Principal } from '@/server/auth/principal';
+import { forbidden } from '@/server/errors';
+
+export type NotificationSettings = Record<NotificationKind, boolean>;
+
+/**
+ * The person whose settings a key may read and change: a person's key that proves who holds it (a
+ * session, or a key they got themselves). A key an administrator minted for someone, or a service
+ * account's, cannot silence a person's notices.
+ */
+export function settingsPerson(principal: Principal): string {
+  if (principal.userId === null || !principal.identifiesOwner) {
+    throw forbidden('Notification settings are a person’s own: use a key you got yourself (a console session, or the key an invitation gave you).');
+  }
+  return principal.userId;
+}
+
+/** Each kind, on unless the person turned it off. */
+export async function notificationSettings({ db, userId }: { db: Queryable; userId: string }): Promise<NotificationSettings> {
+  const off = await db.select({ kind: notificationOptOuts.kind }).from(notificationOptOuts).where(eq(notificationOptOuts.userId, userId));
+  const offKinds = new Set(off.map((row) => row.kind));
+  return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, !offKinds.has(kind)])) as NotificationSettings;
+}
+
+/**
+ * Turns the named kinds on or off. Each kind is a row of its own (present: off), written with
+ * INSERT … ON CONFLICT and DELETE, so two changes of different kinds never undo each other and a
+ * change repeated is the same change: no version to send.
+ */
+export async function changeNotificationSettings({
+  tx,
+  userId,
+  changes,
+}: {
+  tx: Tx;
+  userId: string;
+  changes: Partial<NotificationSettings>;
+}): Promise<NotificationSettings> {
+  const entries = Object.entries(changes) as Array<[NotificationKind, boolean | undefined]>;
+  const off = entries.filter(([, on]) => on === false).map(([kind]) => kind);
+  const on = entries.filter(([, enabled]) => enabled === true).map(([kind]) => kind);
+  if (off.length > 0) {
+    await tx
+      .insert(notificationOptOuts)
+      .values(off.map((kind) => ({ userId, kind })))
+      .onConflictDoNothing();
+  }
+  if (on.length > 0) await tx.delete(notificationOptOuts).where(and(eq(notificationOptOuts.userId, userId), inArray(notificationOptOuts.kind, on)));
+  return notificationSettings({ db: tx, userId });
+}
