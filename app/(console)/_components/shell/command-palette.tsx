@@ -11,7 +11,7 @@ import { overlayClasses } from '@/app/(console)/_components/ui/dialog';
 import { networkPath, useCanAdminister, useNetworks } from '@/app/(console)/_lib/network';
 import { objectLink } from '@/app/(console)/_lib/object-links';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-import { NAV_ITEMS } from './nav-items';
+import { ACCOUNT_ITEM, NAV_ITEMS } from './nav-items';
 
 /*
  * The command palette (Ctrl-K / ⌘K): pages of the console, the networks the key can see
@@ -29,6 +29,9 @@ const GROUPS: Record<ResultType, { heading: string; icon: LucideIcon }> = {
   api_key: { heading: 'API keys', icon: KeyRound },
   webhook: { heading: 'Webhooks', icon: Webhook },
 };
+
+/** The pages the palette offers: the navigation's, then "Your account" from its foot. */
+const PAGES = [...NAV_ITEMS, ACCOUNT_ITEM];
 
 /** `text` appears in one of `fields`, ignoring case. */
 const mentions = (text: string, ...fields: string[]) => fields.some((field) => field.toLowerCase().includes(text.toLowerCase()));
@@ -61,7 +64,7 @@ export default function CommandPalette({
     router.push(href);
   }
 
-  const pages = NAV_ITEMS.filter(({ label, section }) => !q || mentions(q, label, section));
+  const pages = PAGES.filter(({ label, section, keywords = [] }) => !q || mentions(q, label, section, ...keywords));
   // Until the server answers, the loaded networks that match: the first keystrokes show something at once.
   const otherNetworks = !q ? [] : (foundNetworks.data?.items ?? (networks.data?.items ?? []).filter((n) => mentions(q, n.name, n.id)).slice(0, 5));
   const hits = q && results.data ? results.data.items : [];

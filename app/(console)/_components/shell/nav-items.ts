@@ -11,6 +11,7 @@ import {
   Megaphone,
   Mic,
   Bot,
+  UserRound,
   Users,
   Webhook,
   type LucideIcon,
@@ -21,6 +22,8 @@ export interface NavItem {
   section: string;
   label: string;
   icon: LucideIcon;
+  /** Other words the command palette finds the page by (what is on it). */
+  keywords?: string[];
 }
 
 /** The side navigation, in order. Each section is a folder under app/(console)/console/n/[networkId]/. */
@@ -39,5 +42,8 @@ export const NAV_ITEMS: NavItem[] = [
   { section: 'audit-log', label: 'Audit log', icon: ScrollText },
   { section: 'my-keys', label: 'My keys', icon: KeySquare },
 ];
+
+/** "Your account", at the foot of the navigation (console-shell.tsx) rather than in its list; the command palette lists it after NAV_ITEMS. */
+export const ACCOUNT_ITEM: NavItem = { section: 'account', label: 'Your account', icon: UserRound, keywords: ['passkeys', 'email notifications'] };
 
 export const BRAND_ICON = Clapperboard;

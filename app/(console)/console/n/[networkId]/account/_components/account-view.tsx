@@ -14,6 +14,7 @@ import { useMe } from '@/app/(console)/_lib/network';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC, type RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { AddPasskeyDialog } from './add-passkey-dialog';
+import { NotificationSettings } from './notification-settings';
 
 type Me = RouterOutputs['me']['get'];
 type Passkey = RouterOutputs['passkeys']['list']['items'][number];
@@ -26,12 +27,13 @@ const MAX_PASSKEYS = 20;
  * person's passkeys (`GET /v1/me/passkeys`), to add (`POST /v1/me/passkeys/options`, the browser's
  * prompt, `POST /v1/me/passkeys`) and remove. A pasted API key may not manage passkeys (the API
  * answers 403): the page says how to get a session instead of offering a button that would fail.
+ * Below them, the notification emails the person gets (notification-settings.tsx).
  */
 export function AccountView() {
   const me = useMe();
   return (
     <>
-      <PageHeader title="Your account" description="Who this browser tab is signed in as, and the passkeys that sign you in." />
+      <PageHeader title="Your account" description="Who this browser tab is signed in as, the passkeys that sign you in, and the emails you get." />
       {me.error ? (
         <ErrorState error={me.error} onRetry={() => me.refetch()} />
       ) : !me.data ? (
@@ -59,6 +61,7 @@ export function AccountView() {
               </>
             )}
           </section>
+          <NotificationSettings person={me.data.owner.type === 'person'} />
         </>
       )}
     </>
