@@ -14,6 +14,8 @@ import { SHARED_SERVICE_LIMITS } from './shared-limits';
 export interface WebPair {
   /** The two processes' base URLs; a request raced "through the other process" goes to the other one. */
   urls: readonly [string, string];
+  /** The public origin both serve (PUBLIC_URL: one site behind a balancer), where a passkey is made and used. */
+  origin: string;
   /** The operator's bootstrap super_user token (BOOTSTRAP_SUPERUSER_TOKEN of both). */
   superToken: string;
   /** A connection of the test's own to that database, for what only the database can tell. */
@@ -23,12 +25,16 @@ export interface WebPair {
 
 export async function startWebPair(label: string): Promise<WebPair> {
   const superToken = inject('superToken');
+  // Both processes are one site (PUBLIC_URL), as behind the balancer README.md describes: the first's.
+  const document = (await (await fetch(`${inject('baseUrl')}/v1/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+  const origin = new URL(document.servers[0]!.url).origin;
   const second: ServerProcess = await startServerProcess(
     {
       ...API_ONLY,
       DATABASE_URL: inject('databaseUrl'),
       BOOTSTRAP_SUPERUSER_TOKEN: superToken,
       WORKER: 'off',
+      PUBLIC_URL: origin,
       // As the shared service's (global-setup.ts): the races fire a hundred requests with one key, and count
       // on refused keys answering 401 — neither a rate limit, nor the lockout, nor a quota may answer.
       ...SHARED_SERVICE_LIMITS,
@@ -38,6 +44,7 @@ export async function startWebPair(label: string): Promise<WebPair> {
   const sql = postgres(inject('databaseUrl'), { max: 2, onnotice: () => {} });
   return {
     urls: [inject('baseUrl'), second.url],
+    origin,
     superToken,
     sql,
     async stop() {
