@@ -214,6 +214,13 @@ describe('email sign-in', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ detail: expect.stringMatching(/does not prove who you are/) });
     expect((await own.call('POST', '/invitations/accept', { invitation_token: first }, session)).status).toBe(201);
+    // The person is told which earlier keys still work, so they can revoke one they do not know.
+    const told = await until(
+      () => relay.received.find((m) => m.to.includes(email) && /made before you signed in/.test(m.parsed.subject ?? '')),
+      30_000,
+    );
+    expect(told.parsed.text).toMatch(/One API key of your account was made before/);
+    expect(told.parsed.text).toContain(`“first key” (${key.slice(0, 12)}…)`);
   }, 120_000);
 
   it('limits links per client address and per email address (429 with Retry-After)', async () => {

@@ -2400,7 +2400,7 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in" | "passkey_added" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
+            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @example rae@example.com */
             to: string;
             subject: string;
@@ -2425,7 +2425,7 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in" | "passkey_added" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
+            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @example rae@example.com */
             to: string;
             subject: string;

@@ -113,6 +113,31 @@ export function passkeyAddedEmail({
   );
 }
 
+/**
+ * The person's first email sign-in proved their address, and keys they had before (made on an
+ * inviter's word) no longer prove who they are: which, so they can revoke any they do not know.
+ */
+export function addressProvenEmail({
+  name,
+  keys,
+  link,
+}: {
+  name: string;
+  keys: Array<{ name: string; start: string; createdAt: Date }>;
+  link: string;
+}): EmailMessage {
+  return message(
+    `Check the API keys made before you signed in to ${PRODUCT_NAME}`,
+    [
+      `Hello ${name}, you just signed in with a link sent to this address, which proves it is yours. ${keys.length === 1 ? 'One API key' : `${keys.length} API keys`} of your account ${keys.length === 1 ? 'was' : 'were'} made before, when someone else could have accepted your invitation:`,
+      ...keys.map((k) => `• “${k.name}” (${k.start}…), made ${mailDate(k.createdAt)}`),
+      'They keep their access, but no longer prove who you are: they accept no invitation for you.',
+    ],
+    { label: 'Review your keys', link },
+    ['Revoke any key you do not know under My API keys. Only you can sign in with this address from now on.'],
+  );
+}
+
 /** A webhook subscription was disabled by the service (every delivery failed for days). */
 export function webhookDisabledEmail({
   name,

@@ -6,6 +6,8 @@ import { hashToken, type KeyEnvironment } from '@/server/auth/tokens';
 import { config } from '@/server/config';
 import { conflict } from '@/server/errors';
 import { mintPlatformKey } from '@/server/services/keys/mint-api-key';
+import { queueEmail } from '@/server/services/mail/queue-email';
+import { addressProvenEmail } from '@/server/services/mail/templates';
 import { SIGN_IN_LINK_MINUTES } from './sign-in-link';
 
 /** A person keeps at most this many console sessions at once: signing in once more ends the oldest. */
@@ -22,7 +24,8 @@ export const SESSION_KEY_NAME = 'Console session';
  * The first time a person's address is proven this way, the keys they had before stop proving who
  * they are: those accounts were made on an inviter's word (test mode, or before invitations were
  * emailed), and whoever holds their keys may not be the one who reads the mail. The keys keep their
- * access; they just accept no invitation for the person any more.
+ * access; they just accept no invitation for the person any more, and the person is emailed which
+ * still work, so that they can revoke any they do not know.
  *
  * The link row is locked first (of two concurrent uses, one wins), then the person's credentials are
  * withdrawn-locked (server/auth/credential-lock.ts): writes in flight by their keys finish first,
@@ -48,10 +51,16 @@ export async function signInWithLink({ tx, token, environment }: { tx: Tx; token
       .update(users)
       .set({ emailProvenAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(users.id, person!.id));
-    await tx
+    const earlier = await tx
       .update(apiKeys)
       .set({ identifiesOwner: false })
-      .where(and(eq(apiKeys.userId, person!.id), eq(apiKeys.identifiesOwner, true)));
+      .where(and(eq(apiKeys.userId, person!.id), eq(apiKeys.identifiesOwner, true)))
+      .returning({ name: apiKeys.name, start: apiKeys.start, createdAt: apiKeys.createdAt, works: sql<boolean>`${liveKey}` });
+    await tellOfEarlierKeys(
+      tx,
+      person!,
+      earlier.filter((k) => k.works),
+    );
   }
   const session = await startSession({ tx, person: person!, environment });
   await tx
@@ -59,6 +68,26 @@ export async function signInWithLink({ tx, token, environment }: { tx: Tx; token
     .set({ usedAt: sql`now()`, sessionKeyId: session.key.id })
     .where(eq(signInLinks.id, link.id));
   return session;
+}
+
+/** A key that still works: not revoked, not expired. */
+const liveKey = sql`(${apiKeys.revokedAt} is null or ${apiKeys.revokedAt} > now()) and (${apiKeys.expiresAt} is null or ${apiKeys.expiresAt} > now())`;
+
+async function tellOfEarlierKeys(
+  tx: Tx,
+  person: { id: string; name: string; email: string | null },
+  keys: Array<{ name: string; start: string; createdAt: Date }>,
+): Promise<void> {
+  if (keys.length === 0 || !person.email) return;
+  const [network] = await tx.select({ id: memberships.networkId }).from(memberships).where(eq(memberships.userId, person.id)).limit(1);
+  const link = network ? `${config().publicUrl}/console/n/${network.id}/my-keys` : `${config().publicUrl}/console`;
+  await queueEmail({
+    tx,
+    kind: 'address_proven',
+    to: person.email,
+    queue: person.id,
+    message: addressProvenEmail({ name: person.name, keys, link }),
+  });
 }
 
 /**
