@@ -66,7 +66,9 @@ async function newPerson(label: string) {
 /** Asks for a sign-in link for `email` and reads it from the development mailbox (newest first), as the operator. */
 async function mailedLink(email: string): Promise<string> {
   const newest = async () =>
-    ((await call(0, 'GET', `/emails?to=${encodeURIComponent(email)}`, pair.superToken)).body.items as Array<{ id: string }>)[0]?.id;
+    ((await call(0, 'GET', `/emails?to=${encodeURIComponent(email)}`, pair.superToken)).body.items as Array<{ id: string; kind: string }>).find(
+      (e) => e.kind === 'sign_in',
+    )?.id;
   const before = await newest();
   expectStatus(await call(1, 'POST', '/sign-in/email', null, { email }), 202, 'asking for a link');
   const id = await until(async () => {
