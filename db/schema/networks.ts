@@ -1,13 +1,23 @@
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { lifecycle, roleEnum, versioned } from './columns';
 import { users } from './identity';
 
-export const networks = pgTable('networks', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  ...versioned,
-  ...lifecycle,
-});
+export const networks = pgTable(
+  'networks',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /**
+     * The longest a key scoped to this network may live, in days; null: no limit. Checked when a
+     * key is minted (server/services/keys/mint-api-key.ts); lowering it leaves existing keys as they are.
+     */
+    maxKeyLifetimeDays: integer('max_key_lifetime_days'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [check('networks_max_key_lifetime_days', sql`${t.maxKeyLifetimeDays} between 1 and 3650`)],
+);
 
 /**
  * The row's network: every tenant table carries it, the shard key of the Citus plan

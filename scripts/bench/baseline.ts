@@ -89,13 +89,21 @@ function touchLastUsed(keyId: string): void {
 interface NetworkRow {
   id: string;
   name: string;
+  maxKeyLifetimeDays: number | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
 }
 
 function presentNetwork(r: NetworkRow) {
-  return { id: r.id, name: r.name, version: r.version, created_at: r.createdAt.toISOString(), updated_at: r.updatedAt.toISOString() };
+  return {
+    id: r.id,
+    name: r.name,
+    max_key_lifetime_days: r.maxKeyLifetimeDays,
+    version: r.version,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
 }
 
 async function listNetworks(key: KeyRow, afterId: string | undefined, take: number): Promise<NetworkRow[]> {
@@ -343,7 +351,7 @@ async function createNetwork(req: IncomingMessage, res: ServerResponse, key: Key
     return;
   }
   await createIdempotently(req, res, key, undefined, '/networks', raw, async (tx) => {
-    const [created] = await run<NetworkRow>(tx, statements.insertNetwork, { id: newId('network'), name: input.name });
+    const [created] = await run<NetworkRow>(tx, statements.insertNetwork, { id: newId('network'), name: input.name, maxKeyLifetimeDays: null });
     return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentNetwork(created!) };
   });
 }

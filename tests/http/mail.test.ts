@@ -176,6 +176,16 @@ describe('live mode', () => {
     expect(accepted.status).toBe(201);
     expect(accepted.body.api_key.token).toMatch(/^sk_live_/);
   }, 120_000);
+
+  it('gives a new network a key lifetime limit of a year, so its keys end (G14)', async () => {
+    const network = await live.call<{ id: string; max_key_lifetime_days: number | null }>('POST', '/networks', { name: 'Live Limits' });
+    expect(network.body.max_key_lifetime_days).toBe(365);
+    const unlimited = await live.call<{ max_key_lifetime_days: number | null }>('POST', '/networks', {
+      name: 'Live Forever',
+      max_key_lifetime_days: null,
+    });
+    expect(unlimited.body.max_key_lifetime_days).toBeNull();
+  });
 });
 
 describe('the development mailbox (no SMTP_URL, test mode)', () => {

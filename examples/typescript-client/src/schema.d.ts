@@ -1571,6 +1571,8 @@ export interface components {
             /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             name: string;
+            /** @description The longest a key scoped to this network may live, in days (1–3650); null: no limit. A key minted with a later `expires_at` is a 400 naming the limit, and one minted without gets the longest allowed. Lowering it leaves existing keys as they are. */
+            max_key_lifetime_days: number | null;
             /** @example 1 */
             version: number;
             /**
@@ -2829,6 +2831,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description Default: 365 in live mode (APP_ENV=live), no limit in test mode. */
+                    max_key_lifetime_days?: number | null;
                 };
             };
         };
@@ -3155,6 +3159,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description The longest a key scoped to this network may live, in days (1–3650); null: no limit. A key minted with a later `expires_at` is a 400 naming the limit, and one minted without gets the longest allowed. Lowering it leaves existing keys as they are. */
+                    max_key_lifetime_days?: number | null;
                     /** @description The version you read; the write fails with 409 if the resource has changed since. Same as If-Match. */
                     version?: number;
                 };

@@ -17,7 +17,7 @@ export const createNetworkRoute = superUserProcedure
   .input(createNetworkInput)
   .output(networkSchema)
   .mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.transaction((tx) => createNetwork({ tx, name: input.name }));
+    const row = await ctx.db.transaction((tx) => createNetwork({ tx, name: input.name, maxKeyLifetimeDays: input.max_key_lifetime_days }));
     ctx.http.status = 201;
     return presentNetwork(row);
   });

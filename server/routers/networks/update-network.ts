@@ -18,8 +18,9 @@ export const updateNetworkRoute = networkProcedure('administrator')
   })
   .input(updateNetworkInput)
   .output(networkSchema)
-  .mutation(async ({ ctx, input: { networkId, version, ...changes } }) => {
+  .mutation(async ({ ctx, input: { networkId, version, name, max_key_lifetime_days: maxKeyLifetimeDays } }) => {
     const expected = expectedVersion(ctx.header('if-match'), version);
-    const row = await ctx.db.transaction((tx) => updateNetwork({ tx, id: networkId, changes, expected }));
+    const changes = { ...(name !== undefined && { name }), ...(maxKeyLifetimeDays !== undefined && { maxKeyLifetimeDays }) };
+    const row = await ctx.db.transaction((tx) => updateNetwork({ tx, id: networkId, changes, expected, actorKeyId: ctx.principal.keyId }));
     return presentNetwork(row);
   });

@@ -1,4 +1,10 @@
 import { z } from 'zod';
 import { nameField, networkParam, versionField } from '@/server/routers/shared.types';
+import { keyLifetimeField } from './network.types';
 
-export const updateNetworkInput = z.strictObject({ ...networkParam, name: nameField.optional(), version: versionField });
+export const updateNetworkInput = z.strictObject({
+  ...networkParam,
+  name: nameField.optional(),
+  max_key_lifetime_days: keyLifetimeField.optional(),
+  version: versionField,
+});

@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, asc, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { holdCredentialOf } from '@/server/auth/credential-lock';
 import { newId } from '@/db/ids';
@@ -27,6 +27,12 @@ export interface MintApiKeyInput {
   token?: string;
   /** A console session's key (an email sign-in's): see `api_keys.session`. */
   session?: boolean;
+  /**
+   * What an `expiresAt` beyond the networks' key lifetime limit does: the caller chose it, so it is
+   * refused (400, the default); or it was inherited (a rotation keeps the old key's), so it is cut
+   * to the limit. No `expiresAt` gets the longest the limit allows.
+   */
+  beyondLifetime?: 'refuse' | 'shorten';
 }
 
 export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): void {
@@ -96,8 +102,49 @@ async function assertOwnerHolds(tx: Queryable, input: MintApiKeyInput): Promise<
   if (scopes.length) await assertScopesWork(tx, input.owner, scopes);
 }
 
+/**
+ * When the new key ends, within the shortest `max_key_lifetime_days` of the networks it is scoped
+ * to (G14): past it is a 400 naming the limit (or, for an inherited end, the limit's end), and no
+ * end is that limit's. The networks' rows are read FOR SHARE, so a limit being changed now is
+ * either in force already or waits for this key: the check holds at commit.
+ */
+async function keyEnd(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): Promise<Date | null> {
+  const wanted = input.expiresAt ?? null;
+  if (scopes.length === 0) return wanted;
+  const limits = await tx
+    .select({
+      id: networks.id,
+      name: networks.name,
+      days: networks.maxKeyLifetimeDays,
+      latest: sql<Date>`now() + make_interval(days => ${networks.maxKeyLifetimeDays})`,
+    })
+    .from(networks)
+    .where(
+      and(
+        inArray(
+          networks.id,
+          scopes.map((s) => s.networkId),
+        ),
+        isNotNull(networks.maxKeyLifetimeDays),
+      ),
+    )
+    .orderBy(asc(networks.maxKeyLifetimeDays), asc(networks.id))
+    .for('share');
+  const strictest = limits[0];
+  if (!strictest) return wanted;
+  const latest = new Date(strictest.latest);
+  if (wanted === null || wanted <= latest) return wanted ?? latest;
+  if (input.beyondLifetime === 'shorten') return latest;
+  throw badRequest(
+    `Keys of network ${strictest.name} (${strictest.id}) live at most ${strictest.days} days (its max_key_lifetime_days): ` +
+      `choose an expires_at no later than ${latest.toISOString()}.`,
+    [{ path: 'expires_at', message: `At most ${strictest.days} days from now.` }],
+  );
+}
+
 async function insertKey(tx: Queryable, input: MintApiKeyInput) {
   const scopes = input.scopes ?? [];
+  const expiresAt = await keyEnd(tx, input, scopes);
   const token = input.token ?? generateApiKeyToken(input.environment);
   const [key] = await tx
     .insert(apiKeys)
@@ -110,7 +157,7 @@ async function insertKey(tx: Queryable, input: MintApiKeyInput) {
       superUser: input.superUser ?? false,
       userId: 'userId' in input.owner ? input.owner.userId : null,
       serviceAccountId: 'serviceAccountId' in input.owner ? input.owner.serviceAccountId : null,
-      expiresAt: input.expiresAt ?? null,
+      expiresAt,
       createdByKeyId: input.creator === 'platform' ? null : input.creator.keyId,
       identifiesOwner: identifiesOwner(input.creator, input.owner),
       session: input.session ?? false,

@@ -34,6 +34,8 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
     superUser: old.superUser,
     scopes: found.granted,
     expiresAt: old.expiresAt,
+    // It keeps the old key's end, cut to the networks' key lifetime limit if that has since shrunk.
+    beyondLifetime: 'shorten',
   });
   // Compare-and-set on the state read above: a key revoked, expired or rotated since then is not
   // brought back by this grace period (a lost race is a 409, never a resurrection).

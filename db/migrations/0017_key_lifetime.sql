@@ -1,0 +1,2 @@
+ALTER TABLE "networks" ADD COLUMN "max_key_lifetime_days" integer;--> statement-breakpoint
+ALTER TABLE "networks" ADD CONSTRAINT "networks_max_key_lifetime_days" CHECK ("networks"."max_key_lifetime_days" between 1 and 3650);
