@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from './process-alive';
 
 /** Inputs of the console build: when none changed, the last build is reused. */
 const INPUTS = ['app', 'next.config.mjs', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json', 'server', 'db/schema'];
@@ -53,7 +54,7 @@ function withBuildLock(root: string, build: () => void): void {
       break;
     } catch {
       const owner = lockOwner(lock);
-      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+      if (owner && !processAlive(owner)) rmSync(lock, { recursive: true, force: true });
       else Atomics.wait(sleeper, 0, 0, 500);
     }
   }
@@ -70,15 +71,6 @@ function lockOwner(lock: string): number {
     return Number(readFileSync(path.join(lock, 'pid'), 'utf8')) || 0;
   } catch {
     return 0;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

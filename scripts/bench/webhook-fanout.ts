@@ -285,6 +285,18 @@ export async function waitFor(receiver: FanoutReceiver, run: string, expected: n
   }
 }
 
+/** `runs` measured runs numbered from 1, each a second after the last (its tail settles first), logged as it ends. */
+async function measuredRuns<T>(runs: number, measure: (run: number) => Promise<T>, log: (result: { run: number } & T) => void) {
+  const results: Array<{ run: number } & T> = [];
+  for (let run = 1; run <= runs; run++) {
+    await sleep(1_000);
+    const result = { run, ...(await measure(run)) };
+    results.push(result);
+    log(result);
+  }
+  return results;
+}
+
 async function burst(
   db: DbHandle,
   receiver: FanoutReceiver,
@@ -393,20 +405,16 @@ export async function runWebhookFanout(
     await burst(db, receiver, burstNetwork, `warm-${tag}`, Math.max(10, Math.round(settings.events / 5)), settings.subscriptions, servicePid);
     await steady(db, receiver, steadyNetwork, `warmsteady-${tag}`, settings.rate, 2, servicePid);
 
-    const bursts: BurstRun[] = [];
-    for (let run = 1; run <= settings.runs; run++) {
-      await sleep(1_000);
-      const r = { run, ...(await burst(db, receiver, burstNetwork, `burst${run}-${tag}`, settings.events, settings.subscriptions, servicePid)) };
-      bursts.push(r);
-      opts.log(burstLogLine(r));
-    }
-    const steadies: SteadyRun[] = [];
-    for (let run = 1; run <= settings.steadyRuns; run++) {
-      await sleep(1_000);
-      const r = { run, ...(await steady(db, receiver, steadyNetwork, `steady${run}-${tag}`, settings.rate, settings.seconds, servicePid)) };
-      steadies.push(r);
-      opts.log(steadyLogLine(r));
-    }
+    const bursts: BurstRun[] = await measuredRuns(
+      settings.runs,
+      (run) => burst(db, receiver, burstNetwork, `burst${run}-${tag}`, settings.events, settings.subscriptions, servicePid),
+      (r) => opts.log(burstLogLine(r)),
+    );
+    const steadies: SteadyRun[] = await measuredRuns(
+      settings.steadyRuns,
+      (run) => steady(db, receiver, steadyNetwork, `steady${run}-${tag}`, settings.rate, settings.seconds, servicePid),
+      (r) => opts.log(steadyLogLine(r)),
+    );
 
     // Every delivery settled and every attempt recorded (once the last attempt's transaction commits).
     await sleep(500);
@@ -464,6 +472,8 @@ export function renderWebhookSection(
   }
   const v = fanoutVerdict(r);
   const spread = (values: number[], f: (n: number) => string) => `${f(Math.min(...values))}–${f(Math.max(...values))}`;
+  /** A table row: the runs' median, then their range. */
+  const statRow = (label: string, values: number[], f: (n: number) => string) => `| ${label} | ${f(median(values))} | ${spread(values, f)} |`;
   const s = r.settings;
   lines.push(
     `Measured ${info.date} with \`${info.command}\` on ${info.machine}; load average before: ${r.loadBefore}.`,
@@ -486,38 +496,46 @@ export function renderWebhookSection(
       r.burst.map((b) => b.perSecond),
       fmtInt,
     )} |`,
-    `| deliveries/s received while the events were being recorded | ${fmtInt(median(r.burst.map((b) => b.whileRecording)))} | ${spread(
+    statRow(
+      'deliveries/s received while the events were being recorded',
       r.burst.map((b) => b.whileRecording),
       fmtInt,
-    )} |`,
-    `| deliveries/s from the end of recording to the last receipt | ${fmtInt(median(r.burst.map((b) => b.drain)))} | ${spread(
+    ),
+    statRow(
+      'deliveries/s from the end of recording to the last receipt',
       r.burst.map((b) => b.drain),
       fmtInt,
-    )} |`,
-    `| wall time ms | ${fmtInt(median(r.burst.map((b) => b.totalMs)))} | ${spread(
+    ),
+    statRow(
+      'wall time ms',
       r.burst.map((b) => b.totalMs),
       fmtInt,
-    )} |`,
-    `| of which recording the events ms | ${fmtInt(median(r.burst.map((b) => b.recordMs)))} | ${spread(
+    ),
+    statRow(
+      'of which recording the events ms',
       r.burst.map((b) => b.recordMs),
       fmtInt,
-    )} |`,
-    `| service CPU ms per delivery | ${fmt(median(r.burst.map((b) => b.cpu.servicePerDelivery)), 2)} | ${spread(
+    ),
+    statRow(
+      'service CPU ms per delivery',
       r.burst.map((b) => b.cpu.servicePerDelivery),
       (n) => fmt(n, 2),
-    )} |`,
-    `| Postgres CPU ms per delivery, every postgres process on the machine | ${fmt(median(r.burst.map((b) => b.cpu.pgPerDelivery)), 2)} | ${spread(
+    ),
+    statRow(
+      'Postgres CPU ms per delivery, every postgres process on the machine',
       r.burst.map((b) => b.cpu.pgPerDelivery),
       (n) => fmt(n, 2),
-    )} |`,
-    `| Postgres CPU ms per delivery, this database's backends only | ${fmt(median(r.burst.map((b) => b.cpu.pgOwnPerDelivery)), 2)} | ${spread(
+    ),
+    statRow(
+      "Postgres CPU ms per delivery, this database's backends only",
       r.burst.map((b) => b.cpu.pgOwnPerDelivery),
       (n) => fmt(n, 2),
-    )} |`,
-    `| unrelated CPU, % of one core | ${fmtInt(median(r.burst.map((b) => b.cpu.otherPct)))} | ${spread(
+    ),
+    statRow(
+      'unrelated CPU, % of one core',
       r.burst.map((b) => b.cpu.otherPct),
       fmtInt,
-    )} |`,
+    ),
     '',
     `| steady: ${s.rate} events/s × ${s.seconds} s, 1 subscription | median | min–max over ${r.steady.length} runs |`,
     '|---|---|---|',
@@ -528,14 +546,16 @@ export function renderWebhookSection(
           (n) => fmt(n),
         )} |`,
     ),
-    `| achieved event rate /s | ${fmt(median(r.steady.map((x) => x.achievedRate)))} | ${spread(
+    statRow(
+      'achieved event rate /s',
       r.steady.map((x) => x.achievedRate),
       (n) => fmt(n),
-    )} |`,
-    `| unrelated CPU, % of one core | ${fmtInt(median(r.steady.map((x) => x.cpu.otherPct)))} | ${spread(
+    ),
+    statRow(
+      'unrelated CPU, % of one core',
       r.steady.map((x) => x.cpu.otherPct),
       fmtInt,
-    )} |`,
+    ),
     '',
     `Completeness: every delivery arrived (${v.complete ? 'yes' : '**NO**'}), signatures that failed verification ${r.unverified}, duplicates seen ${r.duplicates}; ` +
       `in the database afterwards ${fmtInt(r.dbCheck.succeeded)} of ${fmtInt(r.dbCheck.deliveries)} deliveries succeeded with ${fmtInt(r.dbCheck.attempts)} attempts recorded (warm-up included).`,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumberField } from './whole-number';
 
 /*
  * The list contract (query parameters and envelope), free of server-only code
@@ -7,13 +8,7 @@ import { z } from 'zod';
 
 /** Query parameters every list endpoint takes. Query strings are coerced explicitly. */
 export const listParams = {
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 200.' })
-    .int('limit must be a whole number from 1 to 200.')
-    .min(1, 'limit must be at least 1.')
-    .max(200, 'limit must be at most 200.')
-    .default(50)
-    .meta({ description: 'Page size, 1–200.' }),
+  limit: wholeNumberField('limit', { min: 1, max: 200, fallback: 50, coerce: true }).meta({ description: 'Page size, 1–200.' }),
   cursor: z.string().min(1).optional().meta({ description: 'Opaque cursor from the previous page’s next_cursor. Omit for the first page.' }),
 };
 

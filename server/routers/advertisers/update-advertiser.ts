@@ -1,4 +1,5 @@
 import { expectedVersion } from '@/server/http/locking';
+import { sentFields } from '@/server/http/patch';
 import type { AdvertiserFields } from '@/server/services/advertisers/create-advertiser';
 import { updateAdvertiser } from '@/server/services/advertisers/update-advertiser';
 import { networkProcedure } from '@/server/trpc';
@@ -24,10 +25,7 @@ export const updateAdvertiserRoute = networkProcedure('administrator')
   .output(advertiserSchema)
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
-    const changes: Partial<AdvertiserFields> = {};
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.website !== undefined) changes.website = input.website;
-    if (input.contact_email !== undefined) changes.contactEmail = input.contact_email;
+    const changes = sentFields<AdvertiserFields>({ name: input.name, website: input.website, contactEmail: input.contact_email });
     const row = await ctx.db.transaction((tx) =>
       updateAdvertiser({ tx, networkId: input.networkId, advertiserId: input.advertiserId, changes, expectedVersion: expected }),
     );

@@ -1,4 +1,5 @@
 import { expectedVersion } from '@/server/http/locking';
+import { sentFields } from '@/server/http/patch';
 import { updateCampaign, type CampaignChanges } from '@/server/services/campaigns/update-campaign';
 import { networkProcedure } from '@/server/trpc';
 import { campaignSchema, dateOrNull, presentCampaign } from './campaign.types';
@@ -25,7 +26,7 @@ export const updateCampaignRoute = networkProcedure('administrator')
   .output(campaignSchema)
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
-    const candidate: CampaignChanges = {
+    const changes = sentFields<CampaignChanges>({
       name: input.name,
       script: input.script,
       status: input.status,
@@ -33,9 +34,7 @@ export const updateCampaignRoute = networkProcedure('administrator')
       endsAt: dateOrNull(input.ends_at),
       budgetCents: input.budget_cents,
       currency: input.currency,
-    };
-    // Only what the client sent: an absent field is left as it is.
-    const changes = Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined)) as CampaignChanges;
+    });
     const row = await ctx.db.transaction((tx) =>
       updateCampaign({ tx, networkId: input.networkId, campaignId: input.campaignId, changes, expectedVersion: expected }),
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumberField } from '@/server/http/whole-number';
 import { emailAddress, idField, networkParam, roleSchema } from '@/server/routers/shared.types';
 import { invitationSchema } from './invitation.types';
 
@@ -6,13 +7,9 @@ export const createInvitationInput = z.strictObject({
   ...networkParam,
   email: emailAddress.meta({ description: 'Who is invited; stored lower-cased.' }),
   role: roleSchema,
-  expires_in_days: z
-    .number({ error: 'expires_in_days must be a whole number from 1 to 30.' })
-    .int('expires_in_days must be a whole number from 1 to 30.')
-    .min(1, 'expires_in_days must be at least 1.')
-    .max(30, 'expires_in_days must be at most 30.')
-    .default(7)
-    .meta({ description: 'Days until the invitation expires, 1–30 (default 7).' }),
+  expires_in_days: wholeNumberField('expires_in_days', { min: 1, max: 30, fallback: 7 }).meta({
+    description: 'Days until the invitation expires, 1–30 (default 7).',
+  }),
 });
 
 export const createdInvitationSchema = invitationSchema

@@ -1,4 +1,5 @@
 import { expectedVersion } from '@/server/http/locking';
+import { sentFields } from '@/server/http/patch';
 import type { PodcastFields } from '@/server/services/podcasts/create-podcast';
 import { updatePodcast } from '@/server/services/podcasts/update-podcast';
 import { networkProcedure } from '@/server/trpc';
@@ -25,11 +26,7 @@ export const updatePodcastRoute = networkProcedure('administrator')
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
-    const changes: Partial<PodcastFields> = {};
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.host_name !== undefined) changes.hostName = input.host_name;
-    if (input.voice !== undefined) changes.voice = input.voice;
-    if (input.rss_url !== undefined) changes.rssUrl = input.rss_url;
+    const changes = sentFields<PodcastFields>({ name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url });
     const row = await ctx.db.transaction((tx) =>
       updatePodcast({ tx, networkId: input.networkId, podcastId: input.podcastId, changes, expectedVersion: expected }),
     );

@@ -1,4 +1,5 @@
 import { expectedVersion } from '@/server/http/locking';
+import { sentFields } from '@/server/http/patch';
 import { checkWebhookUrl, updateWebhook, type WebhookChanges } from '@/server/services/webhooks/subscriptions';
 import { networkProcedure } from '@/server/trpc';
 import { updateWebhookInput } from './update-webhook.types';
@@ -25,14 +26,8 @@ export const updateWebhookRoute = networkProcedure('administrator')
   .output(webhookSchema)
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
-    const changes: WebhookChanges = {};
-    if (input.url !== undefined) {
-      await checkWebhookUrl(input.url);
-      changes.url = input.url;
-    }
-    if (input.events !== undefined) changes.events = input.events;
-    if (input.description !== undefined) changes.description = input.description;
-    if (input.status !== undefined) changes.status = input.status;
+    if (input.url !== undefined) await checkWebhookUrl(input.url);
+    const changes = sentFields<WebhookChanges>({ url: input.url, events: input.events, description: input.description, status: input.status });
     const row = await ctx.db.transaction((tx) =>
       updateWebhook({
         tx,

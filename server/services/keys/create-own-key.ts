@@ -1,10 +1,12 @@
 import type { Tx } from '@/db/client';
+import type { Scope } from '@/server/auth/key-access';
 import type { Principal } from '@/server/auth/principal';
 import type { Role } from '@/domain/roles';
 import { config } from '@/server/config';
 import { badRequest } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { mintApiKey } from './mint-api-key';
+import type { KeyOwner } from './find-keys';
 import { ownerOf } from './owner';
 
 export interface NewKey {
@@ -25,23 +27,49 @@ export function checkExpiry(expiresAt: Date | undefined): void {
 export async function createOwnKey({ tx, principal, ...input }: { tx: Tx; principal: Principal } & NewKey) {
   const scopes = input.scopes ?? [...principal.scopes].map(([networkId, role]) => ({ networkId, role }));
   checkExpiry(input.expiresAt);
-  const minted = await mintApiKey({
+  return mintAuditedKey({
     tx,
-    name: input.name,
-    environment: config().APP_ENV,
-    owner: ownerOf(principal),
     creator: principal,
+    name: input.name,
+    owner: ownerOf(principal),
     superUser: input.superUser ?? false,
     scopes,
-    expiresAt: input.expiresAt ?? null,
+    expiresAt: input.expiresAt,
   });
+}
+
+/**
+ * A key a calling key creates for an owner (its own, or a service account's), with the audit of
+ * its creation (`api_key.created`, one row per network it reaches) on the same transaction.
+ * `audit` adds to what the rows say of the key.
+ */
+export async function mintAuditedKey({
+  tx,
+  creator,
+  name,
+  owner,
+  superUser = false,
+  scopes,
+  expiresAt,
+  audit = {},
+}: {
+  tx: Tx;
+  creator: Principal;
+  name: string;
+  owner: KeyOwner;
+  superUser?: boolean;
+  scopes: Scope[];
+  expiresAt: Date | undefined;
+  audit?: Record<string, unknown>;
+}) {
+  const minted = await mintApiKey({ tx, name, environment: config().APP_ENV, owner, creator, superUser, scopes, expiresAt: expiresAt ?? null });
   await auditKeyChange({
     tx,
-    actorKeyId: principal.keyId,
+    actorKeyId: creator.keyId,
     action: 'api_key.created',
     keyId: minted.key.id,
     scopes,
-    data: { key_name: input.name, super_user: input.superUser ?? false },
+    data: { key_name: name, super_user: superUser, ...audit },
   });
   return { ...minted, scopes };
 }

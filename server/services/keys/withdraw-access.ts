@@ -39,17 +39,7 @@ export async function cutKeysFromNetwork({ tx, ...w }: { tx: Tx } & Withdrawal):
     .delete(apiKeyScopes)
     .where(and(eq(apiKeyScopes.networkId, w.networkId), ofOwnerKeys(apiKeyScopes.keyId, w.owner)))
     .returning({ keyId: apiKeyScopes.keyId });
-  for (const { keyId } of cut.sort((a, b) => a.keyId.localeCompare(b.keyId))) {
-    await recordAudit({
-      tx,
-      networkId: w.networkId,
-      actorKeyId: w.actorKeyId,
-      action: 'api_key.scope_removed',
-      targetType: 'api_key',
-      targetId: keyId,
-      data: { reason: w.reason },
-    });
-  }
+  await auditEachKey({ tx, withdrawal: w, changed: cut, action: 'api_key.scope_removed', data: { reason: w.reason } });
 }
 
 /** A demotion narrows the owner's keys on the network to read_only for good (promotion does not raise old keys). */
@@ -59,15 +49,32 @@ export async function lowerKeysInNetwork({ tx, ...w }: { tx: Tx } & Withdrawal):
     .set({ role: 'read_only' })
     .where(and(eq(apiKeyScopes.networkId, w.networkId), eq(apiKeyScopes.role, 'administrator'), ofOwnerKeys(apiKeyScopes.keyId, w.owner)))
     .returning({ keyId: apiKeyScopes.keyId });
-  for (const { keyId } of lowered.sort((a, b) => a.keyId.localeCompare(b.keyId))) {
+  await auditEachKey({ tx, withdrawal: w, changed: lowered, action: 'api_key.scope_lowered', data: { reason: w.reason, role: 'read_only' } });
+}
+
+/** One audit row per key a withdrawal changed, in its network, in key id order (the log reads the same on every run). */
+async function auditEachKey({
+  tx,
+  withdrawal,
+  changed,
+  action,
+  data,
+}: {
+  tx: Tx;
+  withdrawal: Withdrawal;
+  changed: Array<{ keyId: string }>;
+  action: string;
+  data: Record<string, unknown>;
+}): Promise<void> {
+  for (const { keyId } of [...changed].sort((a, b) => a.keyId.localeCompare(b.keyId))) {
     await recordAudit({
       tx,
-      networkId: w.networkId,
-      actorKeyId: w.actorKeyId,
-      action: 'api_key.scope_lowered',
+      networkId: withdrawal.networkId,
+      actorKeyId: withdrawal.actorKeyId,
+      action,
       targetType: 'api_key',
       targetId: keyId,
-      data: { reason: w.reason, role: 'read_only' },
+      data,
     });
   }
 }

@@ -1,10 +1,8 @@
 import type { Tx } from '@/db/client';
 import type { Principal } from '@/server/auth/principal';
 import { roleAtLeast, type Role } from '@/domain/roles';
-import { config } from '@/server/config';
 import { conflict, forbidden, notFound } from '@/server/errors';
-import { auditKeyChange, checkExpiry } from '@/server/services/keys/create-own-key';
-import { mintApiKey } from '@/server/services/keys/mint-api-key';
+import { checkExpiry, mintAuditedKey } from '@/server/services/keys/create-own-key';
 import { lockServiceAccount, type ServiceAccountRow } from './find-service-account';
 
 export interface NewServiceAccountKey {
@@ -30,29 +28,15 @@ export async function mintServiceAccountKey({
     throw forbidden(`A key of this service account cannot exceed the account's role (${account.role}); you asked for ${role}.`);
   }
   checkExpiry(input.expiresAt);
-  const scopes = [{ networkId: account.networkId, role }];
-  const minted = await mintApiKey({
+  return mintAuditedKey({
     tx,
-    name: input.name,
-    environment: config().APP_ENV,
-    owner: { serviceAccountId: account.id },
     creator: principal,
-    scopes,
-    expiresAt: input.expiresAt ?? null,
+    name: input.name,
+    owner: { serviceAccountId: account.id },
+    scopes: [{ networkId: account.networkId, role }],
+    expiresAt: input.expiresAt,
+    audit: { service_account_id: account.id },
   });
-  await auditKeyChange({
-    tx,
-    actorKeyId: principal.keyId,
-    action: 'api_key.created',
-    keyId: minted.key.id,
-    scopes,
-    data: {
-      key_name: input.name,
-      super_user: false,
-      service_account_id: account.id,
-    },
-  });
-  return { ...minted, scopes };
 }
 
 /** POST …/service-accounts/{id}/keys: another key for an account of this network (404 for another network's). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Queryable, Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { webhookDeliveries, webhooks } from '@/db/schema';
@@ -134,25 +135,50 @@ export async function updateWebhook({
   if (changed.length === 0) return current;
   const set: Partial<typeof webhooks.$inferInsert> = { ...input.changes };
   if (input.changes.status === 'active') set.disabledReason = null;
+  const row = await writeWebhookChange({
+    tx,
+    current,
+    version,
+    set,
+    actorKeyId: input.actorKeyId,
+    action: 'webhook.updated',
+    extra: { changed: changed.sort() },
+  });
+  if (current.status === 'disabled' && row.status === 'active') await resumePendingDeliveries(tx, row.networkId, row.id);
+  return row;
+}
+
+/**
+ * The write of a live subscription, conditional on `version` (409 when another write came first),
+ * and its audit row (the subscription as written, and `extra`) on the same transaction.
+ */
+async function writeWebhookChange({
+  tx,
+  current,
+  version,
+  set,
+  actorKeyId,
+  action,
+  extra,
+}: {
+  tx: Tx;
+  current: WebhookRow;
+  version: number;
+  set: PgUpdateSetSource<typeof webhooks>;
+  actorKeyId: string;
+  action: 'webhook.updated' | 'webhook.deleted';
+  extra?: Record<string, unknown>;
+}): Promise<WebhookRow> {
   const [row] = await updateVersioned({
     tx,
     table: webhooks,
     networkId: current.networkId,
-    set: set,
+    set,
     where: and(eq(webhooks.id, current.id), isNull(webhooks.deletedAt)),
     version,
   }).returning();
   if (!row) throw modifiedConcurrently('Webhook');
-  if (current.status === 'disabled' && row.status === 'active') await resumePendingDeliveries(tx, row.networkId, row.id);
-  await recordAudit({
-    tx,
-    networkId: input.networkId,
-    actorKeyId: input.actorKeyId,
-    action: 'webhook.updated',
-    targetType: 'webhook',
-    targetId: row.id,
-    data: auditData(row, { changed: changed.sort() }),
-  });
+  await recordAudit({ tx, networkId: row.networkId, actorKeyId, action, targetType: 'webhook', targetId: row.id, data: auditData(row, extra) });
   return row;
 }
 
@@ -180,23 +206,5 @@ export async function deleteWebhook({
 }): Promise<WebhookRow> {
   const current = await requireWebhook({ db: tx, networkId: input.networkId, webhookId: input.webhookId });
   const version = versionToWrite('Webhook', current.version, input.expectedVersion);
-  const [row] = await updateVersioned({
-    tx,
-    table: webhooks,
-    networkId: current.networkId,
-    set: { deletedAt: sql`now()` },
-    where: and(eq(webhooks.id, current.id), isNull(webhooks.deletedAt)),
-    version,
-  }).returning();
-  if (!row) throw modifiedConcurrently('Webhook');
-  await recordAudit({
-    tx,
-    networkId: input.networkId,
-    actorKeyId: input.actorKeyId,
-    action: 'webhook.deleted',
-    targetType: 'webhook',
-    targetId: row.id,
-    data: auditData(row),
-  });
-  return row;
+  return writeWebhookChange({ tx, current, version, set: { deletedAt: sql`now()` }, actorKeyId: input.actorKeyId, action: 'webhook.deleted' });
 }
