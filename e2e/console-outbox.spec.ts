@@ -35,8 +35,13 @@ test('an invitation email lands in the outbox, readable, its link opening the in
     await screenshot(page, testInfo, `outbox-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-  await row.click();
   const sheet = page.getByRole('dialog', { name: 'Email' });
+  // The list refetches while it shows mail being sent: a click that lands as the row re-renders is
+  // lost (once in a full run), so click until the sheet opens.
+  await expect(async () => {
+    await row.click();
+    await expect(sheet).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(sheet).toContainText('(development mailbox)');
   await expect(sheet).toContainText(`invited you to join the network Outbox ${suffix}`);
   await expect(page).toHaveURL(/[?&]email=eml_[0-9a-z]{26}/);

@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { addJob } from '@/server/jobs/enqueue';
 import { startWorker, type WorkerHandle } from '@/jobs/worker';
-import { closeTestDatabase, openTestDatabase } from './support/fixtures';
+import { useTestDatabase } from './support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 async function jobsFor(marker: string): Promise<number> {
   const rows = await database().execute<{ n: number }>(

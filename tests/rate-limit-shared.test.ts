@@ -1,11 +1,10 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { postgresBucketStore, redisBucketStore, TokenBucketLimiter, type BucketStore } from '@/server/http/rate-limit';
-import { closeTestDatabase, openTestDatabase } from './support/fixtures';
+import { useTestDatabase } from './support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /** Two limiters stand for two processes: after a sync, both draw on one balance. */
 async function expectOneSharedBucket(store: BucketStore) {

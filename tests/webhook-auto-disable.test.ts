@@ -1,12 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { auditLog, webhooks } from '@/db/schema';
 import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disable';
-import { closeTestDatabase, createNetworkRow, deliveryRow, eventRow, openTestDatabase, webhookRow } from './support/fixtures';
+import { createNetworkRow, deliveryRow, eventRow, useTestDatabase, webhookRow } from './support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /** A subscription with one delivery of the given status, created `daysAgo` days ago. TEST-NET URL: nothing is sent. */
 async function hookWithDelivery(status: 'failed' | 'succeeded', daysAgo: number, extra?: { status: 'failed' | 'succeeded'; daysAgo: number }) {

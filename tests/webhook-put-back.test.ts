@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database, postgresClientOf } from '@/db/client';
 import { deliveryJobKey } from '@/server/services/webhooks/delivery-job';
 import { putBack } from '@/server/services/webhooks/requeue';
-import { closeTestDatabase, openTestDatabase } from './support/fixtures';
+import { useTestDatabase } from './support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /**
  * A hanging network's fetched backlog is put back all at once (lanes.ts): the put-backs of a moment

@@ -1,14 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { crontab, taskList } from '@/jobs/tasks';
 import { config, loadConfig, setConfig } from '@/server/config';
 import { pruneWebhookDeliveries, retentionCutoff, retentionDays } from '@/server/services/webhooks/retention';
-import { closeTestDatabase, createNetworkRow, deliveryRow, eventRow, openTestDatabase, webhookRow } from './support/fixtures';
+import { createNetworkRow, deliveryRow, eventRow, useTestDatabase, webhookRow } from './support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 type Status = 'pending' | 'succeeded' | 'failed';
 

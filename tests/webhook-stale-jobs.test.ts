@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { addJob } from '@/server/jobs/enqueue';
 import { releaseStaleSynthesisJobs } from '@/server/services/creatives/synthesis-lanes';
 import { releaseStaleDeliveryJobs } from '@/server/services/webhooks/release-stale';
-import { closeTestDatabase, openTestDatabase } from './support/fixtures';
+import { useTestDatabase } from './support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 describe('delivery jobs of a killed worker', () => {
   it('are unlocked once locked far longer than an attempt can take; a live worker’s locks are left alone', async () => {

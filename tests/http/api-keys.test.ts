@@ -1,12 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import { api } from '@/tests/support/api';
-import { adminOfNewNetwork, closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { adminOfNewNetwork, createNetworkRow, keyOnTwoNetworks, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Key {
   id: string;
@@ -344,13 +343,7 @@ describe('network keys: /v1/networks/{n}/apikeys', () => {
   });
 
   it('reads one key as the list shows it: this network’s scope only, never a token; 404 outside the network, 403 for read_only', async () => {
-    const a = await createNetworkRow();
-    const b = await createNetworkRow();
-    const admin = await personKey([{ networkId: a.id, role: 'administrator' }]);
-    const both = await personKey([
-      { networkId: a.id, role: 'read_only' },
-      { networkId: b.id, role: 'administrator' },
-    ]);
+    const { a, adminA: admin, both } = await keyOnTwoNetworks({ a: 'read_only', b: 'administrator' });
     const res = await api<Key>('GET', `/networks/${a.id}/apikeys/${both.key.id}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: both.key.id, status: 'active', scopes: [{ network_id: a.id, role: 'read_only' }] });
@@ -371,13 +364,7 @@ describe('network keys: /v1/networks/{n}/apikeys', () => {
   });
 
   it('takes only its own network’s scope from a key that reaches other networks', async () => {
-    const a = await createNetworkRow();
-    const b = await createNetworkRow();
-    const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
-    const both = await personKey([
-      { networkId: a.id, role: 'read_only' },
-      { networkId: b.id, role: 'read_only' },
-    ]);
+    const { a, b, adminA, both } = await keyOnTwoNetworks({ a: 'read_only', b: 'read_only' });
     const res = await api<Key>('DELETE', `/networks/${a.id}/apikeys/${both.key.id}`, { token: adminA.token });
     expect(res.status).toBe(200);
     // Network A's view of the key: no scope there any more, and nothing of network B (invariant 8).

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { recordAudit } from '@/server/services/audit/record-audit';
-import { api, envelopeKeys, type ApiResponse, type Page } from '@/tests/support/api';
-import { adminOfNewNetwork, closeTestDatabase, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { api, expectProblem, type Page } from '@/tests/support/api';
+import { adminOfNewNetwork, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface AuditEntry {
   id: string;
@@ -20,13 +19,6 @@ interface AuditEntry {
 interface CreatedServiceAccount {
   id: string;
   api_key: { id: string; token: string };
-}
-
-function expectProblem(res: ApiResponse, status: number, slug: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(envelopeKeys(res.body).filter((k) => k !== 'errors')).toEqual(['detail', 'status', 'title', 'type']);
-  expect((res.body as { type: string }).type).toMatch(new RegExp(`/errors/${slug}$`));
 }
 
 async function auditPage(networkId: string, token: string, query = '') {

@@ -1,24 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { apiKeys, memberships } from '@/db/schema';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { api, envelopeKeys } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { api, expectProblem } from '@/tests/support/api';
+import { createNetworkRow, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
-
-function expectProblem(res: { status: number; headers: Headers; body: unknown }, status: number, slug: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  const body = res.body as { type: string; status: number; title: string; detail: string };
-  expect(envelopeKeys(body).filter((k) => k !== 'errors')).toEqual(['detail', 'status', 'title', 'type']);
-  expect(body.status).toBe(status);
-  expect(body.type).toMatch(new RegExp(`/errors/${slug}$`));
-  expect(body.detail.length).toBeGreaterThan(0);
-  return body;
-}
+useTestDatabase();
 
 describe('authentication (401)', () => {
   it('refuses a request without Authorization', async () => {

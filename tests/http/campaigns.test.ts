@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, networkWithKeys, openTestDatabase } from '@/tests/support/fixtures';
+import { networkWithKeys, useTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Campaign {
   id: string;
@@ -45,44 +44,8 @@ function patch(n: Net, id: string, body: Record<string, unknown>, headers?: Reco
   return api<Campaign & Problem>('PATCH', `/networks/${n.id}/campaigns/${id}`, { token: n.admin, body, headers });
 }
 
+// Creating and reading back, and bad input on create and update: tests/http/network-resources.test.ts.
 describe('creating and reading campaigns', () => {
-  it('creates a draft with 201, ETag and the campaign shape; reads it back', async () => {
-    const n = await network();
-    const res = await api<Campaign>('POST', `/networks/${n.id}/campaigns`, {
-      token: n.admin,
-      body: {
-        name: 'Spring sale',
-        advertiser_id: n.advertiserId,
-        script: 'Acme coffee: wake up happy.',
-        starts_at: '2026-12-01T00:00:00Z',
-        ends_at: '2026-12-31T00:00:00.000Z',
-        budget_cents: 500000,
-        currency: 'USD',
-      },
-    });
-    expect(res.status).toBe(201);
-    expect(res.headers.get('etag')).toBe('"1"');
-    expect(res.body).toEqual({
-      id: expect.stringMatching(/^cmp_[0-9a-z]{26}$/),
-      network_id: n.id,
-      advertiser_id: n.advertiserId,
-      name: 'Spring sale',
-      script: 'Acme coffee: wake up happy.',
-      status: 'draft',
-      starts_at: '2026-12-01T00:00:00.000Z',
-      ends_at: '2026-12-31T00:00:00.000Z',
-      budget_cents: 500000,
-      currency: 'USD',
-      version: 1,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-    });
-    const got = await api<Campaign>('GET', `/networks/${n.id}/campaigns/${res.body.id}`, { token: n.reader });
-    expect(got.status).toBe(200);
-    expect(got.headers.get('etag')).toBe('"1"');
-    expect(got.body).toEqual(res.body);
-  });
-
   it('defaults: empty script, draft, no schedule or budget; may start active', async () => {
     const n = await network();
     const plain = await createCampaign(n);
@@ -90,31 +53,8 @@ describe('creating and reading campaigns', () => {
     expect((await createCampaign(n, { status: 'active' })).status).toBe('active');
   });
 
-  it('refuses bad input with 400 naming the field', async () => {
+  it('refuses an unknown field with 400; takes a script of up to 2,000 characters', async () => {
     const n = await network();
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ name: ' ' }, 'name'],
-      [{ name: 7 }, 'name'],
-      [{ advertiser_id: undefined }, 'advertiser_id'],
-      [{ script: 'x'.repeat(2001) }, 'script'],
-      [{ status: 'paused' }, 'status'],
-      [{ status: 'running' }, 'status'],
-      [{ starts_at: 'tomorrow' }, 'starts_at'],
-      [{ starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-01T00:00:00Z' }, 'ends_at'],
-      [{ starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-01T00:00:00Z' }, 'ends_at'],
-      [{ budget_cents: -1, currency: 'USD' }, 'budget_cents'],
-      [{ budget_cents: 1.5, currency: 'USD' }, 'budget_cents'],
-      [{ budget_cents: '100', currency: 'USD' }, 'budget_cents'],
-      [{ budget_cents: 100 }, 'currency'],
-      [{ budget_cents: 100, currency: 'usd' }, 'currency'],
-      [{ budget_cents: 100, currency: 'EURO' }, 'currency'],
-    ];
-    for (const [extra, field] of cases) {
-      const body = { name: 'C', advertiser_id: n.advertiserId, ...extra };
-      const res = await api<Problem>('POST', `/networks/${n.id}/campaigns`, { token: n.admin, body });
-      expect(res.status, JSON.stringify(extra)).toBe(400);
-      expect(res.body.errors?.[0]?.path, JSON.stringify(extra)).toBe(field);
-    }
     expect(
       (await api('POST', `/networks/${n.id}/campaigns`, { token: n.admin, body: { name: 'C', advertiser_id: n.advertiserId, x: 1 } })).status,
     ).toBe(400);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { creativeAudio } from '@/db/schema';
 import { database } from '@/db/client';
 import { api, type Problem } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, creativeRow, offerRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { adInventory, createNetworkRow, creativeRow, offerRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 import { adScript, expectMasteredCreative, fetchAudio, type CreativeAudioFields } from '@/tests/support/loudness';
 
 /**
@@ -10,8 +10,7 @@ import { adScript, expectMasteredCreative, fetchAudio, type CreativeAudioFields 
  * formats and their negotiation, on the bytes GET …/audio serves. The http provider's creatives
  * are checked the same way in synthesis-upstream.test.ts.
  */
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 const ONE_SENTENCE = 'Sleep better tonight with Acme, and use code POD for twenty percent off.';
 

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { newId } from '@/db/ids';
 import { memberships } from '@/db/schema';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, createPerson, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { createNetworkRow, createPerson, keyOnTwoNetworks, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 
 /**
  * What an outside probe of the running service found in an hour (issue 13), each step as it
  * was tried, now refused. The model-based test (tests/reliability/credentials-model.test.ts)
  * looks for such holes by itself; these pin down the ones that were found.
  */
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Key {
   id: string;
@@ -200,13 +199,7 @@ describe('5. a replay is a request', () => {
   });
 
   it('a key that lost a network cannot replay the creation of a key on it', async () => {
-    const a = await createNetworkRow();
-    const b = await createNetworkRow();
-    const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
-    const both = await personKey([
-      { networkId: a.id, role: 'administrator' },
-      { networkId: b.id, role: 'administrator' },
-    ]);
+    const { a, adminA, both } = await keyOnTwoNetworks({ a: 'administrator', b: 'administrator' });
     const body = { key_name: 'on A', scopes: [{ network_id: a.id, role: 'administrator' }] };
     const headers = { 'idempotency-key': randomUUID() };
     expect((await api('POST', '/apikeys', { token: both.token, body, headers })).status).toBe(201);
@@ -220,13 +213,7 @@ describe('5. a replay is a request', () => {
 
 describe('10. a network’s view of its keys shows nothing of other networks', () => {
   it('lists a member’s key with only its scope on this network', async () => {
-    const a = await createNetworkRow();
-    const b = await createNetworkRow();
-    const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
-    const both = await personKey([
-      { networkId: a.id, role: 'read_only' },
-      { networkId: b.id, role: 'administrator' },
-    ]);
+    const { a, b, adminA, both } = await keyOnTwoNetworks({ a: 'read_only', b: 'administrator' });
     const listed = await api<{ items: Array<{ id: string; scopes: unknown }> }>('GET', `/networks/${a.id}/apikeys`, { token: adminA.token });
     expect(listed.body.items.find((k) => k.id === both.key.id)!.scopes).toEqual([{ network_id: a.id, role: 'read_only' }]);
     expect(listed.text).not.toContain(b.id);

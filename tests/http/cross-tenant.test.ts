@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '@/server/routers';
 import { api } from '@/tests/support/api';
 import {
   adInventory,
-  closeTestDatabase,
   createNetworkRow,
   creativeRow,
   deliveryRow,
@@ -12,15 +11,14 @@ import {
   invitationRow,
   membershipOf,
   offerRow,
-  openTestDatabase,
   personKey,
   serviceAccountKey,
+  useTestDatabase,
   webhookRow,
 } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Route {
   name: string;

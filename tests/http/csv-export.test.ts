@@ -1,12 +1,11 @@
 import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {

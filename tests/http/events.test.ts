@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { recordEvent } from '@/server/services/events/record-event';
 import { EVENT_DATA_EXAMPLES, EVENT_TYPE_NAMES } from '@/domain/events';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 describe('event log', () => {
   it('records an event on the caller’s transaction: committed → listed, rolled back → absent', async () => {

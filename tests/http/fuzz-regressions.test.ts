@@ -2,12 +2,11 @@
  * What the fuzz (tests/reliability/fuzz.test.ts) found, pinned down as plain
  * HTTP tests so `npm test` keeps them fixed. See docs/RELIABILITY.md, findings.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { api, type Problem } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 async function newNetwork(): Promise<{ id: string; version: number }> {
   const res = await api<{ id: string; version: number }>('POST', '/networks', { body: { name: 'Fuzz regressions' } });

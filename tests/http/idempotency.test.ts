@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { idempotencyKeys, networks } from '@/db/schema';
 import { pruneIdempotencyKeys } from '@/jobs/tasks/prune-idempotency-keys';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, openTestDatabase } from '@/tests/support/fixtures';
+import { useTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 async function countNetworksNamed(name: string): Promise<number> {
   const rows = await database().select().from(networks).where(eq(networks.name, name));

@@ -6,12 +6,11 @@ import { apiKeys, auditLog, invitations, memberships, users } from '@/db/schema'
 import type { Role } from '@/domain/roles';
 import { api, type Page, type Problem } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { createNetworkRow, keyOnTwoNetworks, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 import { API_ONLY, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Invitation {
   id: string;
@@ -481,6 +480,13 @@ describe('a key an administrator made for someone does not prove who they are (i
   });
 });
 
+/** The invitation is among the network's revoked ones (as `token` lists them), and accepting it is a 409. */
+async function expectRevoked(networkId: string, token: string, invitation: { id: string; token: string }) {
+  const listed = await api<Page<Invitation>>('GET', `/networks/${networkId}/invitations?status=revoked`, { token });
+  expect(listed.body.items.map((i) => i.id)).toContain(invitation.id);
+  expect((await accept(invitation.token, {})).status).toBe(409);
+}
+
 describe('an invitation carries its sender’s authority', () => {
   it('is revoked when its sender is removed or demoted, and cannot be accepted after (409)', async () => {
     const network = await createNetworkRow();
@@ -498,10 +504,7 @@ describe('an invitation carries its sender’s authority', () => {
           ? await api('DELETE', path, { token: owner.token })
           : await api('PATCH', path, { token: owner.token, body: { role: 'read_only' } });
       expect(res.status).toBe(200);
-      const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: owner.token });
-      expect(listed.body.items.map((i) => i.id)).toContain(invitation.id);
-      const accepted = await accept(invitation.token, {});
-      expect(accepted.status).toBe(409);
+      await expectRevoked(network.id, owner.token, invitation);
     }
   });
 
@@ -523,15 +526,12 @@ describe('an invitation carries its sender’s authority', () => {
     const pending = await invite(network.id, sender.token, { role: 'administrator' });
     const keyId = (await api<{ key_id: string }>('GET', '/me', { token: sender.token })).body.key_id;
     expect((await api('DELETE', `/networks/${network.id}/apikeys/${keyId}`, { token: owner.token })).status).toBe(200);
-    const revoked = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, { token: owner.token });
-    expect(revoked.body.items.map((i) => i.id)).toContain(pending.id);
+    await expectRevoked(network.id, owner.token, pending);
     const audited = await database()
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.networkId, network.id), eq(auditLog.targetId, pending.id), eq(auditLog.action, 'invitation.revoked')));
     expect(audited.map((a) => (a.data as { reason: string }).reason)).toEqual(['api_key_revoked']);
-    const res = await accept(pending.token, {});
-    expect(res.status).toBe(409);
   });
 
   it('is refused (409) when the sending key was revoked behind the API’s back: acceptance checks the key itself', async () => {
@@ -557,20 +557,11 @@ describe('an invitation carries its sender’s authority', () => {
     expect((await api('GET', '/me', { token: sender.token })).status).toBe(401);
     expect((await accept(kept.token, {})).status).toBe(201);
     expect((await api('DELETE', `/apikeys/${rotated.body.id}`, { token: rotated.body.token })).status).toBe(200);
-    const listed = await api<Page<Invitation>>('GET', `/networks/${network.id}/invitations?status=revoked`, {
-      token: (await adminOf(network.id)).token,
-    });
-    expect(listed.body.items.map((i) => i.id)).toContain(doomed.id);
-    expect((await accept(doomed.token, {})).status).toBe(409);
+    await expectRevoked(network.id, (await adminOf(network.id)).token, doomed);
   });
 
   it('dies on a network its key is taken out of, and stands on the networks it keeps', async () => {
-    const [a, b] = [await createNetworkRow(), await createNetworkRow()];
-    const sender = await personKey([
-      { networkId: a.id, role: 'administrator' },
-      { networkId: b.id, role: 'administrator' },
-    ]);
-    const ownerOfA = await adminOf(a.id);
+    const { a, b, adminA: ownerOfA, both: sender } = await keyOnTwoNetworks({ a: 'administrator', b: 'administrator' });
     const [onA, onB] = [await invite(a.id, sender.token), await invite(b.id, sender.token)];
     // A's administrator cannot revoke a key that reaches B: it takes the key out of A only.
     expect((await api('DELETE', `/networks/${a.id}/apikeys/${sender.key.id}`, { token: ownerOfA.token })).status).toBe(200);

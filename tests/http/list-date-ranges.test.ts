@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { campaigns } from '@/db/schema';
 import { api } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, creativeRow, offerRow, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, createNetworkRow, creativeRow, offerRow, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 const DAYS = ['2026-01-10T12:00:00.000Z', '2026-02-10T12:00:00.000Z', '2026-03-10T12:00:00.000Z'];
 

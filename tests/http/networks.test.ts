@@ -1,10 +1,9 @@
 import { Agent, request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { api, type Page } from '@/tests/support/api';
-import { closeTestDatabase, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Network {
   id: string;

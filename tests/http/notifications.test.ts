@@ -1,4 +1,3 @@
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useOwnServer } from '@/tests/support/own-server';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
@@ -14,7 +13,6 @@ import { until } from '@/tests/support/until';
  */
 let relay: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
-let sql: postgres.Sql;
 beforeAll(async () => {
   relay = await startSmtpReceiver();
   vendor = await startFakeVoiceVendor();
@@ -29,11 +27,7 @@ const own = useOwnServer('notifications', () => ({
   SYNTH_MAX_RETRIES: '0',
   SYNTH_JOB_MAX_ATTEMPTS: '1',
 }));
-beforeAll(() => {
-  sql = postgres(own.databaseUrl, { max: 1, onnotice: () => undefined });
-});
 afterAll(async () => {
-  await sql?.end();
   await vendor?.close();
   await relay?.close();
 });
@@ -64,9 +58,9 @@ const arrives = (to: string, subject: RegExp) => until(() => mailTo(to, subject)
 
 /** Runs a cron task now and waits until it and the emails it queued are done. */
 async function runTask(task: string) {
-  await sql`select graphile_worker.add_job(${task}, '{}'::json)`;
+  await own.sql`select graphile_worker.add_job(${task}, '{}'::json)`;
   await until(async () => {
-    const [row] = await sql<Array<{ waiting: number }>>`
+    const [row] = await own.sql<Array<{ waiting: number }>>`
       select count(*)::int as waiting from graphile_worker.jobs where task_identifier in (${task}, 'send-email')`;
     return row!.waiting === 0 || undefined;
   }, 30_000);
@@ -80,8 +74,8 @@ async function failingWebhook(n: string) {
   const hook = await own.call<{ id: string }>('POST', `/networks/${n}/webhooks`, { url: 'http://127.0.0.1:9/hooks', events: ['offer.accepted'] });
   expect(hook.status).toBe(201);
   const eventId = `evt_notice${Math.random().toString(36).slice(2, 10)}`;
-  await sql`insert into events (id, network_id, type, data) values (${eventId}, ${n}, 'offer.accepted', '{}')`;
-  await sql`insert into webhook_deliveries (id, network_id, webhook_id, event_id, event_type, body, status, created_at)
+  await own.sql`insert into events (id, network_id, type, data) values (${eventId}, ${n}, 'offer.accepted', '{}')`;
+  await own.sql`insert into webhook_deliveries (id, network_id, webhook_id, event_id, event_type, body, status, created_at)
             values (gen_random_uuid(), ${n}, ${hook.body.id}, ${eventId}, 'offer.accepted', '{}', 'failed', now() - interval '6 days')`;
   return hook.body.id;
 }
@@ -199,11 +193,11 @@ describe('notification emails', () => {
     expect(mailTo('sam@notices.example', /Sam’s CI/)).toHaveLength(1);
 
     // It expires; a day has passed since the first notice.
-    await sql`update api_keys set expires_at = now() - interval '1 hour' where id = ${key.body.id}`;
+    await own.sql`update api_keys set expires_at = now() - interval '1 hour' where id = ${key.body.id}`;
     await runTask('notice-expiring-keys');
     await mailSettled();
     expect(mailTo('sam@notices.example', /Sam’s CI/)).toHaveLength(1); // the same day: one of a kind
-    await sql`update notifications_sent set day = day - 1 where subject_id = ${key.body.id}`;
+    await own.sql`update notifications_sent set day = day - 1 where subject_id = ${key.body.id}`;
     await runTask('notice-expiring-keys');
     await arrives('sam@notices.example', /The API key “Sam’s CI” has expired/);
     await runTask('notice-expiring-keys');

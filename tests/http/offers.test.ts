@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { creatives, offers } from '@/db/schema';
 import { expireOffers } from '@/server/services/offers/expire-offers';
 import { api } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, networkWithKeys, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, networkWithKeys, useTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Offer {
   id: string;

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { api } from '@/tests/support/api';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 import { until } from '@/tests/support/until';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 const TOKEN_PATTERN = /(sk_(test|live)|inv|sil)_[0-9A-Za-z]{32,}|whsec_[0-9A-Za-z+\/]{20,}/;
 

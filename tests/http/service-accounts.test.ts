@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { apiKeys, auditLog } from '@/db/schema';
-import { api, envelopeKeys, type ApiResponse, type Page, type Problem } from '@/tests/support/api';
-import { adminOfNewNetwork, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { api, expectProblem, type Page, type Problem } from '@/tests/support/api';
+import { adminOfNewNetwork, createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface ServiceAccount {
   id: string;
@@ -29,15 +28,6 @@ interface CreatedKey {
   expires_at: string | null;
 }
 type CreatedServiceAccount = ServiceAccount & { api_key: CreatedKey };
-
-function expectProblem(res: ApiResponse, status: number, slug: string): Problem {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  const body = res.body as unknown as Problem;
-  expect(envelopeKeys(body).filter((k) => k !== 'errors')).toEqual(['detail', 'status', 'title', 'type']);
-  expect(body.type).toMatch(new RegExp(`/errors/${slug}$`));
-  return body;
-}
 
 async function createServiceAccount(networkId: string, token: string, body: Record<string, unknown> = { name: 'CI bot', role: 'read_only' }) {
   const res = await api<CreatedServiceAccount>('POST', `/networks/${networkId}/service-accounts`, { token, body });

@@ -1,4 +1,3 @@
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useOwnServer } from '@/tests/support/own-server';
 import { softAuthenticator } from '@/tests/support/soft-authenticator';
@@ -13,7 +12,6 @@ import { until } from '@/tests/support/until';
  * per-address limit (3 an hour here) is the test's to spend.
  */
 let relay: Awaited<ReturnType<typeof startSmtpReceiver>>;
-let sql: postgres.Sql;
 beforeAll(async () => {
   relay = await startSmtpReceiver();
 });
@@ -23,11 +21,7 @@ const own = useOwnServer('sign-in', () => ({
   SIGN_IN_REQUESTS_PER_HOUR: '3',
   TRUSTED_PROXIES: 'loopback',
 }));
-beforeAll(() => {
-  sql = postgres(own.databaseUrl, { max: 1, onnotice: () => undefined });
-});
 afterAll(async () => {
-  await sql?.end();
   await relay?.close();
 });
 
@@ -81,7 +75,7 @@ async function member(email: string, role: 'administrator' | 'read_only', name =
 /** Every request-sign-in job has run (graphile-worker's public `jobs` view). */
 const requestsHandled = () =>
   until(async () => {
-    const [row] = await sql<
+    const [row] = await own.sql<
       Array<{ waiting: number }>
     >`select count(*)::int as waiting from graphile_worker.jobs where task_identifier = 'request-sign-in'`;
     return row!.waiting === 0 || undefined;
@@ -155,7 +149,7 @@ describe('email sign-in', () => {
     await member(email, 'read_only');
     const link = await mailedLink(email);
     // Sixteen minutes later (the link works for 15).
-    await sql`update sign_in_links set expires_at = now() - interval '1 minute', created_at = created_at - interval '16 minutes' where user_id = (select id from users where email = ${email})`;
+    await own.sql`update sign_in_links set expires_at = now() - interval '1 minute', created_at = created_at - interval '16 minutes' where user_id = (select id from users where email = ${email})`;
     const late = await signIn(link);
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ detail: expect.stringMatching(/expired/) });
@@ -325,7 +319,7 @@ describe('passkeys', () => {
     const options = await send<Options>('POST', '/me/passkeys/options', {}, session.token);
     expect(options.status).toBe(200);
     // Sixteen minutes on, the same session's registration is refused, and so are new options.
-    await sql`update api_keys set created_at = created_at - interval '16 minutes' where id = ${session.id}`;
+    await own.sql`update api_keys set created_at = created_at - interval '16 minutes' where id = ${session.id}`;
     const response = softAuthenticator(origin).create(options.body.options);
     const late = await send('POST', '/me/passkeys', { challenge_id: options.body.challenge_id, name: 'Late', response }, session.token);
     expect(late.status).toBe(403);

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { EVENT_DATA_EXAMPLES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 import { createWebhook } from '@/server/services/webhooks/subscriptions';
 import { api } from '@/tests/support/api';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { adInventory, createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

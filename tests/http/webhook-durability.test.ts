@@ -8,6 +8,7 @@ import { api } from '@/tests/support/api';
 import { startOwnServer, startWorkerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
 import { reportReliability } from '@/tests/support/reliability';
+import { waitFor } from '@/tests/support/until';
 
 /**
  * Nothing lost: 1,000 events to a receiver that fails ~30 % of attempts, while
@@ -48,14 +49,6 @@ afterAll(async () => {
 });
 
 const startWorker = () => startWorkerProcess({ DATABASE_URL: own.databaseUrl, ...workerEnv });
-
-async function waitFor(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('webhook durability', () => {
   it('delivers every one of 1,000 events through a flaky receiver and two SIGKILLed workers', { timeout: 300_000 }, async () => {

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { auditLog, webhooks } from '@/db/schema';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
 import { api, type Page, type Problem } from '@/tests/support/api';
-import { closeTestDatabase, networkWithKeys, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { networkWithKeys, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 interface Webhook {
   id: string;

@@ -21,10 +21,10 @@
  * (tests/support/web-pair.ts, `committedAfter`). No timing is asserted; only these invariants, no
  * 5xx, and the error envelope on every refusal.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { api, type ApiResponse } from '@/tests/support/api';
 import { reportReliability } from '@/tests/support/reliability';
-import { commitsSoFar, committedAfter, inEnvelope, startWebPair, type WebPair } from '@/tests/support/web-pair';
+import { commitsSoFar, committedAfter, inEnvelope, useWebPair } from '@/tests/support/web-pair';
 
 const ROTATION_TRIALS = 40;
 const MINTS = 100;
@@ -41,15 +41,7 @@ const REVOCATION_OFFSETS_MS = [-4, -2, -1, 0, 1, 2, 3, 5];
 type Side = 0 | 1;
 type Answer = ApiResponse<Record<string, unknown>>;
 
-let pair: WebPair;
-
-beforeAll(async () => {
-  pair = await startWebPair('races');
-}, 200_000);
-
-afterAll(async () => {
-  await pair?.stop();
-});
+const pair = useWebPair('races');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

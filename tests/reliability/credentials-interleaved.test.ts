@@ -39,7 +39,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emptyStats, send, type Answer, type KeyView, type MeView, type Real, type Request } from '@/tests/support/credentials-model/http';
 import {
   accessOf,
@@ -54,9 +54,8 @@ import {
   describeKey,
   expectChangeRole,
   expectDeleteServiceAccount,
-  expectMintMemberKey,
+  expectMintKeyFor,
   expectMintOwnKey,
-  expectMintServiceAccountKey,
   expectNetworkRevoke,
   expectNetworkRotate,
   expectRemoveMember,
@@ -81,7 +80,7 @@ import {
 } from '@/tests/support/credentials-model/model';
 import { buildWorld } from '@/tests/support/credentials-model/world';
 import { reportReliability } from '@/tests/support/reliability';
-import { inEnvelope, startWebPair, type WebPair } from '@/tests/support/web-pair';
+import { inEnvelope, useWebPair } from '@/tests/support/web-pair';
 
 const RUNS = Number(process.env.CREDENTIALS_INTERLEAVED_RUNS ?? 30);
 const SEED = process.env.CREDENTIALS_INTERLEAVED_SEED ? Number(process.env.CREDENTIALS_INTERLEAVED_SEED) : undefined;
@@ -260,7 +259,7 @@ function mintForServiceAccount(
     step(state, answer, start) {
       const a = keyOf(state, actorId);
       const sa = state.model.serviceAccounts.find((s) => s.id === accountId)!;
-      const { expectation, spec } = expectMintServiceAccountKey(state.model, a, networkId, sa, role);
+      const { expectation, spec } = expectMintKeyFor(state.model, a, networkId, sa, role);
       const made = madeBy(state.model, a, spec.owner);
       const unfit = fits(expectation, answer, 201, narrowed(state, start, actorId));
       if (unfit || !carried(answer)) return unfit;
@@ -285,7 +284,7 @@ function mintForMember(m: Model, side: Side, delayMs: number, actorId: string, n
     step(state, answer, start) {
       const a = keyOf(state, actorId);
       const ms = state.model.memberships.find((x) => x.id === membershipId)!;
-      const { expectation, spec } = expectMintMemberKey(state.model, a, networkId, ms, role);
+      const { expectation, spec } = expectMintKeyFor(state.model, a, networkId, ms, role);
       const made = madeBy(state.model, a, spec.owner);
       const unfit = fits(expectation, answer, 201, narrowed(state, start, actorId));
       if (unfit || !carried(answer)) return unfit;
@@ -770,15 +769,7 @@ interface Figures {
   byScenario: Record<string, number>;
 }
 
-let pair: WebPair;
-
-beforeAll(async () => {
-  pair = await startWebPair('interleaved');
-}, 200_000);
-
-afterAll(async () => {
-  await pair?.stop();
-});
+const pair = useWebPair('interleaved');
 
 describe('credential operations interleaved through two web processes (docs/SECURITY.md invariant 7)', () => {
   it('every history is some serial order of its operations: answers, reads and the settled world agree with the model', async () => {

@@ -20,12 +20,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@/db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@/db/embedded';
+import { processAlive } from '@/scripts/process-alive';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { EVENT_DATA_EXAMPLES } from '@/domain/events';
 import { recordEvent } from '@/server/services/events/record-event';
 import { reportReliability } from '@/tests/support/reliability';
 import { freePort, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { everyRequestBudget } from '@/tests/support/shared-limits';
+import { waitFor } from '@/tests/support/until';
 import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
 
 /** No request may take longer than this, outage or not. */
@@ -163,25 +165,8 @@ async function call(op: Op, method: string, url: string, body?: unknown, idempot
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 function postmasterPid(): number {
   return Number.parseInt(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]!, 10);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('Postgres restarted under load', () => {
@@ -246,7 +231,7 @@ describe('Postgres restarted under load', () => {
       } else {
         const pid = postmasterPid();
         process.kill(pid, 'SIGQUIT'); // immediate shutdown: no checkpoint, crash recovery on start
-        await waitFor(() => !alive(pid), 30_000, 'postgres to exit');
+        await waitFor(() => !processAlive(pid), 30_000, 'postgres to exit');
         await pg!.stop();
       }
       await sleep(OUTAGE_MS);

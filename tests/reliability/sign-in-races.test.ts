@@ -9,12 +9,12 @@
  * "Committed after the answer" is Postgres's own order (`commitsSoFar` / `committedAfter`), as in
  * credential-races.test.ts. No timing is asserted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, type ApiResponse } from '@/tests/support/api';
 import { reportReliability } from '@/tests/support/reliability';
 import { softAuthenticator } from '@/tests/support/soft-authenticator';
 import { until } from '@/tests/support/until';
-import { commitsSoFar, committedAfter, inEnvelope, startWebPair, type WebPair } from '@/tests/support/web-pair';
+import { commitsSoFar, committedAfter, inEnvelope, useWebPair } from '@/tests/support/web-pair';
 
 const PASSKEY_TRIALS = 20;
 const LINK_TRIALS = 10;
@@ -24,16 +24,8 @@ const REMOVAL_OFFSETS_MS = [0, 2, 4, 6, 8, 10, 13, 16];
 type Side = 0 | 1;
 type Answer = ApiResponse<Record<string, unknown>>;
 
-let pair: WebPair;
+const pair = useWebPair('sign-in-races');
 const problems: string[] = [];
-
-beforeAll(async () => {
-  pair = await startWebPair('sign-in-races');
-}, 200_000);
-
-afterAll(async () => {
-  await pair?.stop();
-});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,18 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { advertisers, campaigns } from '@/db/schema';
 import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
 import { deleteAdvertiser } from '@/server/services/advertisers/delete-advertiser';
 import { createCampaign, type CreateCampaignInput } from '@/server/services/campaigns/create-campaign';
-import { adInventory, closeTestDatabase, createNetworkRow, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, createNetworkRow, useTestDatabase } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The rules of creating a campaign, on the service itself; tests/http/campaigns.test.ts proves
 // them through /v1.
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 const terms = { startsAt: null, endsAt: null, budgetCents: null, currency: null };
 

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database, type Tx } from '@/db/client';
 import { advertisers, apiKeys } from '@/db/schema';
 import { boundToCredential, holdCredential, type CredentialLockMode } from '@/server/auth/credential-lock';
@@ -13,7 +13,7 @@ import { rotateKey } from '@/server/services/keys/rotate-key';
 import { changeMemberRole } from '@/server/services/members/change-member-role';
 import { removeMember } from '@/server/services/members/remove-member';
 import { deleteServiceAccount } from '@/server/services/service-accounts/delete-service-account';
-import { closeTestDatabase, createNetworkRow, membershipOf, openTestDatabase, personKey, serviceAccountKey } from '@/tests/support/fixtures';
+import { createNetworkRow, membershipOf, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 import { until } from '@/tests/support/until';
 import { refusal } from './refusal';
 
@@ -22,8 +22,7 @@ import { refusal } from './refusal';
 // its worst moment and watches, in pg_locks, who waits for whom. The races through two web
 // processes are tests/reliability/credential-races.test.ts.
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 const principalOf = (token: string): Promise<Principal> => authenticate(`Bearer ${token}`);
 
@@ -52,6 +51,13 @@ function openWrite(principal: Principal, networkId: string, mode: CredentialLock
   return { holding, committed, finish };
 }
 
+/** `openWrite`, once it holds the credential lock: the write in flight a narrowing must wait for. */
+async function heldWrite(principal: Principal, networkId: string) {
+  const write = openWrite(principal, networkId);
+  await write.holding;
+  return write;
+}
+
 /** Settled yet? (without waiting for it) */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   const marker = Symbol('pending');
@@ -71,22 +77,48 @@ async function ownKey(token: string, keyId: string) {
   return (await findOwnKey({ db: database(), caller, id: keyId }))!;
 }
 
+/** A new network, an administrator's key on it, and the principal that key's requests authenticate as. */
+async function writerOfNewNetwork(options: { expiresAt?: Date } = {}) {
+  const network = await createNetworkRow();
+  const writer = await personKey([{ networkId: network.id, role: 'administrator' }], options);
+  return { network, writer, principal: await principalOf(writer.token) };
+}
+
+/** A new network, its administrator (`boss`), and a `membership` with `role` whose key's requests authenticate as `principal`. */
+async function memberOfNewNetwork(role: 'administrator' | 'read_only') {
+  const network = await createNetworkRow();
+  const boss = await personKey([{ networkId: network.id, role: 'administrator' }]);
+  const member = await personKey([{ networkId: network.id, role }]);
+  return { network, boss, membership: await membershipOf(network.id, member.person.id), principal: await principalOf(member.token) };
+}
+
+/**
+ * `narrowing` (a revocation, demotion, removal or deletion), begun while `write` holds the
+ * credential, waits for it: it is still pending while the write is, and ends once the write has
+ * committed. The write's row.
+ */
+async function waitsForTheWrite<T>(write: { finish(): void; committed: Promise<T> }, narrowing: Promise<unknown>): Promise<T> {
+  await waitersReach(1);
+  expect(await settled(narrowing)).toBe(false);
+  write.finish();
+  const row = await write.committed;
+  await narrowing;
+  return row;
+}
+
+/** The key revokes itself (DELETE /v1/apikeys/{its id}), in a transaction of its own. */
+async function revokeItself(writer: { token: string; key: { id: string } }) {
+  const found = await ownKey(writer.token, writer.key.id);
+  return database().transaction((tx) => revokeKey({ tx, actorKeyId: writer.key.id, found }));
+}
+
 describe('a revocation and the writes of its key', () => {
   it('waits for the key’s write in flight and answers after it commits; the key is refused from then on', async () => {
-    const network = await createNetworkRow();
-    const writer = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const principal = await principalOf(writer.token);
-    const write = openWrite(principal, network.id);
-    await write.holding;
+    const { network, writer, principal } = await writerOfNewNetwork();
+    const write = await heldWrite(principal, network.id);
 
-    const found = await ownKey(writer.token, writer.key.id);
-    const revocation = database().transaction((tx) => revokeKey({ tx, actorKeyId: writer.key.id, found }));
-    await waitersReach(1);
-    expect(await settled(revocation)).toBe(false);
-
-    write.finish();
-    const advertiser = await write.committed;
-    await revocation;
+    const revocation = revokeItself(writer);
+    const advertiser = await waitsForTheWrite(write, revocation);
     expect(
       await database()
         .select()
@@ -97,13 +129,9 @@ describe('a revocation and the writes of its key', () => {
   });
 
   it('is not starved: a write that begins while it waits queues behind it, then is refused (401) and writes nothing', async () => {
-    const network = await createNetworkRow();
-    const writer = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const principal = await principalOf(writer.token);
-    const first = openWrite(principal, network.id);
-    await first.holding;
-    const found = await ownKey(writer.token, writer.key.id);
-    const revocation = database().transaction((tx) => revokeKey({ tx, actorKeyId: writer.key.id, found }));
+    const { network, writer, principal } = await writerOfNewNetwork();
+    const first = await heldWrite(principal, network.id);
+    const revocation = revokeItself(writer);
     await waitersReach(1);
 
     const later = openWrite(principal, network.id);
@@ -119,9 +147,7 @@ describe('a revocation and the writes of its key', () => {
   it('is seen by a write whose transaction began before the revocation did, once that write gets the lock (401)', async () => {
     // The revocation stamps revoked_at with its own transaction's start, later than the write's:
     // the key is read again as of that read, not as of the write's transaction start.
-    const network = await createNetworkRow();
-    const writer = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const principal = await principalOf(writer.token);
+    const { network, writer, principal } = await writerOfNewNetwork();
     let go!: () => void;
     const released = new Promise<void>((resolve) => (go = resolve));
     let begun!: () => void;
@@ -135,17 +161,15 @@ describe('a revocation and the writes of its key', () => {
     });
     await started;
     await new Promise((resolve) => setTimeout(resolve, 20)); // the revocation's transaction starts measurably later
-    await database().transaction(async (tx) => revokeKey({ tx, actorKeyId: writer.key.id, found: await ownKey(writer.token, writer.key.id) }));
+    await revokeItself(writer);
     go();
     expect((await refusal(write)).kind).toBe('unauthorized');
     expect(await database().select().from(advertisers).where(eq(advertisers.networkId, network.id))).toHaveLength(0);
   });
 
   it('a key revoked after its request was authenticated is refused when the write’s transaction begins (401)', async () => {
-    const network = await createNetworkRow();
-    const writer = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const principal = await principalOf(writer.token);
-    await database().transaction(async (tx) => revokeKey({ tx, actorKeyId: writer.key.id, found: await ownKey(writer.token, writer.key.id) }));
+    const { writer, principal } = await writerOfNewNetwork();
+    await revokeItself(writer);
     const error = await refusal(database().transaction((tx) => holdCredential(tx, principal)));
     expect(error.kind).toBe('unauthorized');
   });
@@ -153,13 +177,8 @@ describe('a revocation and the writes of its key', () => {
 
 describe('demotion, removal and deletion of the grant behind a key', () => {
   it('a demotion waits for the member’s administrator write in flight; later writes are refused (403: access narrowed)', async () => {
-    const network = await createNetworkRow();
-    const boss = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const member = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const principal = await principalOf(member.token);
-    const write = openWrite(principal, network.id);
-    await write.holding;
-    const membership = await membershipOf(network.id, member.person.id);
+    const { network, boss, membership, principal } = await memberOfNewNetwork('administrator');
+    const write = await heldWrite(principal, network.id);
     const demotion = database().transaction((tx) =>
       changeMemberRole({
         tx,
@@ -170,32 +189,19 @@ describe('demotion, removal and deletion of the grant behind a key', () => {
         actorKeyId: boss.key.id,
       }),
     );
-    await waitersReach(1);
-    expect(await settled(demotion)).toBe(false);
-    write.finish();
-    await write.committed;
-    await demotion;
+    await waitsForTheWrite(write, demotion);
     const error = await refusal(database().transaction((tx) => holdCredential(tx, principal)));
     expect(error.kind).toBe('forbidden');
     expect(error.detail).toMatch(/changed while the request ran \(it now holds read_only\)/);
   });
 
   it('a removal waits the same way, and the removed member’s next write is refused (403)', async () => {
-    const network = await createNetworkRow();
-    const boss = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const member = await personKey([{ networkId: network.id, role: 'read_only' }]);
-    const principal = await principalOf(member.token);
-    const write = openWrite(principal, network.id);
-    await write.holding;
-    const membership = await membershipOf(network.id, member.person.id);
+    const { network, boss, membership, principal } = await memberOfNewNetwork('read_only');
+    const write = await heldWrite(principal, network.id);
     const removal = database().transaction((tx) =>
       removeMember({ tx, networkId: network.id, memberId: membership.id, expectedVersion: undefined, actorKeyId: boss.key.id }),
     );
-    await waitersReach(1);
-    expect(await settled(removal)).toBe(false);
-    write.finish();
-    await write.committed;
-    await removal;
+    await waitsForTheWrite(write, removal);
     expect((await refusal(database().transaction((tx) => holdCredential(tx, principal)))).kind).toBe('forbidden');
   });
 
@@ -204,17 +210,12 @@ describe('demotion, removal and deletion of the grant behind a key', () => {
     const boss = await personKey([{ networkId: network.id, role: 'administrator' }]);
     const account = await serviceAccountKey(network.id, 'administrator');
     const principal = await principalOf(account.token);
-    const write = openWrite(principal, network.id);
-    await write.holding;
+    const write = await heldWrite(principal, network.id);
     const bossPrincipal = await principalOf(boss.token);
     const deletion = database().transaction((tx) =>
       deleteServiceAccount({ tx, principal: bossPrincipal, networkId: network.id, id: account.serviceAccount.id }),
     );
-    await waitersReach(1);
-    expect(await settled(deletion)).toBe(false);
-    write.finish();
-    await write.committed;
-    await deletion;
+    await waitsForTheWrite(write, deletion);
     expect((await refusal(database().transaction((tx) => holdCredential(tx, principal)))).kind).toBe('unauthorized');
   });
 });
@@ -316,9 +317,7 @@ describe('the lock mode of operations that withdraw their own caller’s access'
 
 describe('boundToCredential: the database handle of a mutation', () => {
   it('checks the credential at the start of each transaction, and refuses a write outside one', async () => {
-    const network = await createNetworkRow();
-    const writer = await personKey([{ networkId: network.id, role: 'administrator' }]);
-    const principal = await principalOf(writer.token);
+    const { network, writer, principal } = await writerOfNewNetwork();
     const db = boundToCredential(database(), principal, { networkId: network.id });
     expect(() => db.insert(advertisers)).toThrow(/writes only inside ctx\.db\.transaction/);
     expect(await db.transaction((tx) => createAdvertiser({ tx, networkId: network.id, fields: { name: 'ok' } }))).toMatchObject({ name: 'ok' });
@@ -333,9 +332,7 @@ describe('boundToCredential: the database handle of a mutation', () => {
   });
 
   it('refuses before COMMIT a write whose key expired while it ran (401), and nothing is written', async () => {
-    const network = await createNetworkRow();
-    const writer = await personKey([{ networkId: network.id, role: 'administrator' }], { expiresAt: new Date(Date.now() + 1_500) });
-    const principal = await principalOf(writer.token);
+    const { network, principal } = await writerOfNewNetwork({ expiresAt: new Date(Date.now() + 1_500) });
     const db = boundToCredential(database(), principal, { networkId: network.id });
     const write = db.transaction(async (tx) => {
       const row = await createAdvertiser({ tx, networkId: network.id, fields: { name: 'slow' } });

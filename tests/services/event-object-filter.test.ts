@@ -1,18 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { database } from '@/db/client';
 import { listEvents } from '@/server/services/events/list-events';
-import { closeTestDatabase, createNetworkRow, openTestDatabase } from '@/tests/support/fixtures';
+import { createNetworkRow, useTestDatabase } from '@/tests/support/fixtures';
 
 // `GET …/events?object_id=` on a network with a long log: the events naming a rare object are
 // found through events_data_values_idx, not by reading the network's events until a page is full
 // (which, for an id named by no event, is all of them, on the database every tenant shares).
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 const EVENTS = 20_000;
 

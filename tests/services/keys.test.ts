@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { newId } from '@/db/ids';
 import { apiKeys, memberships } from '@/db/schema';
@@ -12,15 +12,7 @@ import { mintMemberKey } from '@/server/services/members/mint-member-key';
 import { removeMember } from '@/server/services/members/remove-member';
 import { createServiceAccount } from '@/server/services/service-accounts/create-service-account';
 import { mintServiceAccountKey } from '@/server/services/service-accounts/mint-service-account-key';
-import {
-  closeTestDatabase,
-  createNetworkRow,
-  membershipOf,
-  createPerson,
-  openTestDatabase,
-  personKey,
-  serviceAccountKey,
-} from '@/tests/support/fixtures';
+import { createNetworkRow, createPerson, membershipOf, personKey, serviceAccountKey, useTestDatabase } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The credential rules of docs/keys-and-roles.md, on the services that enforce them (no server):
@@ -28,8 +20,7 @@ import { refusal } from './refusal';
 // super_user), advertised scopes are working scopes, and removal is final.
 // tests/reliability/credentials-model.test.ts proves them over HTTP against random sequences.
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /** What a token can do now, read the way every request reads it. */
 const principalOf = (token: string): Promise<Principal> => authenticate(`Bearer ${token}`);

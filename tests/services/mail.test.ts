@@ -1,13 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { emails } from '@/db/schema';
 import { createInvitation } from '@/server/services/invitations/create-invitation';
 import { emailJobKey } from '@/server/services/mail/queue-email';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /** The send-email jobs graphile-worker holds for an email (its public `jobs` view). */
 const jobsFor = async (emailId: string) =>

@@ -1,17 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { creatives, events, offers } from '@/db/schema';
 import { AppError } from '@/server/errors';
 import { acceptOffer } from '@/server/services/offers/decide-offer';
-import { adInventory, closeTestDatabase, createNetworkRow, offerRow, openTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, createNetworkRow, offerRow, useTestDatabase } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The rules of accepting an offer, called on the service itself (no server, no HTTP):
 // tests/http/offers.test.ts proves the same operation through /v1.
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 async function openOffer(options: { expiresAt?: Date } = {}) {
   const network = await createNetworkRow();

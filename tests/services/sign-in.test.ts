@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { newId } from '@/db/ids';
 import { apiKeys, emails, signInLinks } from '@/db/schema';
@@ -8,10 +8,9 @@ import { config } from '@/server/config';
 import { createSuperUserKey, OPERATOR_EMAIL } from '@/server/services/keys/bootstrap';
 import { MAX_SESSIONS, signInWithLink, workingSessionsOf } from '@/server/services/sign-in/complete-sign-in';
 import { sendSignInLink } from '@/server/services/sign-in/request-sign-in';
-import { closeTestDatabase, createNetworkRow, openTestDatabase, personKey } from '@/tests/support/fixtures';
+import { createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
-beforeAll(openTestDatabase);
-afterAll(closeTestDatabase);
+useTestDatabase();
 
 /** A link for `userId`, stored as the request job stores one; its token. */
 async function linkFor(userId: string): Promise<string> {

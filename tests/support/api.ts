@@ -58,6 +58,22 @@ export function envelopeKeys(body: unknown): string[] {
   return Object.keys(body as object).sort();
 }
 
+/**
+ * A refusal in the error envelope: `status`, served as application/problem+json, with exactly the
+ * envelope's keys (and `errors` for a field error), the same status inside, the type ending in
+ * `/errors/{slug}`, and a detail that says something.
+ */
+export function expectProblem(res: { status: number; headers: Headers; body: unknown }, status: number, slug: string): Problem {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  const body = res.body as Problem;
+  expect(envelopeKeys(body).filter((k) => k !== 'errors')).toEqual(['detail', 'status', 'title', 'type']);
+  expect(body.status).toBe(status);
+  expect(body.type).toMatch(new RegExp(`/errors/${slug}$`));
+  expect(body.detail.length).toBeGreaterThan(0);
+  return body;
+}
+
 /** The list envelope. */
 export interface Page<T> {
   items: T[];

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDatabase, database, openDatabase } from '@/db/client';
 import { newId } from '@/db/ids';
 import { creatives, events, invitations, memberships, networks, offers, serviceAccounts, users, webhookDeliveries, webhooks } from '@/db/schema';
@@ -18,6 +18,12 @@ export async function openTestDatabase() {
 }
 
 export const closeTestDatabase = closeDatabase;
+
+/** The run's database, open in this test file's process for all its tests, closed after them. */
+export function useTestDatabase(): void {
+  beforeAll(openTestDatabase);
+  afterAll(closeTestDatabase);
+}
 
 export async function createNetworkRow(name = `Network ${randomBytes(3).toString('hex')}`) {
   const [row] = await database()
@@ -73,6 +79,22 @@ export async function networkWithKeys() {
   const admin = await personKey([{ networkId: network.id, role: 'administrator' }]);
   const reader = await personKey([{ networkId: network.id, role: 'read_only' }]);
   return { id: network.id, admin: admin.token, reader: reader.token };
+}
+
+/**
+ * Two new networks, an administrator of A, and a person who is a member of both (with `roles.a`
+ * on A and `roles.b` on B) holding one key scoped to both: what a network's view of a key that
+ * reaches beyond it, or a network administrator acting on such a key, is tested with.
+ */
+export async function keyOnTwoNetworks(roles: { a: Role; b: Role }) {
+  const a = await createNetworkRow();
+  const b = await createNetworkRow();
+  const adminA = await personKey([{ networkId: a.id, role: 'administrator' }]);
+  const both = await personKey([
+    { networkId: a.id, role: roles.a },
+    { networkId: b.id, role: roles.b },
+  ]);
+  return { a, b, adminA, both };
 }
 
 /** A new network and an administrator of it: the person, their key and its token. */

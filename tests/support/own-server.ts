@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll } from 'vitest';
 import { generateApiKeyToken, type KeyEnvironment } from '@/server/auth/tokens';
 import { api } from './api';
@@ -21,7 +22,9 @@ export function useOwnServer(
   beforeAll(async () => {
     started = await startOwnServer(label, { BOOTSTRAP_SUPERUSER_TOKEN: token, APP_ENV: mode, ...(typeof env === 'function' ? env() : env) });
   }, startTimeoutMs);
+  let sql: postgres.Sql | undefined;
   afterAll(async () => {
+    await sql?.end();
     await started?.stop();
   });
   return {
@@ -31,6 +34,10 @@ export function useOwnServer(
     },
     get databaseUrl(): string {
       return started!.databaseUrl;
+    },
+    /** A connection of the test's own to that database (opened on first use), for what only the database tells or sets. */
+    get sql(): postgres.Sql {
+      return (sql ??= postgres(started!.databaseUrl, { max: 1, onnotice: () => undefined }));
     },
     call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown, as: string | null = token) =>
       api<T>(method, path, { token: as, baseUrl: started!.server.url, body }),

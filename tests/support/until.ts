@@ -8,3 +8,12 @@ export async function until<T>(fn: () => T | undefined | Promise<T | undefined>,
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Poll `condition` every 100 ms until it holds; throw, naming `what`, after `ms`. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

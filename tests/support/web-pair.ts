@@ -1,6 +1,6 @@
 import path from 'node:path';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { API_ONLY, ROOT, startServerProcess, type ServerProcess } from './server-process';
 import { SHARED_SERVICE_LIMITS } from './shared-limits';
 
@@ -50,6 +50,34 @@ export async function startWebPair(label: string): Promise<WebPair> {
     async stop() {
       await sql.end({ timeout: 5 });
       await second.stop();
+    },
+  };
+}
+
+/**
+ * The pair for the tests of one file: started before them (a process start takes a while) and
+ * stopped after them. Read it inside a test; it is there from the first one on.
+ */
+export function useWebPair(label: string): Omit<WebPair, 'stop'> {
+  let started: WebPair | undefined;
+  beforeAll(async () => {
+    started = await startWebPair(label);
+  }, 200_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    get urls() {
+      return started!.urls;
+    },
+    get origin() {
+      return started!.origin;
+    },
+    get superToken() {
+      return started!.superToken;
+    },
+    get sql() {
+      return started!.sql;
     },
   };
 }

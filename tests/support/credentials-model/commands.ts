@@ -53,9 +53,8 @@ import {
   expectCreateServiceAccount,
   expectDeleteServiceAccount,
   expectInvite,
-  expectMintMemberKey,
+  expectMintKeyFor,
   expectMintOwnKey,
-  expectMintServiceAccountKey,
   expectNetworkRevoke,
   expectNetworkRotate,
   expectReadOwnKey,
@@ -78,11 +77,14 @@ import {
   type Invitation,
   type Key,
   type Making,
+  type Membership,
   type Model,
+  type Network,
   type NewKeySpec,
   type PostRecord,
   type Role,
   type Scopes,
+  type ServiceAccount,
 } from './model';
 
 // ---------------------------------------------------------------------------
@@ -543,6 +545,43 @@ const rotateNetworkKey = command(3, {
 // Keys minted for members and service accounts; service accounts
 // ---------------------------------------------------------------------------
 
+/**
+ * An administrator mints a key for `holder`, a member or a service account (`path` says which), in
+ * `network` (theirs or another): POST …/{path}/{id}/keys, judged against the model; a key made is
+ * kept, and the POST remembered for a replay.
+ */
+async function mintKeyFor(
+  ctx: StepContext,
+  kind: 'mintMemberKey' | 'mintServiceAccountKey',
+  o: {
+    actor: Key;
+    network: Network;
+    holder: Membership | ServiceAccount;
+    whom: string;
+    role: Role | undefined;
+    path: 'members' | 'service-accounts';
+  },
+): Promise<void> {
+  const { model } = ctx;
+  const { actor, network } = o;
+  const { expectation, spec } = expectMintKeyFor(model, actor, network.id, o.holder, o.role);
+  const made = madeBy(model, actor, spec.owner);
+  const body: Record<string, unknown> = { key_name: nameOf(model) };
+  if (o.role) body.role = o.role;
+  const request = post(`/networks/${network.id}/${o.path}/${o.holder.id}/keys`, actor.token, body);
+  const answer = await send(ctx.real, request);
+  if (!judge(ctx, kind, answer, expectation, 201)) return;
+  const key = keep(ctx, answer.body as KeyView, spec, made, `minted for ${o.whom} by ${actor.label} in network ${network.label}`);
+  remember(model, request, {
+    kind,
+    actorKeyId: actor.id,
+    networkId: network.id,
+    createdKeyId: key.id,
+    answerId: key.id,
+    description: `${actor.label} mints ${key.label} for ${o.whom}`,
+  });
+}
+
 const mintMemberKey = command(2, {
   name: 'mintMemberKey',
   params: fc.record({ actor: actorPick, member: memberPick, where: foreignPick, role: optionalRole }),
@@ -553,23 +592,7 @@ const mintMemberKey = command(2, {
     const network = homeOrForeign(model, membership.networkId, p.where.foreign, p.where.index);
     const who = `${membership.person} (${membership.status} ${membership.role} of ${networkLabel(model, membership.networkId)})`;
     ctx.say(`${describeKey(model, actor)} mints a key for member ${who} in network ${network.label}${p.role ? ` as ${p.role}` : ''}`);
-    const { expectation, spec } = expectMintMemberKey(model, actor, network.id, membership, p.role);
-    const made = madeBy(model, actor, spec.owner);
-    const body: Record<string, unknown> = { key_name: nameOf(model) };
-    if (p.role) body.role = p.role;
-    const request = post(`/networks/${network.id}/members/${membership.id}/keys`, actor.token, body);
-    const answer = await send(ctx.real, request);
-    if (judge(ctx, 'mintMemberKey', answer, expectation, 201)) {
-      const key = keep(ctx, answer.body as KeyView, spec, made, `minted for ${membership.person} by ${actor.label} in network ${network.label}`);
-      remember(model, request, {
-        kind: 'mintMemberKey',
-        actorKeyId: actor.id,
-        networkId: network.id,
-        createdKeyId: key.id,
-        answerId: key.id,
-        description: `${actor.label} mints ${key.label} for ${membership.person}`,
-      });
-    }
+    await mintKeyFor(ctx, 'mintMemberKey', { actor, network, holder: membership, whom: membership.person, role: p.role, path: 'members' });
   },
 });
 
@@ -584,23 +607,7 @@ const mintServiceAccountKey = command(1, {
     ctx.say(
       `${describeKey(model, actor)} mints a key for service account ${sa.label}${sa.deleted ? ' (deleted)' : ''} in network ${network.label}${p.role ? ` as ${p.role}` : ''}`,
     );
-    const { expectation, spec } = expectMintServiceAccountKey(model, actor, network.id, sa, p.role);
-    const made = madeBy(model, actor, spec.owner);
-    const body: Record<string, unknown> = { key_name: nameOf(model) };
-    if (p.role) body.role = p.role;
-    const request = post(`/networks/${network.id}/service-accounts/${sa.id}/keys`, actor.token, body);
-    const answer = await send(ctx.real, request);
-    if (judge(ctx, 'mintServiceAccountKey', answer, expectation, 201)) {
-      const key = keep(ctx, answer.body as KeyView, spec, made, `minted for ${sa.label} by ${actor.label}`);
-      remember(model, request, {
-        kind: 'mintServiceAccountKey',
-        actorKeyId: actor.id,
-        networkId: network.id,
-        createdKeyId: key.id,
-        answerId: key.id,
-        description: `${actor.label} mints ${key.label} for ${sa.label}`,
-      });
-    }
+    await mintKeyFor(ctx, 'mintServiceAccountKey', { actor, network, holder: sa, whom: sa.label, role: p.role, path: 'service-accounts' });
   },
 });
 

@@ -404,38 +404,30 @@ export function expectNetworkRotate(model: Model, actor: Key, networkId: string,
   return rotatable(model, target) ?? allowed();
 }
 
-export function expectMintMemberKey(
+/**
+ * An administrator mints a key for someone who belongs to one network (a member, a service
+ * account): scoped to that network, at their role unless `role` asks less. The checks, in the
+ * server's order: the caller's gate, their network (404), still there (409), the role within theirs.
+ */
+export function expectMintKeyFor(
   model: Model,
   actor: Key,
   networkId: string,
-  membership: Membership,
+  holder: Membership | ServiceAccount,
   role: Role | undefined,
 ): { expectation: Expectation; spec: NewKeySpec } {
-  const wanted = role ?? membership.role;
-  const spec = { owner: { kind: 'person', label: membership.person } as Owner, superUser: false, granted: { [networkId]: wanted } };
+  const member = 'person' in holder;
+  const wanted = role ?? holder.role;
+  const owner: Owner = member ? { kind: 'person', label: holder.person } : { kind: 'serviceAccount', label: holder.label };
+  const spec = { owner, superUser: false, granted: { [networkId]: wanted } };
   const denied = gate(model, actor, networkId);
   if (denied) return { expectation: denied, spec };
-  if (membership.networkId !== networkId) return { expectation: refused('the member is not in this network', 404), spec };
-  if (membership.status !== 'active') return { expectation: refused('the member was removed', 409), spec };
+  if (holder.networkId !== networkId)
+    return { expectation: refused(`${member ? 'the member' : 'the service account'} is not in this network`, 404), spec };
+  const gone = member ? holder.status !== 'active' && 'the member was removed' : holder.deleted && 'the service account is deleted';
+  if (gone) return { expectation: refused(gone, 409), spec };
   // "at most at the member's role": the rulebook names no status for asking more.
-  if (!roleAtLeast(membership.role, wanted)) return { expectation: refused('the role exceeds the member’s role'), spec };
-  return { expectation: allowed(), spec };
-}
-
-export function expectMintServiceAccountKey(
-  model: Model,
-  actor: Key,
-  networkId: string,
-  sa: ServiceAccount,
-  role: Role | undefined,
-): { expectation: Expectation; spec: NewKeySpec } {
-  const wanted = role ?? sa.role;
-  const spec = { owner: { kind: 'serviceAccount', label: sa.label } as Owner, superUser: false, granted: { [networkId]: wanted } };
-  const denied = gate(model, actor, networkId);
-  if (denied) return { expectation: denied, spec };
-  if (sa.networkId !== networkId) return { expectation: refused('the service account is not in this network', 404), spec };
-  if (sa.deleted) return { expectation: refused('the service account is deleted', 409), spec };
-  if (!roleAtLeast(sa.role, wanted)) return { expectation: refused('the role exceeds the account’s role'), spec };
+  if (!roleAtLeast(holder.role, wanted)) return { expectation: refused(`the role exceeds the ${member ? 'member' : 'account'}’s role`), spec };
   return { expectation: allowed(), spec };
 }
 
