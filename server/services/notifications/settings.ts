@@ -14,7 +14,9 @@ export type NotificationSettings = Record<NotificationKind, boolean>;
  */
 export function settingsPerson(principal: Principal): string {
   if (principal.userId === null || !principal.identifiesOwner) {
-    throw forbidden('Notification settings are a person’s own: use a key you got yourself (a console session, or the key an invitation gave you).');
+    throw forbidden(
+      'Notification settings are a person’s own: change them from a console session (sign in with an emailed link or a passkey), or with a key that proves who you are.',
+    );
   }
   return principal.userId;
 }
