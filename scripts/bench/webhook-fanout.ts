@@ -472,6 +472,7 @@ export function renderWebhookSection(
   }
   const v = fanoutVerdict(r);
   const spread = (values: number[], f: (n: number) => string) => `${f(Math.min(...values))}–${f(Math.max(...values))}`;
+  const twoPlaces = (n: number) => fmt(n, 2);
   /** A table row: the runs' median, then their range. */
   const statRow = (label: string, values: number[], f: (n: number) => string) => `| ${label} | ${f(median(values))} | ${spread(values, f)} |`;
   const s = r.settings;
@@ -496,46 +497,18 @@ export function renderWebhookSection(
       r.burst.map((b) => b.perSecond),
       fmtInt,
     )} |`,
-    statRow(
-      'deliveries/s received while the events were being recorded',
-      r.burst.map((b) => b.whileRecording),
-      fmtInt,
-    ),
-    statRow(
-      'deliveries/s from the end of recording to the last receipt',
-      r.burst.map((b) => b.drain),
-      fmtInt,
-    ),
-    statRow(
-      'wall time ms',
-      r.burst.map((b) => b.totalMs),
-      fmtInt,
-    ),
-    statRow(
-      'of which recording the events ms',
-      r.burst.map((b) => b.recordMs),
-      fmtInt,
-    ),
-    statRow(
-      'service CPU ms per delivery',
-      r.burst.map((b) => b.cpu.servicePerDelivery),
-      (n) => fmt(n, 2),
-    ),
-    statRow(
-      'Postgres CPU ms per delivery, every postgres process on the machine',
-      r.burst.map((b) => b.cpu.pgPerDelivery),
-      (n) => fmt(n, 2),
-    ),
-    statRow(
-      "Postgres CPU ms per delivery, this database's backends only",
-      r.burst.map((b) => b.cpu.pgOwnPerDelivery),
-      (n) => fmt(n, 2),
-    ),
-    statRow(
-      'unrelated CPU, % of one core',
-      r.burst.map((b) => b.cpu.otherPct),
-      fmtInt,
-    ),
+    ...(
+      [
+        ['deliveries/s received while the events were being recorded', (b) => b.whileRecording, fmtInt],
+        ['deliveries/s from the end of recording to the last receipt', (b) => b.drain, fmtInt],
+        ['wall time ms', (b) => b.totalMs, fmtInt],
+        ['of which recording the events ms', (b) => b.recordMs, fmtInt],
+        ['service CPU ms per delivery', (b) => b.cpu.servicePerDelivery, twoPlaces],
+        ['Postgres CPU ms per delivery, every postgres process on the machine', (b) => b.cpu.pgPerDelivery, twoPlaces],
+        ["Postgres CPU ms per delivery, this database's backends only", (b) => b.cpu.pgOwnPerDelivery, twoPlaces],
+        ['unrelated CPU, % of one core', (b) => b.cpu.otherPct, fmtInt],
+      ] satisfies Array<[string, (b: BurstRun) => number, (n: number) => string]>
+    ).map(([label, pick, f]) => statRow(label, r.burst.map(pick), f)),
     '',
     `| steady: ${s.rate} events/s × ${s.seconds} s, 1 subscription | median | min–max over ${r.steady.length} runs |`,
     '|---|---|---|',
