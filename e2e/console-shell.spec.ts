@@ -15,6 +15,7 @@ const SECTIONS = [
   'Creatives',
   'Events',
   'Audit log',
+  'Settings',
   'My keys',
 ];
 

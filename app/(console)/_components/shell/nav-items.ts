@@ -1,6 +1,7 @@
 import {
   Activity,
   ScrollText,
+  Settings,
   Building2,
   Clapperboard,
   FileAudio,
@@ -40,6 +41,7 @@ export const NAV_ITEMS: NavItem[] = [
   { section: 'creatives', label: 'Creatives', icon: FileAudio },
   { section: 'events', label: 'Events', icon: Activity },
   { section: 'audit-log', label: 'Audit log', icon: ScrollText },
+  { section: 'settings', label: 'Settings', icon: Settings, keywords: ['network name', 'rename network', 'API key lifetime'] },
   { section: 'my-keys', label: 'My keys', icon: KeySquare },
 ];
 

@@ -13,6 +13,7 @@ import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { localDateTimeToIso, roleLabel, useIdentityDirectory, type Role } from './identity';
+import { expiryDescription, useKeyLifetimeLimit } from './key-lifetime';
 
 /** The owner of a new key: a member (by membership id) or a service account. */
 export interface KeyOwnerChoice {
@@ -60,6 +61,7 @@ export function MintKeyDialog({
   const [minted, setMinted] = useState<{ token: string; keyName: string; ownerName: string; start: string } | null>(null);
   const queryClient = useQueryClient();
   const directory = useIdentityDirectory(networkId);
+  const lifetimeLimit = useKeyLifetimeLimit(networkId);
   const owners: KeyOwnerChoice[] = fixedOwner
     ? [fixedOwner]
     : [
@@ -161,12 +163,7 @@ export function MintKeyDialog({
             </Select>
           )}
         </FormField>
-        <FormField
-          form={form}
-          name="expires_at"
-          label="Expires (optional)"
-          description="Leave empty for a key that does not expire. In your local time."
-        >
+        <FormField form={form} name="expires_at" label="Expires (optional)" description={expiryDescription(lifetimeLimit)}>
           {(field) => <Input type="datetime-local" {...field} />}
         </FormField>
       </FormDialog>

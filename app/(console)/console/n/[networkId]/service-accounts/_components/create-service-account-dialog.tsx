@@ -13,6 +13,7 @@ import { Input } from '@/app/(console)/_components/ui/input';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { localDateTimeToIso, ROLE_HELP, ROLE_OPTIONS } from '@/app/(console)/console/n/[networkId]/api-keys/_components/identity';
+import { expiryDescription, useKeyLifetimeLimit } from '@/app/(console)/console/n/[networkId]/api-keys/_components/key-lifetime';
 
 /** The procedure's schema; the expiry is the browser's local date-time, sent as ISO 8601. */
 const createForm = createServiceAccountInput.omit({ networkId: true, expires_at: true }).extend({
@@ -27,6 +28,7 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<{ token: string; name: string; keyName: string } | null>(null);
   const queryClient = useQueryClient();
+  const lifetimeLimit = useKeyLifetimeLimit(networkId);
   const create = useMutation(
     trpc.serviceAccounts.create.mutationOptions({
       onSuccess: () =>
@@ -74,12 +76,7 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
         <FormField form={form} name="key_name" label="First key name (optional)" description="Default “default”.">
           {(field) => <Input autoComplete="off" placeholder="default" {...field} />}
         </FormField>
-        <FormField
-          form={form}
-          name="expires_at"
-          label="First key expires (optional)"
-          description="Leave empty for a key that does not expire. In your local time."
-        >
+        <FormField form={form} name="expires_at" label="First key expires (optional)" description={expiryDescription(lifetimeLimit)}>
           {(field) => <Input type="datetime-local" {...field} />}
         </FormField>
       </FormDialog>

@@ -1,0 +1,7 @@
+import { NetworkSettings } from './_components/network-settings';
+
+export const metadata = { title: 'Settings' };
+
+export default function Page() {
+  return <NetworkSettings />;
+}
