@@ -12,6 +12,7 @@ import {
   isNetworkKey,
   isOperatorKey,
   keyById,
+  keyLifetimeBound,
   ownerId,
   sameOwner,
   within,
@@ -146,6 +147,33 @@ export async function checkOwnKeyList(model: Model, real: Real, actor: Key): Pro
   }
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A new key's end keeps its networks' key lifetime limit (rulebook "Creating keys", 4): with a
+ * limit, it ends within it — and, asked for no end (the model's mints never ask), at the limit's
+ * end; without one it does not end. A session ends on its own clock; a rotation's successor keeps
+ * its predecessor's end, so only the limit is checked for it.
+ */
+function checkKeyEnd(model: Model, key: Key, view: KeyView): void {
+  const bound = keyLifetimeBound(model, key.granted);
+  const end = view.expires_at === null ? null : Date.parse(view.expires_at);
+  const now = Date.now();
+  const chosenByService = !key.session && !key.endInherited;
+  if (bound !== undefined) {
+    if (end === null || end > now + bound * DAY_MS + 5_000) {
+      throw violation(`${key.label} (${key.origin}) ends ${view.expires_at ?? 'never'}; its networks let a key live at most ${bound} days`);
+    }
+    if (chosenByService && end < now + bound * DAY_MS - 10 * 60_000) {
+      throw violation(
+        `${key.label} (${key.origin}) asked for no end, so must get the longest its networks allow (${bound} days), not ${view.expires_at}`,
+      );
+    }
+  } else if (chosenByService && end !== null) {
+    throw violation(`${key.label} (${key.origin}) asked for no end and its networks set no limit, yet it ends ${view.expires_at}`);
+  }
+}
+
 /**
  * I4: a created key's advertised scopes are its working scopes: the creation answer,
  * GET /v1/me with the new token and GET /v1/apikeys/{id} with it agree with the model.
@@ -160,6 +188,7 @@ export async function checkCreatedKey(model: Model, real: Real, key: Key, view: 
       `${key.label} (${key.origin}) was answered 201 advertising ${describeAccess(model, advertised)}; the model says ${describeAccess(model, expected)}`,
     );
   }
+  checkKeyEnd(model, key, view);
   const me = await send(real, { method: 'GET', path: '/me', token: key.token });
   const read = await send(real, { method: 'GET', path: `/apikeys/${key.id}`, token: key.token });
   real.stats.checks += 2;

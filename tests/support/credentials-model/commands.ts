@@ -57,6 +57,7 @@ import {
   expectMintOwnKey,
   expectNetworkRevoke,
   expectNetworkRotate,
+  expectSetKeyLifetime,
   expectReadOwnKey,
   expectRemoveMember,
   expectReplay,
@@ -336,6 +337,7 @@ const rotateOwnKey = command(3, {
     if (judge(ctx, 'rotateOwnKey', answer, expectation, 201)) {
       const spec = rotationSpec(target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} with POST /v1/apikeys/{id}/rotate`);
+      key.endInherited = true;
       applyRotation(target, key.id);
       remember(model, request, {
         kind: 'rotateOwnKey',
@@ -474,6 +476,33 @@ const signOut = command(1, {
 });
 
 // ---------------------------------------------------------------------------
+// A network's key lifetime limit: PATCH /v1/networks/{n}
+// ---------------------------------------------------------------------------
+
+const setKeyLifetime = command(1, {
+  name: 'setKeyLifetime',
+  params: fc.record({ actor: actorPick, network: networkPick, days: fc.constantFrom<number | null>(null, 1, 30, 365) }),
+  async perform(ctx, p) {
+    const { model } = ctx;
+    const actor = pickActor(model, p.actor);
+    const network = pickNetwork(model, actor, undefined, p.network);
+    ctx.say(`${describeKey(model, actor)} sets the key lifetime of network ${network.label} to ${p.days === null ? 'no limit' : `${p.days} days`}`);
+    const expectation = expectSetKeyLifetime(model, actor, network.id);
+    const answer = await send(ctx.real, {
+      method: 'PATCH',
+      path: `/networks/${network.id}`,
+      token: actor.token,
+      body: JSON.stringify({ max_key_lifetime_days: p.days }),
+    });
+    if (judge(ctx, 'setKeyLifetime', answer, expectation, 200)) {
+      const shown = (answer.body as { max_key_lifetime_days: number | null }).max_key_lifetime_days;
+      if (shown !== p.days) throw violation(`PATCH /v1/networks/${network.id} set max_key_lifetime_days ${p.days} but answered ${shown}`, answer);
+      network.maxKeyLifetimeDays = p.days;
+    }
+  },
+});
+
+// ---------------------------------------------------------------------------
 // Network keys: /v1/networks/{n}/apikeys
 // ---------------------------------------------------------------------------
 
@@ -528,6 +557,7 @@ const rotateNetworkKey = command(3, {
     if (judge(ctx, 'rotateNetworkKey', answer, expectation, 201)) {
       const spec = rotationSpec(target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} through network ${network.label}`);
+      key.endInherited = true;
       applyRotation(target, key.id);
       remember(model, request, {
         kind: 'rotateNetworkKey',
@@ -936,4 +966,5 @@ export const ALL_COMMANDS: WeightedCommand[] = [
   signOut,
   addPasskey,
   signInWithPasskey,
+  setKeyLifetime,
 ];

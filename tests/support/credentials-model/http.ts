@@ -58,6 +58,7 @@ export interface KeyView {
   scopes: ScopeView[];
   owner: { type: 'person' | 'service_account'; id: string };
   status: string;
+  expires_at: string | null;
 }
 
 /** POST /v1/invitations/accept: the membership and the fresh key. */

@@ -35,6 +35,8 @@ export type Owner = { kind: 'person'; label: string } | { kind: 'serviceAccount'
 export interface Network {
   id: string;
   label: string;
+  /** `max_key_lifetime_days` (rulebook "Creating keys", 4): null, no limit (test mode's default). */
+  maxKeyLifetimeDays: number | null;
 }
 
 export interface Person {
@@ -97,6 +99,8 @@ export interface Key {
    */
   provesIdentity: boolean;
   origin: string;
+  /** A rotation's successor: it keeps the old key's end (cut to its networks' limit), so its end is not the limit's. */
+  endInherited?: boolean;
 }
 
 export interface Invitation {
@@ -381,6 +385,22 @@ function rotatable(model: Model, target: Key): Expectation | undefined {
 
 export function expectRotateOwnKey(model: Model, actor: Key, target: Key): Expectation {
   return ownKeyReachable(model, actor, target) ?? rotatable(model, target) ?? allowed();
+}
+
+/** Changing a network's key lifetime limit (PATCH /v1/networks/{n}): its administrators, and the operator. */
+export function expectSetKeyLifetime(model: Model, actor: Key, networkId: string): Expectation {
+  return gate(model, actor, networkId) ?? allowed();
+}
+
+/**
+ * The longest, in days, a key scoped to `granted`'s networks may live now: the strictest of their
+ * limits (rulebook "Creating keys", 4); undefined when none has one.
+ */
+export function keyLifetimeBound(model: Model, granted: Scopes): number | undefined {
+  const limits = Object.keys(granted)
+    .map((networkId) => model.networks.find((n) => n.id === networkId)?.maxKeyLifetimeDays)
+    .filter((days): days is number => typeof days === 'number');
+  return limits.length ? Math.min(...limits) : undefined;
 }
 
 export function expectNetworkRevoke(model: Model, actor: Key, networkId: string, target: Key): Expectation {

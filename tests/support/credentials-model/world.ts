@@ -96,7 +96,7 @@ export async function buildWorld(real: Real, kind: WorldKind, relax: ReadonlySet
     made,
     origin: 'the run’s super_user key',
   });
-  NETWORKS.forEach((label, i) => model.networks.push({ id: networks[i]!.id, label }));
+  NETWORKS.forEach((label, i) => model.networks.push({ id: networks[i]!.id, label, maxKeyLifetimeDays: null }));
   const networkId = (label: string) => model.networks.find((n) => n.label === label)!.id;
 
   const [joined, accounts] = await Promise.all([
