@@ -135,12 +135,14 @@ describe('a revocation and the writes of its key', () => {
     await waitersReach(1);
 
     const later = openWrite(principal, network.id);
+    // Its refusal comes as soon as the revocation commits: watched from now, or it would go unhandled.
+    const laterRefused = refusal(later.committed);
     await waitersReach(2);
     first.finish();
     await first.committed;
     await revocation;
     later.finish();
-    expect((await refusal(later.committed)).kind).toBe('unauthorized');
+    expect((await laterRefused).kind).toBe('unauthorized');
     expect(await database().select().from(advertisers).where(eq(advertisers.networkId, network.id))).toHaveLength(1);
   });
 
