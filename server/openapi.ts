@@ -98,7 +98,7 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
   },
   unsubscribe: {
     unauthorized: 'The unsubscribe link’s token is missing or was not signed by this service (counts against the failed-authentication limit).',
-    'rate-limited': 'The address failed to authenticate too often.',
+    'rate-limited': 'The person the link is for spent their budget (shared by all their keys), or the address failed to authenticate too often.',
   },
   'sign-in-link': {
     unauthorized: 'The sign-in link’s token is missing, malformed or unknown (counts against the failed-authentication limit).',

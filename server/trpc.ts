@@ -19,6 +19,7 @@ import { problemFromError, toTRPCError, type Problem } from './http/problem';
 import { rateLimitHeaders } from './http/rate-limit';
 import { paceRefusal } from './http/refusal-pacing';
 import {
+  ownerBucket,
   ownerBucketOf,
   spendBeforeLookup,
   spendNetworkBudget,
@@ -473,7 +474,7 @@ export const passkeySignInProcedure = base
 /**
  * Following an unsubscribe link (a notice's List-Unsubscribe, or its footer's page): the signed
  * token in the input is the credential. It passes `admit`: a token this service did not sign is a
- * 401 and a failed attempt of the address.
+ * 401 and a failed attempt of the address; a valid one spends its person's budget.
  */
 export const unsubscribeProcedure = base
   .meta({ gate: 'unsubscribe' })
@@ -486,7 +487,8 @@ export const unsubscribeProcedure = base
         if (!found) throw unauthorized('This unsubscribe link is not valid: copy the whole link from the email.');
         return found;
       },
-      () => undefined,
+      // A valid link spends its person's budget, as their keys do: sending it without end is no free write.
+      (found) => ownerBucket(found.userId),
     );
     return next({ ctx: { unsubscribe } });
   })

@@ -32,8 +32,11 @@ export function credentialBucketOf(authorization: string | undefined): string | 
 /** The person's or service account's bucket (every key has one of the two). */
 export function ownerBucketOf(principal: Principal): string | undefined {
   const owner = principal.userId ?? principal.serviceAccountId;
-  return owner === null ? undefined : `owner:${owner}`;
+  return owner === null ? undefined : ownerBucket(owner);
 }
+
+/** The budget a person or service account shares among all its credentials. */
+export const ownerBucket = (ownerId: string): string => `owner:${ownerId}`;
 const networkBucketOf = (networkId: string): string => `network:${networkId}`;
 
 /**

@@ -122,6 +122,11 @@ describe('notification emails', () => {
     });
     expect(oneClick.status).toBe(200);
     expect(await oneClick.json()).toEqual({ kind: 'webhook_disabled', enabled: false });
+    // A valid link spends its person's budget (RATE_LIMIT_OWNER_BURST, 400 by default), as their keys do.
+    expect(oneClick.headers.get('ratelimit-limit')).toBe('400');
+    const again = await own.call('POST', '/notifications/unsubscribe', { token }, null);
+    expect(again.status).toBe(200); // the same change again
+    expect(again.headers.get('ratelimit-limit')).toBe('400');
     const settings = await own.call<Record<string, boolean>>('GET', '/me/notifications', undefined, ann.key);
     expect(settings.body).toEqual({ webhook_disabled: false, key_expiring: true, creative_failed: true, invitation_accepted: true });
 

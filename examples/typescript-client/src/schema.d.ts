@@ -16712,7 +16712,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests: The address failed to authenticate too often. */
+            /** @description Too many requests: The person the link is for spent their budget (shared by all their keys), or the address failed to authenticate too often. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

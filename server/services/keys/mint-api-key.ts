@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNotNull, sql } from 'drizzle-orm';
+import { asc, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { holdCredentialOf } from '@/server/auth/credential-lock';
 import { newId } from '@/db/ids';
@@ -111,28 +111,26 @@ async function assertOwnerHolds(tx: Queryable, input: MintApiKeyInput): Promise<
 async function keyEnd(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): Promise<Date | null> {
   const wanted = input.expiresAt ?? null;
   if (scopes.length === 0) return wanted;
+  // Every scope's network is locked, limited or not: a limit being set on one right now is waited for.
   const limits = await tx
     .select({
       id: networks.id,
       name: networks.name,
       days: networks.maxKeyLifetimeDays,
-      latest: sql<Date>`now() + make_interval(days => ${networks.maxKeyLifetimeDays})`,
+      latest: sql<Date | null>`now() + make_interval(days => ${networks.maxKeyLifetimeDays})`,
     })
     .from(networks)
     .where(
-      and(
-        inArray(
-          networks.id,
-          scopes.map((s) => s.networkId),
-        ),
-        isNotNull(networks.maxKeyLifetimeDays),
+      inArray(
+        networks.id,
+        scopes.map((s) => s.networkId),
       ),
     )
-    .orderBy(asc(networks.maxKeyLifetimeDays), asc(networks.id))
+    .orderBy(asc(networks.id))
     .for('share');
-  const strictest = limits[0];
+  const strictest = limits.filter((n) => n.days !== null).sort((x, y) => x.days! - y.days!)[0];
   if (!strictest) return wanted;
-  const latest = new Date(strictest.latest);
+  const latest = new Date(strictest.latest!);
   if (wanted === null || wanted <= latest) return wanted ?? latest;
   if (input.beyondLifetime === 'shorten') return latest;
   throw badRequest(
