@@ -109,7 +109,7 @@ export interface EventEnvelope {
   type: EventType;
   occurred_at: string;
   data: Record<string, unknown>;
-  /** Present, and true, only on a test event (POST …/webhooks/{id}/test). */
+  /** Present, and true, only on a test event (POST …/webhooks/{id}/test) and on every delivery of a test network. */
   test?: true;
 }
 

@@ -35,7 +35,14 @@ await createDatabase(name);
 const vendor = await startFakeVoiceVendor({ port: Number(process.env.E2E_VOICE_PORT) });
 const service = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: databaseUrl(name), SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'e2e' },
+  env: {
+    ...process.env,
+    DATABASE_URL: databaseUrl(name),
+    SYNTH_PROVIDER: 'http',
+    SYNTH_TEST_NETWORKS: 'provider',
+    SYNTH_BASE_URL: vendor.url,
+    SYNTH_API_KEY: 'e2e',
+  },
 });
 const exited = new Promise<number>((resolve) => {
   service.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   try {
     await migrateDatabase(url);
     const { db } = openDatabase(url, { max: 1 });
-    const token = await createSuperUserKey({ db, name, environment: config.APP_ENV });
+    const token = await createSuperUserKey({ db, name });
     process.stdout.write(`${token}\n`);
     return 0;
   } finally {

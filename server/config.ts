@@ -128,6 +128,9 @@ const envSchema = z.object({
     .default('local')
     .transform((value) => value.trim().toLowerCase() || 'local')
     .pipe(z.enum(['local', 'http'], { error: 'must be "local" or "http"' })),
+  // Test networks (sandboxes) use the local engine and never call the vendor; under APP_ENV=test only,
+  // `provider` lets them use SYNTH_PROVIDER (a vendor's sandbox account, or the fake vendor of the tests).
+  SYNTH_TEST_NETWORKS: z.enum(['local', 'provider'], { error: 'must be "local" or "provider"' }).default('local'),
   SYNTH_BASE_URL: optionalText.pipe(z.url({ error: 'must be an absolute URL (https://api.example.com)' }).optional()),
   SYNTH_API_KEY: optionalText,
   SYNTH_MODEL_ID: optionalText,
@@ -184,6 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       'SMTP_URL is required when APP_ENV=live: invitation links reach people only by email (the development mailbox is for test mode).',
     );
+  }
+  if (c.APP_ENV === 'live' && c.SYNTH_TEST_NETWORKS === 'provider') {
+    throw new Error('SYNTH_TEST_NETWORKS=provider is refused with APP_ENV=live: test networks never call the voice vendor there.');
   }
   if (c.SYNTH_PROVIDER === 'http' && !c.SYNTH_BASE_URL) {
     throw new Error('Invalid environment:\n  SYNTH_PROVIDER=http requires SYNTH_BASE_URL (e.g. https://api.example.com)');

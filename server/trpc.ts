@@ -7,7 +7,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { database, type Database } from '@/db/client';
 import { config, type Config } from './config';
 import { boundToCredential } from './auth/credential-lock';
-import { authenticate, bearerToken, type Principal } from './auth/principal';
+import { actsInMode, authenticate, bearerToken, type Principal } from './auth/principal';
 import { roleAtLeast, type Role } from '@/domain/roles';
 import { AppError, badRequest, forbidden, unauthorized, type ErrorKind } from './errors';
 import { refuseUnsafeInput } from './http/body';
@@ -307,6 +307,12 @@ export const authedProcedure = authenticatedWrites.meta({ gate: 'authenticated' 
  * nothing from validation errors. A network outside the key's scopes is 403;
  * a super_user asking for a network that does not exist gets 404.
  */
+/** A 403 for a network of the other mode than the key's (`actsInMode`). */
+const otherMode = (principal: Principal) =>
+  principal.mode === 'test'
+    ? 'This network is live and this is a test key (sk_test_…): test keys reach test networks only.'
+    : 'This is a test network and this key is live (sk_live_…): use a test key (sk_test_…) on it.';
+
 export function networkProcedure(role: Role) {
   return authenticated
     .meta({ gate: 'network' })
@@ -317,10 +323,13 @@ export function networkProcedure(role: Role) {
       const principal = ctx.principal;
       let effective: Role | undefined = principal.scopes.get(networkId);
       if (principal.superUser) {
-        if (!(await findNetwork({ db: ctx.db, id: networkId }))) throw new AppError('not-found', 'Network not found.');
-        effective = 'administrator';
+        const network = await findNetwork({ db: ctx.db, id: networkId });
+        if (!network) throw new AppError('not-found', 'Network not found.');
+        if (actsInMode(principal, network.mode)) effective = 'administrator';
+        else throw forbidden(otherMode(principal));
       }
-      if (!effective) throw forbidden('This API key has no access to this network.');
+      if (!effective)
+        throw forbidden(principal.otherModeScopes.has(networkId) ? otherMode(principal) : 'This API key has no access to this network.');
       if (!roleAtLeast(effective, role)) {
         throw forbidden(`This operation needs the ${role} role on this network; this API key has ${effective}.`);
       }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { lifecycle, roleEnum, versioned } from './columns';
 import { users } from './identity';
+import { MODES } from '@/domain/modes';
 
 export const networks = pgTable(
   'networks',
@@ -13,10 +14,19 @@ export const networks = pgTable(
      * key is minted (server/services/keys/mint-api-key.ts); lowering it leaves existing keys as they are.
      */
     maxKeyLifetimeDays: integer('max_key_lifetime_days'),
+    /**
+     * `test` (a sandbox) or `live`, fixed at creation (domain/modes.ts): a key works only on networks
+     * of its own mode (the live operator's and a live session's excepted), a test network never calls
+     * the voice vendor, and its deliveries are marked as tests.
+     */
+    mode: text('mode', { enum: MODES }).notNull(),
     ...versioned,
     ...lifecycle,
   },
-  (t) => [check('networks_max_key_lifetime_days', sql`${t.maxKeyLifetimeDays} between 1 and 3650`)],
+  (t) => [
+    check('networks_max_key_lifetime_days', sql`${t.maxKeyLifetimeDays} between 1 and 3650`),
+    check('networks_mode', sql`${t.mode} in ('test', 'live')`),
+  ],
 );
 
 /**

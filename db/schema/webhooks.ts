@@ -44,6 +44,10 @@ export const webhookDeliveries = pgTable(
     /** Null exactly for a test event (POST …/test), which is sent but never recorded in the event log. */
     eventId: text('event_id').references(() => events.id),
     eventType: text('event_type').notNull(),
+    /**
+     * Marked as a test (`"test": true` in the body, `X-Service-Test: true`): a test event, and every
+     * delivery of a test network. Only a test event, which has no event, is sent to a disabled subscription.
+     */
     test: boolean('test').notNull().default(false),
     /** The exact bytes sent (and re-sent on every retry). */
     body: text('body').notNull(),
@@ -63,7 +67,7 @@ export const webhookDeliveries = pgTable(
     // Subscription health (the webhook list): the latest attempted delivery, and the 24 h share that
     // succeeded, both read from this index alone (network_id and status are in it: index-only scans).
     index('webhook_deliveries_network_webhook_attempted_idx').on(t.networkId, t.webhookId, t.lastAttemptAt, t.status),
-    check('webhook_deliveries_test_has_no_event', sql`${t.test} = (${t.eventId} is null)`),
+    check('webhook_deliveries_test_event_is_test', sql`${t.eventId} is not null or ${t.test}`),
   ],
 );
 

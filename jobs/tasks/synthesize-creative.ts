@@ -3,7 +3,8 @@ import { database } from '@/db/client';
 import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt, type CreativeRow } from '@/server/services/creatives/complete-creative';
 import { admitSynthesis, requeueSynthesis } from '@/server/services/creatives/synthesis-lanes';
 import { logger } from '@/server/logger';
-import { synthesisProvider } from '@/server/synth';
+import { synthesisProviderFor } from '@/server/synth';
+import { networkMode } from '@/server/services/networks/find-network';
 import { masterAudio } from '@/server/synth/master';
 import { SynthesisError } from '@/server/synth/types';
 import type { TaskPayload } from '@/server/jobs/payloads';
@@ -48,7 +49,8 @@ async function synthesize(creative: CreativeRow, helpers: JobHelpers): Promise<v
   await noteAttempt({ db, creative });
   try {
     const caller = { signal: helpers.abortSignal, networkId: creative.networkId };
-    const result = await synthesisProvider().synthesize({ text: creative.script, voice: creative.voice }, { ...caller, purpose: 'creative' });
+    const provider = synthesisProviderFor(await networkMode({ db, id: creative.networkId }));
+    const result = await provider.synthesize({ text: creative.script, voice: creative.voice }, { ...caller, purpose: 'creative' });
     // Mastered before the transaction: it holds no connection while ffmpeg works.
     const audio = await masterAudio(result.audio, caller);
     await db.transaction((tx) => completeCreative({ tx, creative, audio }));

@@ -89,6 +89,7 @@ function touchLastUsed(keyId: string): void {
 interface NetworkRow {
   id: string;
   name: string;
+  mode: 'test' | 'live';
   maxKeyLifetimeDays: number | null;
   version: number;
   createdAt: Date;
@@ -99,6 +100,7 @@ function presentNetwork(r: NetworkRow) {
   return {
     id: r.id,
     name: r.name,
+    mode: r.mode,
     max_key_lifetime_days: r.maxKeyLifetimeDays,
     version: r.version,
     created_at: r.createdAt.toISOString(),
@@ -107,7 +109,8 @@ function presentNetwork(r: NetworkRow) {
 }
 
 async function listNetworks(key: KeyRow, afterId: string | undefined, take: number): Promise<NetworkRow[]> {
-  if (key.super_user) return run<NetworkRow>(sql, statements.allNetworks, { after: afterId ?? '', take });
+  if (key.super_user)
+    return run<NetworkRow>(sql, statements.allNetworks, { modes: key.mode === 'live' ? ['test', 'live'] : ['test'], after: afterId ?? '', take });
   const ids = key.scopes.map((s) => s.network_id);
   if (ids.length === 0) return [];
   return run<NetworkRow>(sql, statements.scopedNetworks, { ids, after: afterId ?? '', take });
@@ -351,7 +354,12 @@ async function createNetwork(req: IncomingMessage, res: ServerResponse, key: Key
     return;
   }
   await createIdempotently(req, res, key, undefined, '/networks', raw, async (tx) => {
-    const [created] = await run<NetworkRow>(tx, statements.insertNetwork, { id: newId('network'), name: input.name, maxKeyLifetimeDays: null });
+    const [created] = await run<NetworkRow>(tx, statements.insertNetwork, {
+      id: newId('network'),
+      name: input.name,
+      mode: 'test',
+      maxKeyLifetimeDays: null,
+    });
     return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentNetwork(created!) };
   });
 }

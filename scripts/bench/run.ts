@@ -280,7 +280,13 @@ async function main(): Promise<void> {
     const creatives = await step('creative benchmark', async () => {
       const vendor = await startFakeVendor(settings.vendorDelayMs);
       try {
-        const synthEnv = { SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'bench', SYNTH_MAX_RETRIES: '0' };
+        const synthEnv = {
+          SYNTH_PROVIDER: 'http',
+          SYNTH_TEST_NETWORKS: 'provider',
+          SYNTH_BASE_URL: vendor.url,
+          SYNTH_API_KEY: 'bench',
+          SYNTH_MAX_RETRIES: '0',
+        };
         const note = `fake vendor ${vendor.url}, ${settings.vendorDelayMs} ms`;
         const child = await startService('service-creatives', 'the service with SYNTH_PROVIDER=http', synthEnv, note);
         const summaries = await measureCreativeOverhead(

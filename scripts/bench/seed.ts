@@ -53,7 +53,6 @@ async function createPersonKey(url: string, networkIds: string[]): Promise<strin
       const { token } = await mintApiKey({
         tx,
         name: 'bench reader',
-        environment: 'test',
         owner: { userId },
         creator: 'platform',
         scopes: networkIds.map((networkId) => ({ networkId, role: 'administrator' as const })),

@@ -26,7 +26,7 @@ try {
   const hashes: string[] = [];
   for (let n = 0; n < 3; n++) {
     const net = newId('network');
-    await h.db.insert(networks).values({ id: net, name: 'n' });
+    await h.db.insert(networks).values({ id: net, name: 'n', mode: 'test' });
     await h.db.insert(memberships).values({ id: newId('membership'), networkId: net, userId: user, role: 'administrator' });
   }
   for (let i = 0; i < 200; i++) {

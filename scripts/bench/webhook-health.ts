@@ -16,7 +16,7 @@ try {
   await migrateDatabase(db.url);
   const h = connect(db.url, { max: 2 });
   const sql = h.sql;
-  await sql`insert into networks (id, name) values ('net_bench', 'bench')`;
+  await sql`insert into networks (id, name, mode) values ('net_bench', 'bench', 'test')`;
   await sql`insert into webhooks (id, network_id, url, events, secret_sealed) select 'whk_' || lpad(g::text, 4, '0'), 'net_bench', 'https://example.com/h', '{offer.accepted}', 'x' from generate_series(1, 50) g`;
   await sql`insert into webhook_deliveries (id, webhook_id, network_id, event_type, test, body, status, attempt_count, last_attempt_at, created_at)
             select gen_random_uuid(), 'whk_' || lpad(w::text, 4, '0'), 'net_bench', 'offer.accepted', true, '{}',

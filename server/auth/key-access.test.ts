@@ -11,7 +11,9 @@ const principal = (scopes: Record<string, 'read_only' | 'administrator'>, superU
   ownerName: 'X',
   identifiesOwner,
   session: false,
+  mode: 'test',
   scopes: new Map(Object.entries(scopes)),
+  otherModeScopes: new Set(),
   expiresAt: null,
 });
 

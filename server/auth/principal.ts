@@ -1,9 +1,11 @@
 import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { database, sqlClient } from '@/db/client';
-import { apiKeyAccess, apiKeys, serviceAccounts, users } from '@/db/schema';
+import { apiKeyAccess, apiKeys, networks, serviceAccounts, users } from '@/db/schema';
 import { statement } from '@/db/statement';
 import { unauthorized } from '@/server/errors';
+import type { Mode } from '@/domain/modes';
 import type { Role } from '@/domain/roles';
+import { config } from '@/server/config';
 import { API_KEY_PATTERN, hashToken } from './tokens';
 
 /** Who is calling: one API key, with the roles it may act with right now. */
@@ -19,8 +21,12 @@ export interface Principal {
   identifiesOwner: boolean;
   /** A console session's key, got by signing in (`api_keys.session`): it signs out rather than being revoked. */
   session: boolean;
-  /** Effective role per network: min(scope role, the owner's current role there). */
+  /** `sk_test_` or `sk_live_` (`api_keys.environment`): which networks it may act on, see `actsInMode`. */
+  mode: Mode;
+  /** Effective role per network: min(scope role, the owner's current role there), on networks it acts in the mode of. */
   scopes: ReadonlyMap<string, Role>;
+  /** Networks it is scoped to but may not act on, being of the other mode (a key made before modes): a 403 says why. */
+  otherModeScopes: ReadonlySet<string>;
   /** When the key stops working (epoch ms), or null: a write must finish before it (server/auth/credential-lock.ts). */
   expiresAt: number | null;
 }
@@ -34,17 +40,19 @@ export interface KeyRow {
   owner_name: string;
   identifies_owner: boolean;
   session: boolean;
+  mode: Mode;
   expires_at_ms: number | null;
   expired: boolean;
   revoked: boolean;
   last_used_stale: boolean;
-  scopes: Array<{ network_id: string; role: Role }>;
+  scopes: Array<{ network_id: string; role: Role; mode: Mode }>;
 }
 
 const k = apiKeys;
 const a = apiKeyAccess;
 const owner = serviceAccounts;
 const person = users;
+const network = networks;
 
 /**
  * A key with its owner's name and what each scope (of those `scopes` picks) does now; `where` picks
@@ -52,15 +60,15 @@ const person = users;
  * reads the key again after waiting for a revocation that began, and stamped `revoked_at`, after it.
  */
 const keyWithAccess = (where: SQL, scopes = sql`true`) => sql`
-  select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner}, ${k.session},
+  select ${k.id}, ${k.name}, ${k.superUser}, ${k.userId}, ${k.serviceAccountId}, ${k.identifiesOwner}, ${k.session}, ${k.environment} as mode,
     coalesce(${person.name}, ${owner.name}, '') as owner_name,
     (${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute') as last_used_stale,
     (extract(epoch from ${k.expiresAt}) * 1000)::float8 as expires_at_ms,
     (${k.expiresAt} is not null and ${k.expiresAt} <= statement_timestamp()) as expired,
     (${k.revokedAt} is not null and ${k.revokedAt} <= statement_timestamp()) as revoked,
     coalesce((
-      select json_agg(json_build_object('network_id', ${a.networkId}, 'role', ${a.role}) order by ${a.networkId})
-      from ${a}
+      select json_agg(json_build_object('network_id', ${a.networkId}, 'role', ${a.role}, 'mode', ${network.mode}) order by ${a.networkId})
+      from ${a} join ${network} on ${network.id} = ${a.networkId}
       where ${a.keyId} = ${k.id} and ${a.role} is not null and ${scopes}
     ), '[]'::json) as scopes
   from ${k}
@@ -103,6 +111,8 @@ export async function authenticate(authorization: string | undefined): Promise<P
   const token = bearerToken(authorization);
   if (!token) throw unauthorized('Malformed Authorization header. Send "Authorization: Bearer <API key>".');
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('Malformed API key.');
+  if (config().APP_ENV === 'test' && token.startsWith('sk_live_'))
+    throw unauthorized('This is a live key (sk_live_…); this service runs in test mode (APP_ENV=test).');
   const row = await findKey(hashToken(token));
   if (!row) throw unauthorized('Invalid API key.');
   refuseUnusable(row);
@@ -116,7 +126,19 @@ export function refuseUnusable(row: KeyRow): void {
   if (row.expired) throw unauthorized('This API key has expired.');
 }
 
+/**
+ * The one rule of modes (docs/keys-and-roles.md#test-and-live): a key acts on networks of its own
+ * mode; a live super_user key (the operator's) and a live console session (its person's networks,
+ * for at most SESSION_LIFETIME_HOURS) act on test networks too. A `sk_test_` key never reaches a
+ * live network.
+ */
+export function actsInMode(key: Pick<Principal, 'mode' | 'superUser' | 'session'>, networkMode: Mode): boolean {
+  return key.mode === networkMode || (key.mode === 'live' && (key.superUser || key.session));
+}
+
 function principalOf(row: KeyRow): Principal {
+  const key = { mode: row.mode, superUser: row.super_user, session: row.session };
+  const acting = row.scopes.filter((s) => actsInMode(key, s.mode));
   return {
     keyId: row.id,
     keyName: row.name,
@@ -126,7 +148,9 @@ function principalOf(row: KeyRow): Principal {
     ownerName: row.owner_name,
     identifiesOwner: row.identifies_owner,
     session: row.session,
-    scopes: new Map(row.scopes.map((s) => [s.network_id, s.role])),
+    mode: row.mode,
+    scopes: new Map(acting.map((s) => [s.network_id, s.role])),
+    otherModeScopes: new Set(row.scopes.filter((s) => !acting.includes(s)).map((s) => s.network_id)),
     expiresAt: row.expires_at_ms,
   };
 }

@@ -2,6 +2,7 @@ import { config, loadConfig } from '@/server/config';
 import { httpConfigOf, httpProvider } from './http';
 import { localProvider } from './local';
 import type { SynthEnv, SynthesisProvider } from './types';
+import type { Mode } from '@/domain/modes';
 
 export * from './types';
 export { httpProvider, httpConfigOf, DEFAULT_VOICE_MAP, type HttpProviderConfig } from './http';
@@ -21,4 +22,12 @@ export { localProvider, LOCAL_PRESETS } from './local';
 export function synthesisProvider(env?: SynthEnv): SynthesisProvider {
   const c = env ? loadConfig(env as NodeJS.ProcessEnv) : config();
   return c.SYNTH_PROVIDER === 'http' ? httpProvider(httpConfigOf(c)) : localProvider();
+}
+
+/**
+ * The provider for a network of this mode: a test network (a sandbox) gets the local engine and
+ * never calls the paid vendor, unless SYNTH_TEST_NETWORKS=provider (refused with APP_ENV=live).
+ */
+export function synthesisProviderFor(mode: Mode): SynthesisProvider {
+  return mode === 'test' && config().SYNTH_TEST_NETWORKS === 'local' ? localProvider() : synthesisProvider();
 }

@@ -139,7 +139,6 @@ describe('3. and 4. the operator’s keys: never a network’s, and scoped ones 
     const superKey = await mintApiKey({
       tx: database(),
       name: 'su',
-      environment: 'test',
       owner: { userId: operator.id },
       creator: 'platform',
       superUser: true,

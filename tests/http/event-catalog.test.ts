@@ -21,6 +21,7 @@ afterAll(async () => {
 
 const own = useOwnServer('catalog', () => ({
   SYNTH_PROVIDER: 'http',
+  SYNTH_TEST_NETWORKS: 'provider', // every network is a test network under APP_ENV=test
   SYNTH_BASE_URL: vendor.url,
   SYNTH_API_KEY: 'vendor-secret',
   SYNTH_MAX_RETRIES: '0',

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
-import { api, type Page } from '@/tests/support/api';
+import { api, expectProblem, type Page } from '@/tests/support/api';
 import { personKey, useTestDatabase } from '@/tests/support/fixtures';
 
 useTestDatabase();
@@ -29,6 +29,15 @@ describe('networks', () => {
     expect(res.headers.get('etag')).toBe('"1"');
     const got = await api<Network>('GET', `/networks/${res.body.id}`);
     expect(got.body).toEqual(res.body);
+  });
+
+  it('makes every network a test network under APP_ENV=test: "live" is a 400 naming mode', async () => {
+    const made = await api<Network & { mode: string }>('POST', '/networks', { body: { name: 'Sandbox', mode: 'test' } });
+    expect(made.body.mode).toBe('test');
+    expect((await api<Network & { mode: string }>('POST', '/networks', { body: { name: 'Plain' } })).body.mode).toBe('test');
+    const live = expectProblem(await api('POST', '/networks', { body: { name: 'Live', mode: 'live' } }), 400, 'bad-request');
+    expect(live.errors?.[0]?.path).toBe('mode');
+    expect(live.detail).toMatch(/APP_ENV=test/);
   });
 
   it('pages through networks in id order with an opaque cursor', async () => {

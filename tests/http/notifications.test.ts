@@ -22,6 +22,7 @@ const own = useOwnServer('notifications', () => ({
   PUBLIC_URL: 'https://ads.acme.example',
   WEBHOOK_ALLOW_PRIVATE: '1',
   SYNTH_PROVIDER: 'http',
+  SYNTH_TEST_NETWORKS: 'provider', // every network is a test network under APP_ENV=test
   SYNTH_BASE_URL: vendor.url,
   SYNTH_API_KEY: 'vendor-secret',
   SYNTH_MAX_RETRIES: '0',

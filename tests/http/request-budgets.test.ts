@@ -156,7 +156,6 @@ describe('the budget of a key’s owner', () => {
       const { token } = await mintApiKey({
         tx: database(),
         name: `fresh ${i}`,
-        environment: 'test',
         owner: { userId: person.id },
         creator: 'platform',
       });

@@ -29,6 +29,7 @@ beforeAll(async () => {
     PORT: String(await freePort()),
     BOOTSTRAP_SUPERUSER_TOKEN: token,
     SYNTH_PROVIDER: 'http',
+    SYNTH_TEST_NETWORKS: 'provider', // every network is a test network under APP_ENV=test
     SYNTH_BASE_URL: vendor.url,
     SYNTH_API_KEY: 'vendor-secret',
     // The fake vendor encodes a long script's MP3 with ffmpeg per request: on a busy machine that

@@ -111,6 +111,7 @@ describe('webhook delivery log', () => {
       'User-Agent': got[0]!.headers['user-agent'],
       'X-Service-Event': 'optin.completed',
       'X-Service-Delivery': got[0]!.headers['x-service-delivery'],
+      'X-Service-Test': 'true', // every network of a test-mode service is a test network
       'webhook-id': got[0]!.headers['x-service-delivery'],
     });
     expect(detail.text).not.toContain(String(got[0]!.headers['x-service-signature']));

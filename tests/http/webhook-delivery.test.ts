@@ -35,7 +35,10 @@ describe('webhook delivery', () => {
     const got = await until(() => hooks.receiver.received.slice(before).find((r) => r.headers['x-service-event'] === 'optin.completed'));
     expect(got.verified).toBe(true);
     const envelope = JSON.parse(got.raw.toString());
-    expect(Object.keys(envelope).sort()).toEqual(['data', 'id', 'occurred_at', 'type']);
+    // Every network of a test-mode service is a test network, so its deliveries say so (docs/webhooks.md#test-deliveries).
+    expect(Object.keys(envelope).sort()).toEqual(['data', 'id', 'occurred_at', 'test', 'type']);
+    expect(envelope.test).toBe(true);
+    expect(got.headers['x-service-test']).toBe('true');
     expect(envelope).toMatchObject({ type: 'optin.completed', data: { podcast_id: podcastId } });
     expect(envelope.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(got.headers['x-service-delivery']).toBe(envelope.id);

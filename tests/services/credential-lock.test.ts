@@ -229,7 +229,6 @@ describe('key state changes are compare-and-set', () => {
     const { token: other } = await mintApiKey({
       tx: database(),
       name: 'second',
-      environment: 'test',
       owner: { userId: holder.person.id },
       creator: 'platform',
       scopes: [{ networkId: network.id, role: 'administrator' }],
@@ -257,7 +256,6 @@ describe('the lock mode of operations that withdraw their own caller’s access'
         await mintApiKey({
           tx: database(),
           name: `k${i}`,
-          environment: 'test',
           owner: { userId: holder.person.id },
           creator: 'platform',
           scopes: [{ networkId: network.id, role: 'read_only' }],

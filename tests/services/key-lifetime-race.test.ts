@@ -35,7 +35,6 @@ describe('a key minted while its network is given a lifetime limit', () => {
       mintApiKey({
         tx,
         name: 'racing the limit',
-        environment: 'test',
         owner: { userId: member.person.id },
         creator: 'platform',
         scopes: [{ networkId: network.id, role: 'read_only' }],

@@ -77,7 +77,7 @@ async function personOnTwoNetworks() {
     { networkId: b.id, role: 'administrator' },
   ]);
   const keyOf = (scopes: Array<{ networkId: string; role: 'read_only' | 'administrator' }>) =>
-    mintApiKey({ tx: database(), name: 'k', environment: 'test', owner: { userId: both.person.id }, creator: 'platform', scopes });
+    mintApiKey({ tx: database(), name: 'k', owner: { userId: both.person.id }, creator: 'platform', scopes });
   const onA = await keyOf([{ networkId: a.id, role: 'administrator' }]);
   const readsA = await keyOf([{ networkId: a.id, role: 'read_only' }]);
   const onB = await keyOf([{ networkId: b.id, role: 'administrator' }]);
@@ -109,7 +109,7 @@ describe('findOwnKey and listOwnKeys (invariant 1): a key reaches only its owner
       .where(and(eq(memberships.networkId, a.id), eq(memberships.userId, member.person.id)));
     const creator = await principalOf(admin.token);
     const minted = await database().transaction((tx) =>
-      mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'minted', role: 'administrator', environment: 'test' }),
+      mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'minted', role: 'administrator' }),
     );
     const caller = await principalOf(minted.token);
     expect(await findOwnKey({ db: database(), caller, id: member.key.id })).toBeUndefined();
@@ -155,9 +155,7 @@ describe('rule 6 in every service that mints, whatever its route checked first',
     for (const creator of [adminOfB, readerOfA]) {
       const attempts = [
         () =>
-          database().transaction((tx) =>
-            mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'x', role: 'administrator', environment: 'test' }),
-          ),
+          database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId: membership!.id, name: 'x', role: 'administrator' })),
         () =>
           database().transaction((tx) =>
             createServiceAccount({ tx, principal: creator, networkId: a.id, name: 'x', role: 'administrator', key: { name: 'x' } }),
@@ -187,7 +185,7 @@ describe('mintApiKey: advertised scopes are working scopes', () => {
     const stranger = await createPerson();
     const mint = (role: 'read_only' | 'administrator') =>
       database().transaction((tx) =>
-        mintApiKey({ tx, name: 'k', environment: 'test', owner: { userId: stranger.id }, creator: 'platform', scopes: [{ networkId: a.id, role }] }),
+        mintApiKey({ tx, name: 'k', owner: { userId: stranger.id }, creator: 'platform', scopes: [{ networkId: a.id, role }] }),
       );
     const none = await refusal(mint('read_only'));
     expect(none.kind).toBe('conflict');
@@ -208,7 +206,7 @@ describe('mintMemberKey and removeMember: removal is final', () => {
     const creator = await principalOf(admin.token);
     const memberId = (await membershipOf(a.id, member.person.id)).id;
     const mint = (role?: 'administrator') =>
-      database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId, name: 'minted', role, environment: 'test' }));
+      database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId, name: 'minted', role }));
     const above = await refusal(mint('administrator'));
     expect(above.kind).toBe('bad-request');
     expect(await scopesOf((await mint()).token)).toEqual({ [a.id]: 'read_only' });
@@ -228,9 +226,7 @@ describe('mintMemberKey and removeMember: removal is final', () => {
     );
     expect(await scopesOf(member.token)).toEqual({ [b.id]: 'read_only' }); // the other network is untouched
     const minted = await refusal(
-      database().transaction((tx) =>
-        mintMemberKey({ tx, creator, networkId: a.id, memberId: membership.id, name: 'back door', environment: 'test' }),
-      ),
+      database().transaction((tx) => mintMemberKey({ tx, creator, networkId: a.id, memberId: membership.id, name: 'back door' })),
     );
     expect(minted.kind).toBe('conflict');
     // The person is invited back (the membership active again): the old key stays without the network.

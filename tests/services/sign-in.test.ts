@@ -34,7 +34,7 @@ describe('sign-in links and sessions', () => {
     expect(sent[limit]).toBeUndefined();
     expect(await database().select().from(emails).where(eq(emails.toAddress, person.email!))).toHaveLength(limit);
     // The operator's placeholder address (its person holds the super_user keys) is no mailbox: no link.
-    await createSuperUserKey({ db: database(), name: 'sign-in test', environment: 'test' });
+    await createSuperUserKey({ db: database(), name: 'sign-in test' });
     expect(await database().transaction((tx) => sendSignInLink({ tx, email: OPERATOR_EMAIL }))).toBeUndefined();
     // An address nobody has: nothing stored, nothing mailed.
     expect(await database().transaction((tx) => sendSignInLink({ tx, email: 'no-one@example.test' }))).toBeUndefined();
@@ -47,7 +47,7 @@ describe('sign-in links and sessions', () => {
     const made: string[] = [];
     for (let i = 0; i < MAX_SESSIONS + 1; i++) {
       const token = await linkFor(person.id);
-      made.push((await database().transaction((tx) => signInWithLink({ tx, token, environment: 'test' }))).key.id);
+      made.push((await database().transaction((tx) => signInWithLink({ tx, token }))).key.id);
     }
     expect((await workingSessions(person.id)).map((k) => k.id)).toEqual(made.slice(1));
     const [oldest] = await database().select().from(apiKeys).where(eq(apiKeys.id, made[0]!));
@@ -59,7 +59,7 @@ describe('sign-in links and sessions', () => {
     const network = await createNetworkRow('Link Race Radio');
     const { person } = await personKey([{ networkId: network.id, role: 'read_only' }]);
     const token = await linkFor(person.id);
-    const outcomes = await Promise.allSettled([0, 1].map(() => database().transaction((tx) => signInWithLink({ tx, token, environment: 'test' }))));
+    const outcomes = await Promise.allSettled([0, 1].map(() => database().transaction((tx) => signInWithLink({ tx, token }))));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { kind: 'conflict' } });
     expect(await workingSessions(person.id)).toHaveLength(1);

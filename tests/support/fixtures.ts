@@ -5,6 +5,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDatabase, database, openDatabase } from '@/db/client';
 import { newId } from '@/db/ids';
 import { creatives, events, invitations, memberships, networks, offers, serviceAccounts, users, webhookDeliveries, webhooks } from '@/db/schema';
+import type { Mode } from '@/domain/modes';
 import type { Role } from '@/domain/roles';
 import { hashToken } from '@/server/auth/tokens';
 import { loadAppSecret } from '@/server/secrets';
@@ -25,10 +26,10 @@ export function useTestDatabase(): void {
   afterAll(closeTestDatabase);
 }
 
-export async function createNetworkRow(name = `Network ${randomBytes(3).toString('hex')}`) {
+export async function createNetworkRow(name = `Network ${randomBytes(3).toString('hex')}`, mode: Mode = 'test') {
   const [row] = await database()
     .insert(networks)
-    .values({ id: newId('network'), name })
+    .values({ id: newId('network'), name, mode })
     .returning();
   return row!;
 }
@@ -64,7 +65,6 @@ export async function personKey(grants: Array<{ networkId: string; role: Role; k
   const { key, token } = await mintApiKey({
     tx: database(),
     name: options.name ?? 'test key',
-    environment: 'test',
     owner: { userId: person.id },
     creator: 'platform',
     scopes: grants.map((g) => ({ networkId: g.networkId, role: g.keyRole ?? g.role })),
@@ -111,7 +111,6 @@ export async function serviceAccountKey(networkId: string, role: Role) {
   const { key, token } = await mintApiKey({
     tx: database(),
     name: 'sa key',
-    environment: 'test',
     owner: { serviceAccountId: sa!.id },
     creator: 'platform',
     scopes: [{ networkId, role }],

@@ -38,7 +38,9 @@ export interface paths {
         put?: never;
         /**
          * Create a network (super_user)
-         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         * @description A live or test network (`mode`); a test network can start with sample data (`sample_data`), for a sandbox to try the product in.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["networks-create"];
         delete?: never;
@@ -1571,6 +1573,11 @@ export interface components {
             /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             name: string;
+            /**
+             * @description A `test` network is a sandbox: only `sk_test_` keys reach it (and the live operator's), it never calls the voice vendor, and its deliveries say `"test": true`. Fixed at creation.
+             * @enum {string}
+             */
+            mode: "test" | "live";
             /** @description The longest a key scoped to this network may live, in days (1–3650); null: no limit. A key minted with a later `expires_at` is a 400 naming the limit, and one minted without gets the longest allowed. Lowering it leaves existing keys as they are. */
             max_key_lifetime_days: number | null;
             /** @example 1 */
@@ -1663,7 +1670,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Present (true) only on a test event sent with POST …/webhooks/{webhookId}/test.
+             * @description Present (true) only on a test event sent with POST …/webhooks/{webhookId}/test and on every delivery of a test network (a sandbox).
              * @constant
              */
             test?: true;
@@ -2276,7 +2283,7 @@ export interface components {
             /** @description The event delivered; null for a test event, which is not in the event log. */
             event_id: string | null;
             event_type: string;
-            /** @description True for a test event (POST …/webhooks/{webhookId}/test). */
+            /** @description True for a test event (POST …/webhooks/{webhookId}/test) and for every delivery of a test network: the body says `"test": true` and the request carries `X-Service-Test: true`. */
             test: boolean;
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempt_count: number;
@@ -2301,7 +2308,7 @@ export interface components {
             /** @description The event delivered; null for a test event, which is not in the event log. */
             event_id: string | null;
             event_type: string;
-            /** @description True for a test event (POST …/webhooks/{webhookId}/test). */
+            /** @description True for a test event (POST …/webhooks/{webhookId}/test) and for every delivery of a test network: the body says `"test": true` and the request carries `X-Service-Test: true`. */
             test: boolean;
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempt_count: number;
@@ -2325,7 +2332,7 @@ export interface components {
                     "X-Service-Event": string;
                     "X-Service-Delivery": string;
                     /**
-                     * @description Sent on test events only.
+                     * @description Sent on test events and on every delivery of a test network.
                      * @constant
                      */
                     "X-Service-Test"?: "true";
@@ -2831,8 +2838,15 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description Default: 365 in live mode (APP_ENV=live), no limit in test mode. */
+                    /**
+                     * @description A `test` network is a sandbox: `sk_test_` keys, the local voice engine, deliveries marked as tests. Fixed at creation. Default: the service's mode (`APP_ENV`); under `APP_ENV=test` only `test`. A live network needs a live (`sk_live_`) super_user key.
+                     * @enum {string}
+                     */
+                    mode?: "test" | "live";
+                    /** @description Default: 365 for a live network, no limit for a test network. */
                     max_key_lifetime_days?: number | null;
+                    /** @description Fill the new network with sample advertisers, campaigns, podcasts and offers, in the same transaction. Test networks only (a 400 otherwise). */
+                    sample_data?: boolean;
                 };
             };
         };

@@ -350,7 +350,14 @@ export async function withNoisyService<T>(
   if (synth === 'local') return { service: await start(NOISY_SERVICE_ENV, 'the local voice engine'), close: async () => {} };
   const vendor = await startFakeVendor(vendorDelayMs);
   try {
-    const env = { ...NOISY_SERVICE_ENV, SYNTH_PROVIDER: 'http', SYNTH_BASE_URL: vendor.url, SYNTH_API_KEY: 'bench', SYNTH_MAX_RETRIES: '0' };
+    const env = {
+      ...NOISY_SERVICE_ENV,
+      SYNTH_PROVIDER: 'http',
+      SYNTH_TEST_NETWORKS: 'provider',
+      SYNTH_BASE_URL: vendor.url,
+      SYNTH_API_KEY: 'bench',
+      SYNTH_MAX_RETRIES: '0',
+    };
     return { service: await start(env, `SYNTH_PROVIDER=http, a fake vendor answering in ${vendorDelayMs} ms`), close: () => vendor.close() };
   } catch (error) {
     await vendor.close();

@@ -1,4 +1,3 @@
-import { config } from '@/server/config';
 import { mintMemberKey } from '@/server/services/members/mint-member-key';
 import { networkProcedure } from '@/server/trpc';
 import { createdApiKeySchema, presentApiKey } from '@/server/routers/keys/api-key.types';
@@ -36,7 +35,6 @@ export const createMemberKeyRoute = networkProcedure('administrator')
         name: input.key_name,
         role: input.role,
         expiresAt: input.expires_at ? new Date(input.expires_at) : undefined,
-        environment: config().APP_ENV,
       }),
     );
     ctx.http.status = 201;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { NetworkRow } from '@/server/services/networks/find-network';
 import { MAX_KEY_LIFETIME_DAYS } from '@/domain/key-lifetime';
+import { MODES } from '@/domain/modes';
 import { versionedFields, versionedOf } from '@/server/routers/shared.types';
 
 const KEY_LIFETIME =
@@ -20,6 +21,10 @@ export const networkSchema = z
   .object({
     id: z.string().meta({ example: 'net_01jd8x6v2c9q7r5t3w1y0zabcd' }),
     name: z.string(),
+    mode: z.enum(MODES).meta({
+      description:
+        'A `test` network is a sandbox: only `sk_test_` keys reach it (and the live operator\'s), it never calls the voice vendor, and its deliveries say `"test": true`. Fixed at creation.',
+    }),
     max_key_lifetime_days: z.number().int().nullable().meta({ description: KEY_LIFETIME }),
     ...versionedFields,
   })
@@ -28,5 +33,5 @@ export const networkSchema = z
 export type Network = z.infer<typeof networkSchema>;
 
 export function presentNetwork(row: NetworkRow): Network {
-  return { id: row.id, name: row.name, max_key_lifetime_days: row.maxKeyLifetimeDays, ...versionedOf(row) };
+  return { id: row.id, name: row.name, mode: row.mode, max_key_lifetime_days: row.maxKeyLifetimeDays, ...versionedOf(row) };
 }

@@ -1,4 +1,3 @@
-import { config } from '@/server/config';
 import { presentApiKey } from '@/server/routers/keys/api-key.types';
 import { signInWithLink } from '@/server/services/sign-in/complete-sign-in';
 import { signInLinkProcedure } from '@/server/trpc';
@@ -28,7 +27,7 @@ export const completeSignInRoute = signInLinkProcedure
   .input(completeSignInInput)
   .output(sessionSchema)
   .mutation(async ({ ctx }) => {
-    const session = await ctx.db.transaction((tx) => signInWithLink({ tx, token: ctx.signInLink.token, environment: config().APP_ENV }));
+    const session = await ctx.db.transaction((tx) => signInWithLink({ tx, token: ctx.signInLink.token }));
     ctx.http.status = 201;
     return { person: session.person, api_key: { ...presentApiKey(session.key, session.scopes), token: session.token } };
   });

@@ -1,4 +1,3 @@
-import { config } from '@/server/config';
 import { presentApiKey } from '@/server/routers/keys/api-key.types';
 import { passkeySignInInput } from '@/server/routers/passkeys/passkeys.types';
 import { signInWithPasskey } from '@/server/services/passkeys/passkey-sign-in';
@@ -34,7 +33,6 @@ export const signInWithPasskeyRoute = passkeySignInProcedure
         challengeId: passkey.challengeId,
         passkeyId: passkey.passkeyId,
         newCounter: passkey.newCounter,
-        environment: config().APP_ENV,
       }),
     );
     ctx.http.status = 201;

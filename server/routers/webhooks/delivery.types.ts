@@ -21,7 +21,12 @@ export const deliverySchema = z
     webhook_id: idField('whk'),
     event_id: idField('evt').nullable().meta({ description: 'The event delivered; null for a test event, which is not in the event log.' }),
     event_type: z.string(),
-    test: z.boolean().meta({ description: 'True for a test event (POST …/webhooks/{webhookId}/test).' }),
+    test: z
+      .boolean()
+      .meta({
+        description:
+          'True for a test event (POST …/webhooks/{webhookId}/test) and for every delivery of a test network: the body says `"test": true` and the request carries `X-Service-Test: true`.',
+      }),
     status: deliveryStatusSchema,
     attempt_count: z.number().int(),
     last_status_code: z.number().int().nullable(),
@@ -57,7 +62,7 @@ export const deliveryDetailSchema = deliverySchema
           'User-Agent': z.string(),
           'X-Service-Event': z.string(),
           'X-Service-Delivery': z.string(),
-          'X-Service-Test': z.literal('true').optional().meta({ description: 'Sent on test events only.' }),
+          'X-Service-Test': z.literal('true').optional().meta({ description: 'Sent on test events and on every delivery of a test network.' }),
           'webhook-id': z.string().meta({ description: 'Standard Webhooks: the delivery id again.' }),
         }),
         body: z.string().meta({ description: 'The exact body sent on every attempt (the signature is computed over these bytes).' }),

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { campaigns, podcasts } from '@/db/schema';
-import { synthesisProvider } from '@/server/synth';
+import { synthesisProviderFor } from '@/server/synth';
+import { networkMode } from '@/server/services/networks/find-network';
 import { SynthesisError, type SynthesisResult } from '@/server/synth/types';
 import { AppError, badRequest, notFound } from '@/server/errors';
 import { admitPreview } from './preview-admission';
@@ -47,7 +48,8 @@ export async function previewCampaign({
   const text = previewText(campaign.script, campaign.name);
   try {
     // Per-network admission (429 when this network's queue is full), then the engine, after creatives.
-    return await admitPreview(networkId, () => synthesisProvider().synthesize({ text, voice: podcast.voice }, { purpose: 'preview', networkId }));
+    const provider = synthesisProviderFor(await networkMode({ db, id: networkId }));
+    return await admitPreview(networkId, () => provider.synthesize({ text, voice: podcast.voice }, { purpose: 'preview', networkId }));
   } catch (error) {
     // Refused for the text (nothing speakable, too long, rejected by the voice service): retrying
     // will not help, so this is not the voice service being unavailable (502) but the campaign.

@@ -68,7 +68,6 @@ export async function acceptInvitation({ tx, ...input }: { tx: Tx } & AcceptInvi
   const { key, token, scopes } = await mintApiKey({
     tx,
     name: input.keyName ?? 'first key',
-    environment: input.environment,
     owner: { userId: user.id },
     creator: 'platform', // the invitation grants it; its sender's standing was checked above
     scopes: [{ networkId: invitation.networkId, role: membership.role }],

@@ -21,15 +21,8 @@ async function platformOperator(tx: Tx): Promise<string> {
   return row!.id;
 }
 
-export async function createSuperUserKey({
-  db,
-  ...input
-}: {
-  db: Database;
-  name: string;
-  environment: KeyEnvironment;
-  token?: string;
-}): Promise<string> {
+/** A super_user key for the platform operator (the CLI), in APP_ENV's mode, like every key without scopes. */
+export async function createSuperUserKey({ db, ...input }: { db: Database; name: string }): Promise<string> {
   return db.transaction(async (tx) => {
     const userId = await platformOperator(tx);
     const { token } = await mintApiKey({ tx, ...input, owner: { userId }, creator: 'platform', superUser: true });
@@ -65,6 +58,14 @@ export async function bootstrapSuperUser({
   if (token !== undefined && !API_KEY_PATTERN.test(token)) {
     throw new Error('BOOTSTRAP_SUPERUSER_TOKEN must look like sk_test_… or sk_live_… followed by at least 32 letters or digits.');
   }
+  if (token !== undefined && !token.startsWith(`sk_${environment}_`)) {
+    // G13: a test key that finds its way into a live deployment (or the reverse) is refused at the door.
+    throw new Error(`BOOTSTRAP_SUPERUSER_TOKEN must start with sk_${environment}_ when APP_ENV=${environment}.`);
+  }
+  if (token !== undefined && !token.startsWith(`sk_${environment}_`)) {
+    // G13: a test key that finds its way into a live deployment (or the reverse) is refused at the door.
+    throw new Error(`BOOTSTRAP_SUPERUSER_TOKEN must start with sk_${environment}_ when APP_ENV=${environment}.`);
+  }
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
     if (token) {
@@ -74,15 +75,14 @@ export async function bootstrapSuperUser({
         .where(eq(apiKeys.tokenHash, hashToken(token)));
       if (existing) return { kind: 'configured-present' } as const;
       const userId = await platformOperator(tx);
-      const tokenEnvironment = token.startsWith('sk_live_') ? 'live' : 'test';
-      await mintApiKey({ tx, name: 'bootstrap', environment: tokenEnvironment, owner: { userId }, creator: 'platform', superUser: true, token });
+      await mintApiKey({ tx, name: 'bootstrap', owner: { userId }, creator: 'platform', superUser: true, token });
       return { kind: 'configured-created' } as const;
     }
     const [anyKey] = await tx.select({ id: apiKeys.id }).from(apiKeys).limit(1);
     if (anyKey) return { kind: 'nothing' } as const;
     if (environment === 'live') return { kind: 'live-without-key' } as const;
     const userId = await platformOperator(tx);
-    const minted = await mintApiKey({ tx, name: 'first-start', environment, owner: { userId }, creator: 'platform', superUser: true });
+    const minted = await mintApiKey({ tx, name: 'first-start', owner: { userId }, creator: 'platform', superUser: true });
     return { kind: 'first-start', token: minted.token } as const;
   });
 }

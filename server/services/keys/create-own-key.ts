@@ -2,7 +2,6 @@ import type { Tx } from '@/db/client';
 import type { Scope } from '@/server/auth/key-access';
 import type { Principal } from '@/server/auth/principal';
 import type { Role } from '@/domain/roles';
-import { config } from '@/server/config';
 import { badRequest } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { mintApiKey } from './mint-api-key';
@@ -62,7 +61,7 @@ export async function mintAuditedKey({
   expiresAt: Date | undefined;
   audit?: Record<string, unknown>;
 }) {
-  const minted = await mintApiKey({ tx, name, environment: config().APP_ENV, owner, creator, superUser, scopes, expiresAt: expiresAt ?? null });
+  const minted = await mintApiKey({ tx, name, owner, creator, superUser, scopes, expiresAt: expiresAt ?? null });
   await auditKeyChange({
     tx,
     actorKeyId: creator.keyId,

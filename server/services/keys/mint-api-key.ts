@@ -1,19 +1,20 @@
-import { asc, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { holdCredentialOf } from '@/server/auth/credential-lock';
 import { newId } from '@/db/ids';
 import { apiKeys, apiKeyScopes, networks } from '@/db/schema';
-import type { Principal } from '@/server/auth/principal';
+import { actsInMode, type Principal } from '@/server/auth/principal';
 import { roleAtLeast, type Role } from '@/domain/roles';
-import { generateApiKeyToken, hashToken, tokenStart, type KeyEnvironment } from '@/server/auth/tokens';
-import { badRequest, conflict } from '@/server/errors';
+import { generateApiKeyToken, hashToken, tokenStart } from '@/server/auth/tokens';
+import { config } from '@/server/config';
+import type { Mode } from '@/domain/modes';
+import { badRequest, conflict, forbidden } from '@/server/errors';
 import { reserveKeySlot } from '@/server/services/quotas';
 import type { KeyOwner } from './find-keys';
 import { assertWithinCreatorAccess, type Scope } from '@/server/auth/key-access';
 
 export interface MintApiKeyInput {
   name: string;
-  environment: KeyEnvironment;
   owner: KeyOwner;
   /**
    * Who creates the key: a calling key, whose access must cover it (rules 6 and 7), or the
@@ -23,7 +24,7 @@ export interface MintApiKeyInput {
   superUser?: boolean;
   scopes?: Scope[];
   expiresAt?: Date | null;
-  /** Use this token instead of generating one (BOOTSTRAP_SUPERUSER_TOKEN). */
+  /** Use this token instead of generating one (BOOTSTRAP_SUPERUSER_TOKEN, whose mode is APP_ENV's). */
   token?: string;
   /** A console session's key (an email sign-in's): see `api_keys.session`. */
   session?: boolean;
@@ -57,6 +58,8 @@ export function checkDistinctNetworks(scopes: Array<{ networkId: string }>): voi
  *    credential lock is held first, so a removal, demotion or account deletion
  *    running at the same time either finishes before this check or waits for
  *    this key and then narrows it with the rest;
+ *  - its mode and its end, from the networks it is scoped to (`keyTerms`): one mode (a test
+ *    creator makes test keys only), within their key lifetime limits;
  *  - the owner's quota of active keys (QUOTA_API_KEYS_PER_OWNER), so keys
  *    cannot be minted without end (each would also bring its own rate-limit bucket);
  *    a rotation, which replaces a key, is not refused by it (`mintReplacementKey`).
@@ -92,8 +95,34 @@ export async function mintPlatformKey({ tx, ...input }: { tx: Queryable } & Omit
 
 async function assertKeyRules(tx: Queryable, input: MintApiKeyInput): Promise<void> {
   checkDistinctNetworks(input.scopes ?? []);
-  if (input.creator !== 'platform') assertWithinCreatorAccess(input.creator, { superUser: input.superUser ?? false, scopes: input.scopes ?? [] });
+  if (input.creator !== 'platform') {
+    assertWithinCreatorAccess(input.creator, { superUser: input.superUser ?? false, scopes: input.scopes ?? [] });
+    await assertCreatorReachesLive(tx, input.creator, input.scopes ?? []);
+  }
   await assertOwnerHolds(tx, input);
+}
+
+/**
+ * A key made by a test key is a test key: a `sk_test_` super_user key (whose access has no scopes
+ * to bound it) makes nothing for a live network (403). Every other creator's scopes hold only
+ * networks of the modes it acts in (`actsInMode`), so rule 6 has refused the rest already.
+ */
+async function assertCreatorReachesLive(tx: Queryable, creator: Principal, scopes: Scope[]): Promise<void> {
+  if (!creator.superUser || actsInMode(creator, 'live') || scopes.length === 0) return;
+  const [live] = await tx
+    .select({ id: networks.id })
+    .from(networks)
+    .where(
+      and(
+        inArray(
+          networks.id,
+          scopes.map((s) => s.networkId),
+        ),
+        eq(networks.mode, 'live'),
+      ),
+    )
+    .limit(1);
+  if (live) throw forbidden(`A test key (sk_test_…) cannot make a key for a live network (${live.id}).`);
 }
 
 /** Advertised = working: every scope works for the owner now. */
@@ -103,19 +132,24 @@ async function assertOwnerHolds(tx: Queryable, input: MintApiKeyInput): Promise<
 }
 
 /**
- * When the new key ends, within the shortest `max_key_lifetime_days` of the networks it is scoped
- * to (G14): past it is a 400 naming the limit (or, for an inherited end, the limit's end), and no
- * end is that limit's. The networks' rows are read FOR SHARE, so a limit being changed now is
- * either in force already or waits for this key: the check holds at commit.
+ * What the networks the new key is scoped to decide, read FOR SHARE (so a limit being changed now
+ * is either in force already or waits for this key: the check holds at commit):
+ *  - its mode (docs/keys-and-roles.md#test-and-live): theirs, and one mode only (400 otherwise); a
+ *    console session, which covers all its person's networks, is live if any of them is. A key with
+ *    no scope (a super_user's) takes the service's, APP_ENV. A creator must act in the key's mode:
+ *    a `sk_test_` super_user key mints nothing for a live network (403);
+ *  - when it ends, within the shortest `max_key_lifetime_days` among them (G14): past it is a 400
+ *    naming the limit (or, for an inherited end, the limit's end), and no end is that limit's.
  */
-async function keyEnd(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): Promise<Date | null> {
+async function keyTerms(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): Promise<{ mode: Mode; expiresAt: Date | null }> {
   const wanted = input.expiresAt ?? null;
-  if (scopes.length === 0) return wanted;
+  if (scopes.length === 0) return { mode: config().APP_ENV, expiresAt: wanted };
   // Every scope's network is locked, limited or not: a limit being set on one right now is waited for.
-  const limits = await tx
+  const found = await tx
     .select({
       id: networks.id,
       name: networks.name,
+      mode: networks.mode,
       days: networks.maxKeyLifetimeDays,
       latest: sql<Date | null>`now() + make_interval(days => ${networks.maxKeyLifetimeDays})`,
     })
@@ -128,11 +162,12 @@ async function keyEnd(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): P
     )
     .orderBy(asc(networks.id))
     .for('share');
-  const strictest = limits.filter((n) => n.days !== null).sort((x, y) => x.days! - y.days!)[0];
-  if (!strictest) return wanted;
+  const mode = keyMode(input, found);
+  const strictest = found.filter((n) => n.days !== null).sort((x, y) => x.days! - y.days!)[0];
+  if (!strictest) return { mode, expiresAt: wanted };
   const latest = new Date(strictest.latest!);
-  if (wanted === null || wanted <= latest) return wanted ?? latest;
-  if (input.beyondLifetime === 'shorten') return latest;
+  if (wanted === null || wanted <= latest) return { mode, expiresAt: wanted ?? latest };
+  if (input.beyondLifetime === 'shorten') return { mode, expiresAt: latest };
   throw badRequest(
     `Keys of network ${strictest.name} (${strictest.id}) live at most ${strictest.days} days (its max_key_lifetime_days): ` +
       `choose an expires_at no later than ${latest.toISOString()}.`,
@@ -140,10 +175,22 @@ async function keyEnd(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): P
   );
 }
 
+function keyMode(input: MintApiKeyInput, found: Array<{ id: string; mode: Mode }>): Mode {
+  const live = found.filter((n) => n.mode === 'live');
+  const mode: Mode = live.length > 0 ? 'live' : 'test';
+  if (!input.session && live.length > 0 && live.length < found.length) {
+    const test = found.find((n) => n.mode === 'test')!;
+    throw badRequest(`A key works in one mode: network ${live[0]!.id} is live and ${test.id} is a test network. Make one key for each.`, [
+      { path: 'scopes', message: 'Scopes of one mode only.' },
+    ]);
+  }
+  return mode;
+}
+
 async function insertKey(tx: Queryable, input: MintApiKeyInput) {
   const scopes = input.scopes ?? [];
-  const expiresAt = await keyEnd(tx, input, scopes);
-  const token = input.token ?? generateApiKeyToken(input.environment);
+  const { mode, expiresAt } = await keyTerms(tx, input, scopes);
+  const token = input.token ?? generateApiKeyToken(mode);
   const [key] = await tx
     .insert(apiKeys)
     .values({
@@ -151,7 +198,7 @@ async function insertKey(tx: Queryable, input: MintApiKeyInput) {
       name: input.name,
       tokenHash: hashToken(token),
       start: tokenStart(token),
-      environment: input.environment,
+      environment: mode,
       superUser: input.superUser ?? false,
       userId: 'userId' in input.owner ? input.owner.userId : null,
       serviceAccountId: 'serviceAccountId' in input.owner ? input.owner.serviceAccountId : null,

@@ -28,7 +28,6 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
   const minted = await mintReplacementKey({
     tx,
     name: old.name,
-    environment: old.environment,
     owner: old.userId ? { userId: old.userId } : { serviceAccountId: old.serviceAccountId! },
     creator: caller,
     superUser: old.superUser,

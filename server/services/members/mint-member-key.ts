@@ -4,7 +4,6 @@ import { roleAtLeast, type Role } from '@/domain/roles';
 import { badRequest, conflict, notFound } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
-import type { KeyEnvironment } from '@/server/auth/tokens';
 import { findMember } from './find-members';
 
 export interface MintMemberKeyInput {
@@ -14,7 +13,6 @@ export interface MintMemberKeyInput {
   /** Defaults to the member's role; never above it. */
   role?: Role | undefined;
   expiresAt?: Date | undefined;
-  environment: KeyEnvironment;
 }
 
 /**
@@ -41,7 +39,6 @@ export async function mintMemberKey({ tx, creator, ...input }: { tx: Tx; creator
   const { key, token } = await mintApiKey({
     tx,
     name: input.name,
-    environment: input.environment,
     owner: { userId: member.user.id },
     creator,
     scopes,

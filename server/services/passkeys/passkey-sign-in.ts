@@ -8,7 +8,6 @@ import { eq, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
 import { passkeys, users } from '@/db/schema';
 import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
-import type { KeyEnvironment } from '@/server/auth/tokens';
 import { unauthorized } from '@/server/errors';
 import { startSession } from '@/server/services/sign-in/complete-sign-in';
 import { challengeSpent, readChallenge, storeChallenge, useChallenge } from './challenges';
@@ -75,13 +74,11 @@ export async function signInWithPasskey({
   challengeId,
   passkeyId,
   newCounter,
-  environment,
 }: {
   tx: Tx;
   challengeId: string;
   passkeyId: string;
   newCounter: number;
-  environment: KeyEnvironment;
 }) {
   const [owner] = await tx.select({ userId: passkeys.userId }).from(passkeys).where(eq(passkeys.id, passkeyId));
   if (!owner) throw refused();
@@ -96,5 +93,5 @@ export async function signInWithPasskey({
     .returning({ id: passkeys.id });
   if (!passkey) throw refused(); // removed since the gate read it
   const [person] = await tx.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, owner.userId));
-  return startSession({ tx, person: person!, environment });
+  return startSession({ tx, person: person! });
 }

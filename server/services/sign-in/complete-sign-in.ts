@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { apiKeys, memberships, signInLinks, users } from '@/db/schema';
 import { withdrawCredentialsOf } from '@/server/auth/credential-lock';
-import { hashToken, type KeyEnvironment } from '@/server/auth/tokens';
+import { hashToken } from '@/server/auth/tokens';
 import { config } from '@/server/config';
 import { conflict } from '@/server/errors';
 import { mintPlatformKey } from '@/server/services/keys/mint-api-key';
@@ -31,7 +31,7 @@ export const SESSION_KEY_NAME = 'Console session';
  * withdrawn-locked (server/auth/credential-lock.ts): writes in flight by their keys finish first,
  * and an acceptance that starts later reads what this changed.
  */
-export async function signInWithLink({ tx, token, environment }: { tx: Tx; token: string; environment: KeyEnvironment }) {
+export async function signInWithLink({ tx, token }: { tx: Tx; token: string }) {
   const [link] = await tx
     .select({ id: signInLinks.id, userId: signInLinks.userId, usedAt: signInLinks.usedAt, expired: sql<boolean>`${signInLinks.expiresAt} <= now()` })
     .from(signInLinks)
@@ -62,7 +62,7 @@ export async function signInWithLink({ tx, token, environment }: { tx: Tx; token
       earlier.filter((k) => k.works),
     );
   }
-  const session = await startSession({ tx, person: person!, environment });
+  const session = await startSession({ tx, person: person! });
   await tx
     .update(signInLinks)
     .set({ usedAt: sql`now()`, sessionKeyId: session.key.id })
@@ -95,15 +95,7 @@ async function tellOfEarlierKeys(
  * in the transaction that holds their credentials withdrawn-locked: their oldest sessions past
  * MAX_SESSIONS end, and the session key is scoped to each network they are an active member of.
  */
-export async function startSession({
-  tx,
-  person,
-  environment,
-}: {
-  tx: Tx;
-  person: { id: string; name: string; email: string | null };
-  environment: KeyEnvironment;
-}) {
+export async function startSession({ tx, person }: { tx: Tx; person: { id: string; name: string; email: string | null } }) {
   await endOldestSessions(tx, person.id);
   const scopes = await tx
     .select({ networkId: memberships.networkId, role: memberships.role })
@@ -113,7 +105,6 @@ export async function startSession({
   const minted = await mintPlatformKey({
     tx,
     name: SESSION_KEY_NAME,
-    environment,
     owner: { userId: person.id }, // the person proved who they are
     scopes,
     expiresAt: new Date(Date.now() + config().SESSION_LIFETIME_HOURS * 3_600_000),

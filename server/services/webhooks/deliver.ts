@@ -178,8 +178,10 @@ interface DeliveryRow {
   attempt_count: number;
   event_type: string;
   body: string;
-  /** A test event is sent to a disabled subscription too (it checks the endpoint before enabling). */
+  /** Marked as a test: a test event, or a delivery of a test network (`X-Service-Test: true`). */
   test: boolean;
+  /** A test event is sent to a disabled subscription too (it checks the endpoint before enabling). */
+  test_event: boolean;
   webhook_id: string | null;
   url: string;
   webhook_status: string;
@@ -198,7 +200,7 @@ const networkIdParam = sql.placeholder('networkId');
 
 /** The delivery with what its attempt needs of the subscription, in one read (both rows of its network). */
 const readDelivery = statement<DeliveryRow, { deliveryId: string; networkId: string }>(sql`
-  select ${d.status}, ${d.attemptCount}, ${d.eventType}, ${d.body}, ${d.test},
+  select ${d.status}, ${d.attemptCount}, ${d.eventType}, ${d.body}, ${d.test}, ${d.eventId} is null as test_event,
          ${w.id} as webhook_id, ${w.url}, ${w.status} as webhook_status, ${w.deletedAt},
          ${w.secretSealed}, ${w.previousSecretSealed},
          (extract(epoch from ${w.previousSecretExpiresAt}) * 1000)::float8 as previous_secret_expires_ms
@@ -282,7 +284,7 @@ export async function attemptDelivery({
       .where(and(eq(webhookDeliveries.networkId, networkId), eq(webhookDeliveries.id, deliveryId)));
     return 'failed';
   }
-  if (row.webhook_status !== 'active' && !row.test) return 'skipped';
+  if (row.webhook_status !== 'active' && !row.test_event) return 'skipped';
   const admission = await admitAttemptSoon({ networkId, webhookId: row.webhook_id, deliveryId });
   if (!admission.admitted) {
     await putBack(client, { deliveryId, networkId, queueName: admission.queueName, runAt: admission.runAt });

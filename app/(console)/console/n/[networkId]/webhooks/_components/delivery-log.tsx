@@ -78,14 +78,11 @@ export function DeliveryLog({ networkId, webhook }: { networkId: string; webhook
       {
         accessorKey: 'event_type',
         header: 'Event',
+        // Every delivery of a test network is a test: the badge goes under the type where the table is tight.
         cell: ({ row }) => (
-          <span className="font-mono text-xs whitespace-nowrap">
-            {row.original.event_type}
-            {row.original.test && (
-              <Badge tone="info" className="ml-1 font-sans">
-                test
-              </Badge>
-            )}
+          <span className="inline-flex flex-wrap items-center gap-x-1 gap-y-0.5">
+            <span className="font-mono text-xs whitespace-nowrap">{row.original.event_type}</span>
+            {row.original.test && <Badge tone="info">test</Badge>}
           </span>
         ),
       },
