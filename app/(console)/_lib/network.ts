@@ -47,3 +47,19 @@ export function useNetworkRole(networkId: string): NetworkRole | undefined {
 export function useCanAdminister(networkId: string): boolean {
   return useNetworkRole(networkId) === 'administrator';
 }
+
+/**
+ * One network the key can see: from the switcher's list (no request of its own), else its own
+ * `networks.get` (a super_user's network beyond the list's first 200). `undefined` while loading or
+ * without access.
+ */
+export function useNetwork(networkId: string) {
+  const trpc = useTRPC();
+  const networks = useNetworks();
+  const role = useNetworkRole(networkId);
+  const listed = networks.data?.items.find((network) => network.id === networkId);
+  const own = useQuery(
+    trpc.networks.get.queryOptions({ networkId }, { enabled: networks.isSuccess && !listed && role !== undefined, staleTime: 60_000 }),
+  );
+  return listed ?? own.data;
+}

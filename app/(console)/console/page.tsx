@@ -47,12 +47,17 @@ function FirstNetwork() {
             title="No networks yet"
             description={
               me.data?.super_user
-                ? 'Create the first network to start inviting members and running campaigns.'
+                ? 'Create the first network to start inviting members and running campaigns, or a sandbox with sample data to try the console on.'
                 : 'This key has no access to any network. Ask an administrator to invite you.'
             }
             action={
               <div className="flex flex-wrap justify-center gap-2">
-                {me.data?.super_user && <CreateNetworkDialog />}
+                {me.data?.super_user && (
+                  <>
+                    <CreateNetworkDialog />
+                    <CreateNetworkDialog sandbox wide />
+                  </>
+                )}
                 <Button
                   variant="ghost"
                   size="sm"

@@ -8,6 +8,7 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useDeferredValue, useState, type ReactNode } from 'react';
 import type { SEARCH_RESULT_TYPES } from '@/server/routers/search/search.types';
 import { overlayClasses } from '@/app/(console)/_components/ui/dialog';
+import { TestBadge } from '@/app/(console)/_components/test-mode';
 import { networkPath, useCanAdminister, useNetworks } from '@/app/(console)/_lib/network';
 import { objectLink } from '@/app/(console)/_lib/object-links';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
@@ -131,6 +132,7 @@ export default function CommandPalette({
                     <Item key={n.id} value={`network:${n.id}`} onSelect={() => go(networkPath(n.id))}>
                       <Network className="size-4 shrink-0 text-slate-500" aria-hidden />
                       <span className="min-w-0 flex-1 truncate">{n.name}</span>
+                      {n.mode === 'test' && <TestBadge className="shrink-0" />}
                       {n.id === networkId && <span className="text-xs text-slate-600">This network</span>}
                     </Item>
                   ))}

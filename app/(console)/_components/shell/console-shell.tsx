@@ -8,13 +8,15 @@ import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { cn } from '@/app/(console)/_lib/cn';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
-import { networkPath, useMe, useNetworkRole, useNetworks } from '@/app/(console)/_lib/network';
+import { networkPath, useMe, useNetwork, useNetworkRole, useNetworks } from '@/app/(console)/_lib/network';
 import { SIGN_IN_PATH } from '@/app/(console)/_lib/providers';
 import { signOutNow } from '@/app/(console)/_lib/sign-out';
+import type { RouterOutputs } from '@/app/(console)/_lib/trpc';
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Select } from '@/app/(console)/_components/ui/select';
 import { Skeleton } from '@/app/(console)/_components/ui/skeleton';
+import { TestBadge, TestNetworkNotice } from '@/app/(console)/_components/test-mode';
 import { CreateNetworkDialog } from './create-network-dialog';
 import { SearchButton, useSearchPalette } from './search-launcher';
 import { ThemeToggle } from './theme-toggle';
@@ -102,7 +104,10 @@ export function ConsoleShell({ networkId, children }: { networkId: string; child
       {/* Its grid column is named: for the frame between the window widening (CSS) and React
           rendering the side bar, the page would otherwise take the side bar's 16rem column. */}
       <main id="main" tabIndex={-1} className="min-w-0 px-4 py-6 focus:outline-none sm:px-6 lg:col-start-2 lg:px-10 lg:py-8">
-        <div className="mx-auto max-w-6xl">{children}</div>
+        <div className="mx-auto max-w-6xl">
+          <TestModeNotice networkId={networkId} />
+          {children}
+        </div>
       </main>
     </div>
   );
@@ -118,10 +123,17 @@ export function BrandName() {
   );
 }
 
-/** The narrow screens' header: which network this is (the switcher is in the drawer). */
+/** Above every page of a test network, so a sandbox is never taken for the real thing. */
+function TestModeNotice({ networkId }: { networkId: string }) {
+  const network = useNetwork(networkId);
+  return network?.mode === 'test' ? <TestNetworkNotice className="mb-6" /> : null;
+}
+
+/** The narrow screens' header: which network this is, and whether it is a test network (the switcher is in the drawer). */
 function CurrentNetwork({ networkId }: { networkId: string }) {
   const networks = useNetworks();
-  const name = networks.data?.items.find((network) => network.id === networkId)?.name;
+  const network = useNetwork(networkId);
+  const name = network?.name;
   return (
     <IntentLink href="/console" className="flex min-w-0 items-center gap-2 rounded-md text-slate-900" data-testid="header-network">
       <Brand className="size-5 shrink-0 text-indigo-600" aria-hidden />
@@ -131,6 +143,7 @@ function CurrentNetwork({ networkId }: { networkId: string }) {
           {name ?? (networks.isPending ? 'Loading…' : networkId)}
         </span>
       </span>
+      {network?.mode === 'test' && <TestBadge className="shrink-0" />}
     </IntentLink>
   );
 }
@@ -206,15 +219,19 @@ function NetworkSwitcher({ networkId, onSwitch }: { networkId: string; onSwitch?
   const networks = useNetworks();
   const me = useMe();
   const items = networks.data?.items ?? [];
+  const current = useNetwork(networkId);
   // Keep the section when switching: /console/n/A/webhooks → /console/n/B/webhooks.
   const section = pathname.split('/').slice(4, 5).join('/');
   // The switcher renders twice (side bar and drawer): ids must differ.
   const id = useId();
   return (
     <div className="space-y-2">
-      <label htmlFor={id} className="text-xs font-medium tracking-wide text-slate-500 uppercase">
-        Network
-      </label>
+      <div className="flex min-h-5 items-center justify-between gap-2">
+        <label htmlFor={id} className="text-xs font-medium tracking-wide text-slate-500 uppercase">
+          Network
+        </label>
+        {current?.mode === 'test' && <TestBadge />}
+      </div>
       {networks.isPending ? (
         <Skeleton className="h-9 w-full" />
       ) : (
@@ -227,16 +244,40 @@ function NetworkSwitcher({ networkId, onSwitch }: { networkId: string; onSwitch?
           }}
         >
           {!items.some((network) => network.id === networkId) && <option value={networkId}>{networkId}</option>}
-          {items.map((network) => (
-            <option key={network.id} value={network.id}>
-              {network.name}
-            </option>
-          ))}
+          <NetworkOptions items={items} />
         </Select>
       )}
       {networks.isError && <p className="text-xs text-red-700">Could not load your networks.</p>}
-      {me.data?.super_user && <CreateNetworkDialog triggerClassName="w-full" />}
+      {me.data?.super_user && (
+        <>
+          <CreateNetworkDialog triggerClassName="w-full" />
+          <CreateNetworkDialog sandbox triggerClassName="w-full" />
+        </>
+      )}
     </div>
+  );
+}
+
+type ListedNetwork = RouterOutputs['networks']['list']['items'][number];
+
+/**
+ * The switcher's options. A native <select> draws no badge in an option, so once there are test
+ * networks they are a group of their own, named as such (and live ones another).
+ */
+function NetworkOptions({ items }: { items: ListedNetwork[] }) {
+  const option = (network: ListedNetwork) => (
+    <option key={network.id} value={network.id}>
+      {network.name}
+    </option>
+  );
+  const test = items.filter((network) => network.mode === 'test');
+  if (test.length === 0) return items.map(option);
+  const live = items.filter((network) => network.mode !== 'test');
+  return (
+    <>
+      {live.length > 0 && <optgroup label="Live networks">{live.map(option)}</optgroup>}
+      <optgroup label="Test networks (sandboxes)">{test.map(option)}</optgroup>
+    </>
   );
 }
 

@@ -13,6 +13,7 @@ import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_compone
 import { Input } from '@/app/(console)/_components/ui/input';
 import { LoadingBlock } from '@/app/(console)/_components/ui/skeleton';
 import { ErrorState, PageHeader } from '@/app/(console)/_components/ui/states';
+import { LIVE_MODE_MEANING, ModeName, TEST_MODE_MEANING } from '@/app/(console)/_components/test-mode';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { useCanAdminister, useNetworkId, useNetworkRole } from '@/app/(console)/_lib/network';
 import { problemOf } from '@/app/(console)/_lib/problem';
@@ -71,7 +72,7 @@ export function NetworkSettings() {
 
   return (
     <>
-      <PageHeader title="Network settings" description="This network’s name and the rules its API keys follow." />
+      <PageHeader title="Network settings" description="This network’s name, its mode, and the rules its API keys follow." />
       {network.error ? (
         <ErrorState error={network.error} onRetry={() => network.refetch()} />
       ) : !network.data || !role ? (
@@ -91,7 +92,7 @@ function NetworkIdentity({ network: n }: { network: Network }) {
     <Card aria-labelledby="network-heading">
       <CardContent>
         <h2 id="network-heading" className="sr-only">
-          Name and id
+          Name, id and mode
         </h2>
         {/* A pair per line beside each other from sm up; on a phone each value right under its label. */}
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
@@ -108,6 +109,15 @@ function NetworkIdentity({ network: n }: { network: Network }) {
                 {n.id}
               </span>
               <CopyButton value={n.id} label="Copy the network’s id" />
+            </dd>
+          </div>
+          <div className="space-y-0.5 sm:contents">
+            <dt className="font-medium text-slate-600">Mode</dt>
+            <dd className="min-w-0 space-y-1" data-testid="network-mode">
+              <ModeName mode={n.mode} />
+              <p className="max-w-prose text-xs text-slate-600">
+                {n.mode === 'test' ? `A sandbox. ${TEST_MODE_MEANING}` : LIVE_MODE_MEANING} Fixed when the network was created.
+              </p>
             </dd>
           </div>
           <div className="space-y-0.5 sm:contents">
