@@ -8,13 +8,10 @@ export const eventEnvelopeSchema = z
     type: eventTypeSchema,
     occurred_at: timestamp,
     data: z.record(z.string(), z.unknown()).meta({ description: 'As the type’s `data_schema` describes.' }),
-    test: z
-      .literal(true)
-      .optional()
-      .meta({
-        description:
-          'Present (true) only on a test event sent with POST …/webhooks/{webhookId}/test and on every delivery of a test network (a sandbox).',
-      }),
+    test: z.literal(true).optional().meta({
+      description:
+        'Present (true) only on a test event sent with POST …/webhooks/{webhookId}/test and on every delivery of a test network (a sandbox).',
+    }),
   })
   .meta({ id: 'EventEnvelope', description: 'The JSON body of a webhook delivery.' });
 

@@ -21,12 +21,10 @@ export const deliverySchema = z
     webhook_id: idField('whk'),
     event_id: idField('evt').nullable().meta({ description: 'The event delivered; null for a test event, which is not in the event log.' }),
     event_type: z.string(),
-    test: z
-      .boolean()
-      .meta({
-        description:
-          'True for a test event (POST …/webhooks/{webhookId}/test) and for every delivery of a test network: the body says `"test": true` and the request carries `X-Service-Test: true`.',
-      }),
+    test: z.boolean().meta({
+      description:
+        'True for a test event (POST …/webhooks/{webhookId}/test) and for every delivery of a test network: the body says `"test": true` and the request carries `X-Service-Test: true`.',
+    }),
     status: deliveryStatusSchema,
     attempt_count: z.number().int(),
     last_status_code: z.number().int().nullable(),

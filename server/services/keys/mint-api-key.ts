@@ -136,8 +136,7 @@ async function assertOwnerHolds(tx: Queryable, input: MintApiKeyInput): Promise<
  * is either in force already or waits for this key: the check holds at commit):
  *  - its mode (docs/keys-and-roles.md#test-and-live): theirs, and one mode only (400 otherwise); a
  *    console session, which covers all its person's networks, is live if any of them is. A key with
- *    no scope (a super_user's) takes the service's, APP_ENV. A creator must act in the key's mode:
- *    a `sk_test_` super_user key mints nothing for a live network (403);
+ *    no scope (a super_user's) takes the service's, APP_ENV (who may make it: `assertCreatorReachesLive`);
  *  - when it ends, within the shortest `max_key_lifetime_days` among them (G14): past it is a 400
  *    naming the limit (or, for an inherited end, the limit's end), and no end is that limit's.
  */
