@@ -6,19 +6,25 @@
  * members and service accounts; create and delete service accounts; invite; accept
  * with the token alone or with some key; demote, promote, remove members; sign in
  * with an emailed link and sign out; replay an earlier POST with its Idempotency-Key), each made by a randomly chosen key the
- * model holds: the run's super_user key, administrators', read_only and service
- * account keys, and whatever earlier steps obtained. Each run starts from a fresh
- * world built through the API (tests/support/credentials-model/world.ts); one more
- * step puts a person's multi-network key straight into the database, since no API
- * call makes one but the rulebook says how they are treated.
+ * model holds: the run's super_user keys (a live one and a test one), administrators',
+ * read_only and service account keys, and whatever earlier steps obtained. The service is
+ * a live deployment of the file's own (APP_ENV=live: tests/support/credentials-model/service.ts)
+ * whose mail reaches a real SMTP receiver on loopback, where invitation tokens and sign-in
+ * links are read. Each run starts from a fresh world built through the API (…/world.ts):
+ * live networks A and B and test network C, so that people, sessions and keys meet both
+ * modes. One more step puts a person's multi-network key straight into the database, of
+ * either mode, since no API call makes one but the rulebook says how they are treated.
  *
  * For every step the model (…/model.ts) predicts allowed or refused (with the
- * rulebook's status where it names one) and the effect; after every step, over
- * HTTP (…/checks.ts): GET /v1/me for every token equals the modelled access (401
- * once revoked) and stays within its creator's access at creation; every network's
- * key list holds exactly its network keys, each showing only that network; the
- * caller's own key list holds only keys it covers; every created key works as
- * advertised.
+ * rulebook's status where it names one) and the effect, the mode of every key it makes
+ * included (its networks': a mix is a 400 naming `scopes` but for a session; with no scope,
+ * APP_ENV's; a creator acting in it, else 403); after every step, over HTTP (…/checks.ts):
+ * GET /v1/me for every token equals the modelled access — a key acts on networks of its
+ * mode, a live super_user key and a live session on test ones too — (401 once revoked) and
+ * stays within its creator's access at creation; every key has its predicted mode (token
+ * prefix and `environment`); every network's key list holds exactly its network keys, each
+ * showing only that network; the caller's own key list holds only keys it covers; every
+ * created key works as advertised.
  *
  * Not modelled: expiry and rotation grace periods (time), the operator losing its
  * last super_user key (the shared bootstrap key must outlive every run), rate limits.
@@ -39,17 +45,17 @@
  *                                     member would otherwise hide
  *   CREDENTIALS_MODEL_RELAX           comma-separated rules to stop enforcing, to look past a hole
  *                                     already found (RELAXATIONS in …/model.ts): token-accept,
- *                                     network-lists, working-scopes. Never set in CI.
+ *                                     network-lists, working-scopes, scopeless-mode. Never set in CI.
  *   CREDENTIALS_MODEL_SHRINK_SECONDS  how long to shrink a failure before reporting it (default 120)
  *   CREDENTIALS_MODEL_TRACE           set: print every run's steps (with statuses), passing or not
  */
 import fc from 'fast-check';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_COMMANDS, scriptedSteps, scriptOf, type ScriptedStep } from '@/tests/support/credentials-model/commands';
 import { addStats, emptyStats, type Real, type Stats } from '@/tests/support/credentials-model/http';
-import { RELAXATIONS, type Relaxation } from '@/tests/support/credentials-model/model';
-import { buildWorld, ROSTERS, setupNotes, type WorldKind } from '@/tests/support/credentials-model/world';
+import { relaxations } from '@/tests/support/credentials-model/model';
+import { useLiveService } from '@/tests/support/credentials-model/service';
+import { buildWorld, ROSTERS, setupNotes, WorldPool, type WorldKind } from '@/tests/support/credentials-model/world';
 import { reportReliability } from '@/tests/support/reliability';
 
 const RUNS = process.env.CREDENTIALS_MODEL_RUNS ? Number(process.env.CREDENTIALS_MODEL_RUNS) : undefined;
@@ -57,19 +63,11 @@ const MAX_COMMANDS = Number(process.env.CREDENTIALS_MODEL_MAX_COMMANDS ?? 45);
 const SEED = process.env.CREDENTIALS_MODEL_SEED ? Number(process.env.CREDENTIALS_MODEL_SEED) : undefined;
 const PATH = process.env.CREDENTIALS_MODEL_PATH;
 const SHRINK_MS = Number(process.env.CREDENTIALS_MODEL_SHRINK_SECONDS ?? 120) * 1000;
+/** Worlds built ahead of the runs that take them (a world waits mostly for its invitation emails). */
+const WORLDS_AHEAD = 2;
 
 const WORLD = (process.env.CREDENTIALS_MODEL_WORLD ?? 'shared') as WorldKind;
 if (!(WORLD in ROSTERS)) throw new Error(`CREDENTIALS_MODEL_WORLD: one of ${Object.keys(ROSTERS).join(', ')}`);
-
-function relaxations(): ReadonlySet<Relaxation> {
-  const names =
-    process.env.CREDENTIALS_MODEL_RELAX?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean) ?? [];
-  const unknown = names.filter((n) => !(n in RELAXATIONS));
-  if (unknown.length) throw new Error(`CREDENTIALS_MODEL_RELAX: unknown ${unknown.join(', ')}; known: ${Object.keys(RELAXATIONS).join(', ')}`);
-  return new Set(names as Relaxation[]);
-}
 
 /** Operations by name with how often each is drawn; undefined: every operation at its own weight. */
 type Weights = Record<string, number> | undefined;
@@ -192,7 +190,7 @@ const REGRESSIONS: Regression[] = [
       },
       { op: 'mintOwnKey', params: { actor: by(3, 0), scopes: [{ network: { from: 'actor', index: 0 }, role: 'administrator' }], superUser: false } },
     ],
-    trace: ['carol#6[administrator@A] mints own key with read_only@A', 'carol#12[read_only@A] mints own key with administrator@A'],
+    trace: ['carol#6[administrator@A] mints own key with read_only@A', 'carol#13[read_only@A] mints own key with administrator@A'],
   },
   {
     hole: 'an invitation outlives the key that sent it, taken out of its network (invariant 8: revokeInvitationsSentByKey and the sending-key check left out)',
@@ -237,12 +235,65 @@ const REGRESSIONS: Regression[] = [
       { op: 'acceptWithToken', params: { invitation: { index: 0, open: false, orphaned: false } } },
     ],
     trace: [
-      'bob#5[administrator@B] invites new guest12 to network B as read_only',
+      'bob#5[administrator@B] invites new guest13 to network B as read_only',
       'op#1[super_user] mints a key for member dave (active administrator of B) in network B as read_only',
       'dave#7[administrator@B] mints a key for member dave (active administrator of B) in network B as administrator',
-      'dave#15[administrator@B] revokes bob#5[administrator@B] in network B',
-      'the invitation token alone accepts inv#13 (new guest12 to B as read_only, from bob, revoked)',
+      'dave#16[administrator@B] revokes bob#5[administrator@B] in network B',
+      'the invitation token alone accepts inv#14 (new guest13 to B as read_only, from bob, revoked)',
     ],
+  },
+  // Modes (a live deployment with test network C): each derived from a run of the model with the
+  // rule's prediction flipped, which failed there; each fails if the server breaks that rule.
+  {
+    hole: 'a live session does not reach its person’s test networks, or a key other than a session’s spans both modes (keyMode’s one-mode check left out)',
+    found: 'the model predicting that mixing is allowed: suite every operation, seed 1018908520',
+    world: 'shared',
+    steps: [
+      { op: 'signIn', params: { person: 3 } },
+      { op: 'mintOwnKey', params: { actor: by(0, 0), scopes: { modes: 1, role: 'read_only' }, superUser: false } },
+    ],
+    trace: ['dave signs in with an emailed link', 'dave#13[administrator@B,administrator@C] mints own key with read_only@B,read_only@C'],
+  },
+  {
+    hole: 'a test key acts on the live networks it is scoped to (actsInMode left out of the principal)',
+    found: 'the model predicting that a test key acts on live networks: suite replays, seed 500709113',
+    world: 'shared',
+    steps: [
+      { op: 'seedMultiNetworkKey', params: { person: 0, mode: 'test' } },
+      {
+        op: 'invite',
+        params: { actor: by(1, 0), network: { from: 'any', index: 0 }, whom: { kind: 'new', index: 0 }, role: 'read_only' },
+      },
+    ],
+    trace: [
+      'the database gets a multi-network key alice#13[test: no scopes]',
+      'alice#13[test: no scopes] invites new guest14 to network A as read_only',
+    ],
+  },
+  {
+    hole: 'a test super_user key makes a key for a live network (the creator’s mode not checked)',
+    found: 'the model predicting no creator rule: suite every operation, seed -1785132007',
+    world: 'shared',
+    steps: [{ op: 'mintOwnKey', params: { actor: by(0, 0), scopes: [{ network: { from: 'any', index: 0 }, role: 'read_only' }], superUser: false } }],
+    trace: ['op#12[test super_user] mints own key with read_only@A'],
+  },
+  {
+    hole: 'a test super_user key rotates the operator’s live super_user key, and so holds a live super_user token (the creator’s mode not checked for a key with no scope)',
+    found:
+      'suite invitations and membership, seed 860468827, on the code of the day the modes came (CREDENTIALS_MODEL_RELAX=scopeless-mode looks past it)',
+    world: 'shared',
+    steps: [{ op: 'rotateOwnKey', params: { actor: by(0, 0), target: own(1) } }],
+    trace: ['op#12[test super_user] rotates own key op#1[super_user]'],
+  },
+  {
+    hole: 'a rotation changes the key’s mode (the replacement takes APP_ENV’s); a person of test networks only gets a live session',
+    found: 'the model predicting that a replacement has APP_ENV’s mode: suite replays, seed -2145929310',
+    world: 'shared',
+    steps: [
+      { op: 'rotateOwnKey', params: { actor: by(0, 1), target: own(0) } },
+      { op: 'signIn', params: { person: 4 } },
+    ],
+    trace: ['op#1[super_user] rotates own key op#12[test super_user]', 'erin signs in with an emailed link'],
   },
 ];
 
@@ -267,19 +318,25 @@ function arbitrariesOf(weights: Weights) {
   });
 }
 
+const service = useLiveService('credentials-model');
+
 describe('credentials model (docs/keys-and-roles.md)', () => {
   const total = emptyStats();
   const relax = relaxations();
-  let database: postgres.Sql;
   let failed = false;
   let pinned = 0;
   const started = Date.now();
+  /** Worlds are built a few runs ahead (WorldPool): their requests count here. */
+  const builds = emptyStats();
+  let worlds: WorldPool;
 
   beforeAll(() => {
-    database = postgres(inject('databaseUrl'), { max: 2, onnotice: () => {} });
+    worlds = new WorldPool(newReal(builds), WORLD, relax, WORLDS_AHEAD);
   });
 
   afterAll(async () => {
+    await worlds.close();
+    addStats(total, builds);
     const seconds = Math.round((Date.now() - started) / 1000);
     const narrowed = [
       process.env.CREDENTIALS_MODEL_COMMANDS && `commands ${process.env.CREDENTIALS_MODEL_COMMANDS}`,
@@ -293,7 +350,8 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
         claim:
           'Random sequences of credential operations (mint, list, rotate, revoke own and network keys; keys for members and service accounts; ' +
           'invitations accepted with the token or a key; demotion, promotion, removal; email sign-in and sign-out; Idempotency-Key replays), each by a random key the model ' +
-          'holds, super_user to adversarially obtained: after every step every token, network key list and created key agreed with docs/keys-and-roles.md',
+          'holds, super_user to adversarially obtained, in a live deployment with live and test networks: after every step every token, its mode, ' +
+          'network key list and created key agreed with docs/keys-and-roles.md',
         figures: {
           suites: SUITES.length,
           'pinned runs': pinned,
@@ -305,13 +363,13 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
         },
       });
     }
-    await database.end();
   });
 
   const newReal = (stats: Stats): Real => ({
-    baseUrl: inject('baseUrl'),
-    bootstrapToken: inject('superToken'),
-    database,
+    baseUrl: service.urls[0]!,
+    bootstrapToken: service.superToken,
+    database: service.sql,
+    mail: service.mail,
     trace: [],
     script: [],
     seenRevoked: new Set(),
@@ -324,7 +382,8 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
       const real = newReal(stats);
       stats.runs += 1;
       try {
-        await fc.asyncModelRun(async () => ({ model: await buildWorld(real, regression.world, relax), real }), scriptedSteps(regression.steps));
+        const world = async () => (regression.world === WORLD ? worlds.take(real) : buildWorld(real, regression.world, relax));
+        await fc.asyncModelRun(async () => ({ model: await world(), real }), scriptedSteps(regression.steps));
       } catch (error) {
         failed = true;
         if (error instanceof Error) error.message += `\n\nThe pinned run (${regression.found}), step by step:\n${real.trace.join('\n')}`;
@@ -353,7 +412,7 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
         const real = newReal(stats);
         stats.runs += 1;
         try {
-          await fc.asyncModelRun(async () => ({ model: await buildWorld(real, WORLD, relax), real }), commands);
+          await fc.asyncModelRun(async () => ({ model: await worlds.take(real), real }), commands);
           if (process.env.CREDENTIALS_MODEL_TRACE) console.log(`run ${stats.runs}:\n${real.trace.join('\n')}`);
         } catch (error) {
           firstFailureAt ??= Date.now();

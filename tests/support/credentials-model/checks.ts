@@ -15,15 +15,20 @@ import {
   keyLifetimeBound,
   ownerId,
   sameOwner,
+  shownAccess,
+  tokenMode,
   within,
   type Access,
   type Key,
+  type Mode,
   type Model,
   type Network,
 } from './model';
 
-function accessFromView(view: { super_user: boolean; scopes: ScopeView[] }): Access {
-  return { superUser: view.super_user, scopes: Object.fromEntries(view.scopes.map((s) => [s.network_id, s.role])) };
+/** What a view shows (a key view says its mode; for GET /v1/me, the token does). */
+function accessFromView(view: { super_user: boolean; scopes: ScopeView[]; environment?: Mode }, mode = view.environment): Access {
+  const scopes = Object.fromEntries(view.scopes.map((s) => [s.network_id, s.role]));
+  return mode ? { superUser: view.super_user, scopes, mode } : { superUser: view.super_user, scopes };
 }
 
 /** What a view shows agrees with the model (not compared while `working-scopes` is relaxed). */
@@ -33,10 +38,38 @@ function agrees(model: Model, shown: Access, modelled: Access): boolean {
   return text(shown) === text(modelled);
 }
 
-/** A key view (GET /v1/apikeys/{id}, list items) shows the key's modelled access. */
+/**
+ * A key view (GET /v1/apikeys/{id}, list items) shows the key's modelled scopes (capped by its
+ * owner's standing, whatever their networks' mode: `shownAccess`) and its mode.
+ */
 export function checkShownAccess(model: Model, key: Key, view: KeyView, what: string): void {
-  if (isLive(model, key) && !agrees(model, accessFromView(view), accessOf(model, key))) {
-    throw violation(`${what} shows ${key.label} with ${JSON.stringify(view.scopes)}; the model says ${describeAccess(model, accessOf(model, key))}`);
+  if (view.environment !== key.mode) throw violation(`${what} shows ${key.label} as a ${view.environment} key; the model says ${key.mode}`);
+  if (isLive(model, key) && !agrees(model, accessFromView(view), shownAccess(model, key))) {
+    throw violation(
+      `${what} shows ${key.label} with ${JSON.stringify(view.scopes)}; the model says ${describeAccess(model, shownAccess(model, key))}`,
+    );
+  }
+}
+
+/**
+ * Every key the model holds has the mode the model predicted when it was made: its token's
+ * prefix (`sk_test_`, `sk_live_`) and `api_keys.environment` (read in one query).
+ */
+export async function checkKeyModes(model: Model, real: Real): Promise<void> {
+  const stored = new Map(
+    (
+      await real.database<
+        Array<{ id: string; environment: Mode }>
+      >`select id, environment from api_keys where id = any(${model.keys.map((k) => k.id)})`
+    ).map((row) => [row.id, row.environment]),
+  );
+  real.stats.checks += 1;
+  for (const key of model.keys) {
+    if (tokenMode(key.token) !== key.mode || stored.get(key.id) !== key.mode) {
+      throw violation(
+        `${key.label} (${key.origin}) must be a ${key.mode} key; its token starts ${key.token.slice(0, 8)} and the database says ${stored.get(key.id) ?? 'nothing'}`,
+      );
+    }
   }
 }
 
@@ -58,7 +91,7 @@ export async function checkEveryToken(model: Model, real: Real): Promise<void> {
       return;
     }
     if (answer.status !== 200) throw violation(`GET /v1/me with live key ${describeKey(model, key)} must answer 200`, answer);
-    const seen = accessFromView(answer.body as MeView);
+    const seen = accessFromView(answer.body as MeView, key.mode);
     if (!within(seen, key.creatorAccess)) {
       throw violation(
         `${key.label} (${key.origin}) acts with ${describeAccess(model, seen)}, beyond what its creator held when it was made (${describeAccess(model, key.creatorAccess)})`,
@@ -93,7 +126,8 @@ export async function checkNetworkKeyList(model: Model, real: Real, network: Net
     if (!key) throw violation(`${what} lists ${item.id}, a key the model does not know`);
     if (!isLive(model, key)) continue;
     if (!isNetworkKey(model, key, network.id)) throw violation(`${what} lists ${name}, which is not a key of ${network.label}`);
-    const expected: Access = { superUser: false, scopes: { [network.id]: accessOf(model, key).scopes[network.id]! } };
+    if (item.environment !== key.mode) throw violation(`${what} shows ${name} as a ${item.environment} key; the model says ${key.mode}`);
+    const expected: Access = { superUser: false, scopes: { [network.id]: shownAccess(model, key).scopes[network.id]! }, mode: key.mode };
     if (!agrees(model, accessFromView(item), expected)) {
       throw violation(`${what} shows ${name} with ${JSON.stringify(item.scopes)}; the model says ${describeAccess(model, expected)}`);
     }
@@ -176,14 +210,20 @@ function checkKeyEnd(model: Model, key: Key, view: KeyView): void {
 
 /**
  * I4: a created key's advertised scopes are its working scopes: the creation answer,
- * GET /v1/me with the new token and GET /v1/apikeys/{id} with it agree with the model.
+ * GET /v1/me with the new token and GET /v1/apikeys/{id} with it agree with the model —
+ * and so does its mode (token prefix and `environment`), which the model predicted.
  */
 export async function checkCreatedKey(model: Model, real: Real, key: Key, view: KeyView): Promise<void> {
   const expected = accessOf(model, key);
   const advertised = accessFromView(view);
   if (view.owner.id !== ownerId(model, key.owner))
     throw violation(`${key.label} was created for owner ${view.owner.id}; the model says ${ownerId(model, key.owner)}`);
-  if (!agrees(model, advertised, expected)) {
+  if (tokenMode(view.token!) !== key.mode || view.environment !== key.mode) {
+    throw violation(
+      `${key.label} (${key.origin}) must be a ${key.mode} key; it was answered as ${view.environment}, its token starting ${view.token!.slice(0, 8)}`,
+    );
+  }
+  if (!agrees(model, advertised, shownAccess(model, key)) || !agrees(model, advertised, expected)) {
     throw violation(
       `${key.label} (${key.origin}) was answered 201 advertising ${describeAccess(model, advertised)}; the model says ${describeAccess(model, expected)}`,
     );

@@ -9,8 +9,16 @@ import fc from 'fast-check';
 import { newId } from '@/db/ids';
 import { generateApiKeyToken, hashToken, tokenStart } from '@/server/auth/tokens';
 import { softAuthenticator } from '@/tests/support/soft-authenticator';
-import { checkCreatedKey, checkEveryToken, checkNetworkKeyList, checkNetworkKeyLists, checkOwnKeyList, checkShownAccess } from './checks';
-import { listAll, post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
+import {
+  checkCreatedKey,
+  checkEveryToken,
+  checkKeyModes,
+  checkNetworkKeyList,
+  checkNetworkKeyLists,
+  checkOwnKeyList,
+  checkShownAccess,
+} from './checks';
+import { post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
 import {
   actorPick,
   foreignPick,
@@ -34,6 +42,7 @@ import {
   usually,
   type NetworkPick,
 } from './picks';
+import { invitationToken } from './world';
 import {
   accessOf,
   activeMembership,
@@ -64,13 +73,16 @@ import {
   expectRevokeOwnKey,
   expectRotateOwnKey,
   expectAddPasskey,
+  expectAdministers,
+  newKeySpec,
   sameOwner,
   expectSignOut,
-  isAdministrator,
   isLive,
   keyById,
   madeBy,
+  isAdministrator,
   networkLabel,
+  networkMode,
   person,
   personByEmail,
   rotationSpec,
@@ -79,6 +91,7 @@ import {
   type Key,
   type Making,
   type Membership,
+  type Mode,
   type Model,
   type Network,
   type NewKeySpec,
@@ -147,7 +160,7 @@ class Step<P> implements fc.AsyncCommand<Model, Real> {
     // Most telling first: a key listed where it must not be, then advertised ≠ working, then every token.
     if (!model.relax.has('network-lists')) await checkNetworkKeyLists(model, real);
     for (const { key, view } of ctx.created) await checkCreatedKey(model, real, key, view);
-    await checkEveryToken(model, real);
+    await Promise.all([checkEveryToken(model, real), checkKeyModes(model, real)]);
     real.stats.ms.checks += Date.now() - performed;
   }
 
@@ -218,10 +231,22 @@ function judge(ctx: StepContext, name: string, answer: Answer, expectation: Expe
       : answer.status >= 400 && (!expectation.statuses.length || expectation.statuses.includes(answer.status));
     if (!fits) throw violation(`${what}: must be ${refusal}`, answer);
     if (carried && answer.status !== success) throw violation(`${what}: must answer ${success} if allowed`, answer);
+    const unsaid = refusalUnsaid(expectation, answer);
+    if (unsaid) throw violation(`${what}: must be ${refusal}, ${unsaid}`, answer);
   }
   count(ctx, `${name} ${carried ? 'allowed' : 'refused'}`);
+  if (!carried && expectation.outcome === 'refused' && expectation.rule) count(ctx, `mode rule: ${expectation.rule} refused`);
   ctx.real.trace[ctx.real.trace.length - 1] += ` [${answer.status}${carried ? '' : `: ${expectation.why}`}]`;
   return carried;
+}
+
+/** A refusal that must say why (the field it names, words of its detail) and does not: what it lacks. */
+export function refusalUnsaid(expectation: Expectation, answer: Answer): string | undefined {
+  if (expectation.outcome !== 'refused' || answer.status < 400) return undefined;
+  const problem = answer.body as { detail?: string; errors?: Array<{ path?: string }> } | undefined;
+  if (expectation.field !== undefined && problem?.errors?.[0]?.path !== expectation.field) return `naming ${expectation.field} in errors[0].path`;
+  if (expectation.detail && !expectation.detail.test(problem?.detail ?? '')) return `its detail matching ${expectation.detail}`;
+  return undefined;
 }
 
 function count(ctx: StepContext, outcome: string): void {
@@ -236,6 +261,8 @@ function remember(model: Model, request: Request, entry: Omit<PostRecord, 'path'
 /** A key the server created: into the model; I4 (advertised = working scopes) is checked after the step. */
 function keep(ctx: StepContext, view: KeyView, spec: NewKeySpec, made: Making, origin: string): Key {
   const key = addKey(ctx.model, { id: view.id, token: view.token!, spec, made, origin });
+  const modes = new Set(Object.keys(key.granted).map((n) => networkMode(ctx.model, n)));
+  count(ctx, `mode: ${key.mode} ${key.session ? 'session' : 'key'} made${modes.size > 1 ? ', on live and test networks' : ''}`);
   ctx.got(describeKey(ctx.model, key));
   ctx.created.push({ key, view });
   return key;
@@ -247,7 +274,30 @@ const nameOf = (model: Model) => `model ${model.tag}`;
 // Own keys: /v1/apikeys
 // ---------------------------------------------------------------------------
 
-type ScopeRequest = 'copy' | 'none' | Array<{ network: NetworkPick; role: Role }>;
+/**
+ * `modes`: scopes that only the mode rules refuse, asked by a key whose scope rules let them
+ * through when there is one: a live network and a test one by a key that acts on both (a live
+ * session of someone in both, a live super_user key) — only a session's key may span both — or
+ * a live network (and sometimes a test one) by a test super_user key, which makes nothing live.
+ */
+type ScopeRequest = 'copy' | 'none' | { modes: number; role: Role } | Array<{ network: NetworkPick; role: Role }>;
+
+/** A live key whose access reaches networks of both modes, or a live test super_user key: the askers of `modes` scopes. */
+function passesScopeRulesAcrossModes(model: Model, key: Key): boolean {
+  const access = accessOf(model, key);
+  const modes = new Set(model.networks.filter((n) => isAdministrator(model, access, n.id) || n.id in access.scopes).map((n) => n.mode));
+  return isLive(model, key) && (modes.size > 1 || (key.superUser && key.mode === 'test'));
+}
+
+function acrossModes(model: Model, actor: Key, pick: number, role: Role): Scopes {
+  const scopes: Scopes = {};
+  const live = model.networks.filter((n) => n.mode === 'live');
+  const test = model.networks.filter((n) => n.mode === 'test');
+  if (live.length) scopes[live[pick % live.length]!.id] = role;
+  // A key acting on both modes asks both; a test one, half the time, its own mode's too.
+  if (test.length && (actor.mode === 'live' || pick % 2)) scopes[test[pick % test.length]!.id] = role;
+  return scopes;
+}
 
 const mintOwnKey = command(3, {
   name: 'mintOwnKey',
@@ -257,17 +307,21 @@ const mintOwnKey = command(3, {
       fc.constant<ScopeRequest>('copy'),
       fc.constant<ScopeRequest>('none'),
       fc.array(fc.record({ network: networkPick, role: rolePick }), { minLength: 1, maxLength: 2 }),
+      fc.record({ modes: fc.nat(), role: rolePick }),
     ),
     superUser: sometimes(5),
   }),
   async perform(ctx, p) {
     const { model } = ctx;
-    const actor = pickActor(model, p.actor);
+    const askers = typeof p.scopes === 'object' && !Array.isArray(p.scopes) ? model.keys.filter((k) => passesScopeRulesAcrossModes(model, k)) : [];
+    const actor = askers.length ? newest(askers, p.actor.key) : pickActor(model, p.actor);
     let scopes: Scopes | undefined;
     if (p.scopes === 'none') scopes = {};
     if (Array.isArray(p.scopes)) {
       scopes = {};
       for (const s of p.scopes) scopes[pickNetwork(model, actor, undefined, s.network).id] ??= s.role;
+    } else if (typeof p.scopes === 'object') {
+      scopes = acrossModes(model, actor, p.scopes.modes, p.scopes.role);
     }
     const body: Record<string, unknown> = { key_name: nameOf(model) };
     if (scopes) body.scopes = Object.entries(scopes).map(([network_id, role]) => ({ network_id, role }));
@@ -335,7 +389,7 @@ const rotateOwnKey = command(3, {
     const request = post(`/apikeys/${target.id}/rotate`, actor.token, { grace_period_seconds: 0 });
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'rotateOwnKey', answer, expectation, 201)) {
-      const spec = rotationSpec(target);
+      const spec = rotationSpec(model, target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} with POST /v1/apikeys/{id}/rotate`);
       key.endInherited = true;
       applyRotation(target, key.id);
@@ -368,27 +422,11 @@ const revokeOwnKey = command(2, {
 // Signing in as a person: /v1/sign-in/email, /v1/sign-in, /v1/sign-out
 // ---------------------------------------------------------------------------
 
-/**
- * Ask for a sign-in link for `email` and read it as its owner would: the run's service has no
- * SMTP_URL, so the worker's email waits in the outbox, which the operator's key reads.
- */
+/** Ask for a sign-in link for `email` and read it as its owner would: from the mailbox the service's SMTP_URL reaches. */
 async function mailedSignInLink(real: Real, email: string): Promise<string> {
-  const signInEmails = async () =>
-    (await listAll<{ id: string; kind: string }>(real, `/emails?to=${encodeURIComponent(email)}`, real.bootstrapToken)).items
-      .filter((e) => e.kind === 'sign_in')
-      .map((e) => e.id);
-  const before = new Set(await signInEmails());
   const asked = await send(real, post('/sign-in/email', '', { email }));
   if (asked.status !== 202) throw violation(`POST /v1/sign-in/email for ${email} must answer 202`, asked);
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-    const fresh = (await signInEmails()).find((id) => !before.has(id));
-    if (!fresh) continue;
-    const mail = await send(real, { method: 'GET', path: `/emails/${fresh}`, token: real.bootstrapToken });
-    const token = /#token=(sil_\w+)/.exec((mail.body as { link: string | null }).link ?? '')?.[1];
-    if (!token) throw violation(`the sign-in email to ${email} carries no link`, mail);
-    return token;
-  }
-  throw violation(`no sign-in link reached the outbox for ${email} within 20 s`);
+  return real.mail.signInToken(email);
 }
 
 const signIn = command(2, {
@@ -403,8 +441,7 @@ const signIn = command(2, {
     const answer = await send(real, post('/sign-in', await mailedSignInLink(real, signer.email), {}));
     if (judge(ctx, 'signIn', answer, { outcome: 'allowed', why: 'a person signs in with their emailed link' }, 201)) {
       const { spec, made } = applySignIn(model, signer);
-      const key = keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in`);
-      key.session = true;
+      keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in`);
     }
   },
 });
@@ -456,8 +493,7 @@ const signInWithPasskey = command(2, {
     const answer = await send(real, post('/sign-in/passkey', '', { challenge_id, response }));
     if (judge(ctx, 'signInWithPasskey', answer, { outcome: 'allowed', why: 'a person signs in with their passkey' }, 201)) {
       const { spec, made } = applySignIn(model, signer);
-      const key = keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in/passkey`);
-      key.session = true;
+      keep(ctx, (answer.body as { api_key: KeyView }).api_key, spec, made, `${signer.label}'s session, from POST /v1/sign-in/passkey`);
     }
   },
 });
@@ -514,14 +550,12 @@ const listNetworkKeys = command(1, {
     const actor = pickActor(model, p.actor);
     const network = pickNetwork(model, actor, undefined, p.network);
     ctx.say(`${describeKey(model, actor)} lists the keys of network ${network.label}`);
-    if (isLive(model, actor) && isAdministrator(accessOf(model, actor), network.id)) {
+    const expectation = expectAdministers(model, actor, network.id);
+    if (expectation.outcome === 'allowed') {
       count(ctx, 'listNetworkKeys allowed');
       return checkNetworkKeyList(model, ctx.real, network, actor.token, describeKey(model, actor));
     }
     const answer = await send(ctx.real, { method: 'GET', path: `/networks/${network.id}/apikeys`, token: actor.token });
-    const expectation: Expectation = isLive(model, actor)
-      ? { outcome: 'refused', statuses: [403], why: `the calling key does not administer ${network.label}` }
-      : { outcome: 'refused', statuses: [401], why: 'the calling key is revoked' };
     judge(ctx, 'listNetworkKeys', answer, expectation, 200);
   },
 });
@@ -555,7 +589,7 @@ const rotateNetworkKey = command(3, {
     const request = post(`/networks/${network.id}/apikeys/${target.id}/rotate`, actor.token, { grace_period_seconds: 0 });
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'rotateNetworkKey', answer, expectation, 201)) {
-      const spec = rotationSpec(target);
+      const spec = rotationSpec(model, target);
       const key = keep(ctx, answer.body as KeyView, spec, made, `rotated from ${target.label} by ${actor.label} through network ${network.label}`);
       key.endInherited = true;
       applyRotation(target, key.id);
@@ -658,7 +692,7 @@ const createServiceAccount = command(1, {
     if (judge(ctx, 'createServiceAccount', answer, expectation, 201)) {
       const created = answer.body as { id: string; api_key: KeyView };
       model.serviceAccounts.push({ id: created.id, label, networkId: network.id, role: p.role, deleted: false });
-      const spec: NewKeySpec = { owner: { kind: 'serviceAccount', label }, superUser: false, granted: { [network.id]: p.role } };
+      const spec = newKeySpec(model, { kind: 'serviceAccount', label }, false, { [network.id]: p.role });
       const key = keep(ctx, created.api_key, spec, made, `${label}’s first key, created by ${actor.label}`);
       remember(model, request, {
         kind: 'createServiceAccount',
@@ -720,12 +754,14 @@ const invite = command(3, {
     const request = post(`/networks/${network.id}/invitations`, actor.token, { email, role: p.role });
     const answer = await send(ctx.real, request);
     if (judge(ctx, 'invite', answer, expectation, 201)) {
-      const created = answer.body as { id: string; token: string };
+      // Live mode answers without the token: it is read from the invitee's mailbox when someone accepts.
+      const created = answer.body as { id: string; token?: string; email_id: string };
       model.counter += 1;
       const label = `inv#${model.counter}`;
       model.invitations.push({
         id: created.id,
         token: created.token,
+        emailId: created.email_id,
         label,
         networkId: network.id,
         email,
@@ -759,9 +795,8 @@ async function accept(ctx: StepContext, name: string, invitation: Invitation, vi
   const { model } = ctx;
   ctx.say(`${via ? describeKey(model, via) : 'the invitation token alone'} accepts ${describeInvitation(model, invitation)}`);
   const expectation = expectAccept(model, invitation, via);
-  const request = via
-    ? post('/invitations/accept', via.token, { invitation_token: invitation.token })
-    : post('/invitations/accept', invitation.token, {});
+  const token = (invitation.token ??= await invitationToken(ctx.real, { email_id: invitation.emailId }));
+  const request = via ? post('/invitations/accept', via.token, { invitation_token: token }) : post('/invitations/accept', token, {});
   const answer = await send(ctx.real, request);
   if (!judge(ctx, name, answer, expectation, 201)) {
     if (invitation.contested && answer.status === 409) invitation.status = 'revoked';
@@ -900,14 +935,17 @@ const replay = command(3, {
 });
 
 /**
- * A person's key on all their networks at once. No API call makes one (every creation
- * is bounded by one creator key's networks), but the rulebook handles them (network
- * revoke takes one scope away; network rotate refuses them), and the CLI or an older
- * version could have made them: the model inserts one straight into the database.
+ * A person's key on all their networks at once, of either mode. No API call makes one (every
+ * creation is bounded by one creator key's networks, and a key other than a session's has one
+ * mode), but the rulebook handles them (network revoke takes one scope away; network rotate
+ * refuses them; a scope on a network of the other mode is dropped: a test key never acts on a
+ * live network), and the CLI or a version from before modes could have made them: the model
+ * inserts one straight into the database — dave's on a live and a test network, alice's test key
+ * on two live ones. (A test deployment, where a live token is refused, gets test keys only.)
  */
 const seedMultiNetworkKey = command(1, {
   name: 'seedMultiNetworkKey',
-  params: fc.record({ person: fc.nat() }),
+  params: fc.record({ person: fc.nat(), mode: fc.constantFrom<Mode>('live', 'test') }),
   applicable: (model) => multiNetworkPeople(model).length > 0,
   async perform(ctx, p) {
     const { model, real } = ctx;
@@ -915,7 +953,7 @@ const seedMultiNetworkKey = command(1, {
     const who = people[p.person % people.length]!;
     const granted: Scopes = {};
     for (const m of model.memberships) if (m.person === who && m.status === 'active') granted[m.networkId] = m.role;
-    const environment = real.bootstrapToken.startsWith('sk_live_') ? 'live' : 'test';
+    const environment = model.appMode === 'live' ? p.mode : 'test';
     const token = generateApiKeyToken(environment);
     const id = newId('apiKey');
     await real.database`insert into api_keys (id, name, token_hash, start, environment, user_id)
@@ -926,9 +964,9 @@ const seedMultiNetworkKey = command(1, {
     const key = addKey(model, {
       id,
       token,
-      spec: { owner: { kind: 'person', label: who }, superUser: false, granted },
+      spec: { owner: { kind: 'person', label: who }, superUser: false, granted, mode: environment },
       // No key of theirs made it: it does not prove who they are (identifies_owner defaults to false).
-      made: { creatorAccess: { superUser: true, scopes: {} }, provesIdentity: false },
+      made: { creatorAccess: { superUser: true, scopes: {}, mode: model.appMode }, provesIdentity: false },
       origin: `a multi-network key of ${who} put in the database`,
     });
     ctx.say(`the database gets a multi-network key ${describeKey(model, key)}`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { api, type ApiResponse } from '@/tests/support/api';
+import type { Mailbox } from './service';
 
 /** What the credentials model sends and counts: one server, one bootstrap super_user token. */
 export interface Real {
@@ -9,6 +10,8 @@ export interface Real {
   bootstrapToken: string;
   /** The run's database, for the one thing the API cannot do: seed a person's multi-network key. */
   database: Sql;
+  /** The service's outgoing mail, where invitation tokens and sign-in links are read (live mode answers without them). */
+  mail: Mailbox;
   /** This run's operations as they were resolved, for the failure message. */
   trace: string[];
   /** The same steps as operations and picks (`ScriptedStep`s, commands.ts): a failure prints them to be pinned. */
@@ -54,6 +57,8 @@ export interface ScopeView {
 export interface KeyView {
   id: string;
   token?: string;
+  /** Its mode: `sk_test_` or `sk_live_`. */
+  environment: 'test' | 'live';
   super_user: boolean;
   scopes: ScopeView[];
   owner: { type: 'person' | 'service_account'; id: string };

@@ -24,10 +24,21 @@ function lowerRole(a: Role, b: Role): Role {
 /** Network id → role. */
 export type Scopes = Record<string, Role>;
 
+/**
+ * A network's mode, and a key's (`sk_test_` / `sk_live_`, its `environment`): rulebook "Test and
+ * live"; the server's rule is `actsInMode` in server/auth/principal.ts.
+ */
+export type Mode = 'test' | 'live';
+
 /** What a key can do now (GET /v1/me), or what a creator held when it made a key. */
 export interface Access {
   superUser: boolean;
   scopes: Scopes;
+  /**
+   * The key's mode (undefined: an owner's standing, no key's): a super_user key reaches the
+   * networks it acts in the mode of — a live one every network, a test one test networks only.
+   */
+  mode?: Mode;
 }
 
 export type Owner = { kind: 'person'; label: string } | { kind: 'serviceAccount'; label: string };
@@ -35,6 +46,8 @@ export type Owner = { kind: 'person'; label: string } | { kind: 'serviceAccount'
 export interface Network {
   id: string;
   label: string;
+  /** Fixed when it was created (`POST /v1/networks {"mode"}`). */
+  mode: Mode;
   /** `max_key_lifetime_days` (rulebook "Creating keys", 4): null, no limit (test mode's default). */
   maxKeyLifetimeDays: number | null;
 }
@@ -46,8 +59,9 @@ export interface Person {
   /** The platform operator: holds super_user keys (the run's bootstrap key never goes away). */
   operator: boolean;
   /**
-   * Signed in with an emailed link at least once (rulebook "Who owns an email address"): from
-   * then on only keys made after that prove who the person is. Test mode's acceptances prove nothing.
+   * The address is proven (rulebook "Who owns an email address"): by an emailed sign-in link, or
+   * in live mode by accepting with the token alone (the token reached only the mailbox); test
+   * mode's acceptances prove nothing. The first proof ends the proof of every key made before it.
    */
   proven?: boolean;
   /** The person's device, once a session of theirs added a passkey (`POST /v1/me/passkeys`). */
@@ -77,6 +91,8 @@ export interface Key {
   label: string;
   owner: Owner;
   superUser: boolean;
+  /** Its mode, as the model predicted it when the key was made (`modeOfNewKey`); its token says it (`sk_<mode>_`). */
+  mode: Mode;
   /**
    * The scopes the key holds now: demotion lowers them, removal takes one away for good
    * (rulebook "Removal is final"); a key left with none still identifies its owner.
@@ -105,7 +121,9 @@ export interface Key {
 
 export interface Invitation {
   id: string;
-  token: string;
+  /** Live mode answers without it: read from the invitee's mailbox when first needed (`email_id` names the email). */
+  token: string | undefined;
+  emailId: string;
   label: string;
   networkId: string;
   email: string;
@@ -150,11 +168,26 @@ export const RELAXATIONS = {
   'network-lists': 'the network key lists are not checked after every step',
   'working-scopes':
     'the scopes views and GET /v1/me show are not compared with the model (tokens must still answer, 401 once revoked, within their creator’s access)',
+  'scopeless-mode':
+    'a key with no scope (a super_user’s, or one left with none) may be minted or rotated by a key of the other mode: it takes APP_ENV’s mode, whoever makes it (the rule: 403)',
 } as const;
 export type Relaxation = keyof typeof RELAXATIONS;
 
+/** The relaxations CREDENTIALS_MODEL_RELAX names (comma-separated), for both model-based tests. */
+export function relaxations(names = process.env.CREDENTIALS_MODEL_RELAX ?? ''): ReadonlySet<Relaxation> {
+  const asked = names
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = asked.filter((n) => !(n in RELAXATIONS));
+  if (unknown.length) throw new Error(`CREDENTIALS_MODEL_RELAX: unknown ${unknown.join(', ')}; known: ${Object.keys(RELAXATIONS).join(', ')}`);
+  return new Set(asked as Relaxation[]);
+}
+
 export interface Model {
   relax: ReadonlySet<Relaxation>;
+  /** The service's APP_ENV: the mode of a key with no scope (a super_user's). */
+  appMode: Mode;
   networks: Network[];
   persons: Person[];
   memberships: Membership[];
@@ -166,8 +199,8 @@ export interface Model {
   counter: number;
 }
 
-export function emptyModel(tag: string, relax: ReadonlySet<Relaxation> = new Set()): Model {
-  return { relax, networks: [], persons: [], memberships: [], serviceAccounts: [], keys: [], invitations: [], posts: [], tag, counter: 0 };
+export function emptyModel(tag: string, relax: ReadonlySet<Relaxation> = new Set(), appMode: Mode = 'test'): Model {
+  return { relax, appMode, networks: [], persons: [], memberships: [], serviceAccounts: [], keys: [], invitations: [], posts: [], tag, counter: 0 };
 }
 
 // ---------------------------------------------------------------------------
@@ -233,7 +266,7 @@ export function standing(model: Model, owner: Owner, networkId: string): Role | 
 
 /** Everything an owner holds now (an invitation's sender, as the creator of the key its acceptance makes). */
 export function ownerAccess(model: Model, owner: Owner): Access {
-  if (owner.kind === 'person' && person(model, owner.label).operator) return { superUser: true, scopes: {} };
+  if (owner.kind === 'person' && person(model, owner.label).operator) return { superUser: true, scopes: {}, mode: model.appMode };
   const scopes: Scopes = {};
   for (const network of model.networks) {
     const role = standing(model, owner, network.id);
@@ -252,24 +285,78 @@ function withdrawn(model: Model, key: Key): boolean {
   return key.owner.kind === 'serviceAccount' && serviceAccount(model, key.owner.label).deleted;
 }
 
-export function accessOf(model: Model, key: Key): Access {
+// ---------------------------------------------------------------------------
+// Modes (rulebook "Test and live"; server/auth/principal.ts `actsInMode`)
+// ---------------------------------------------------------------------------
+
+export function networkMode(model: Model, networkId: string): Mode {
+  return model.networks.find((n) => n.id === networkId)?.mode ?? model.appMode;
+}
+
+/**
+ * A key acts on a network of its own mode; a live super_user key and a live console session act
+ * on test networks too. A test key never acts on a live network.
+ */
+export function actsInMode(key: { mode: Mode; superUser: boolean; session?: boolean | undefined }, mode: Mode): boolean {
+  return key.mode === mode || (key.mode === 'live' && (key.superUser || key.session === true));
+}
+
+/**
+ * The mode a new key scoped to `granted` gets: its networks' mode — one only, except for a console
+ * session, which covers all its person's networks and is live if any of them is — or, with no
+ * scope, the service's (APP_ENV). Undefined: the scopes span both modes, which no other key may (400).
+ */
+export function modeOfNewKey(model: Model, granted: Scopes, session = false): Mode | undefined {
+  const modes = new Set(Object.keys(granted).map((networkId) => networkMode(model, networkId)));
+  if (modes.size === 0) return model.appMode;
+  if (modes.size === 1) return [...modes][0];
+  return session ? 'live' : undefined;
+}
+
+/** The token's mode (its prefix), as the server wrote it. */
+export function tokenMode(token: string): Mode | undefined {
+  return token.startsWith('sk_live_') ? 'live' : token.startsWith('sk_test_') ? 'test' : undefined;
+}
+
+/**
+ * What a key's views show (GET /v1/apikeys/{id}, the key lists, a creation's answer): each granted
+ * scope capped by its owner's standing — whatever its network's mode.
+ */
+export function shownAccess(model: Model, key: Key): Access {
   const scopes: Scopes = {};
   for (const [networkId, granted] of Object.entries(key.granted)) {
     const role = standing(model, key.owner, networkId);
     if (role) scopes[networkId] = lowerRole(granted, role);
   }
-  return { superUser: key.superUser, scopes };
-}
-
-export function isAdministrator(access: Access, networkId: string): boolean {
-  return access.superUser || access.scopes[networkId] === 'administrator';
+  return { superUser: key.superUser, scopes, mode: key.mode };
 }
 
 /**
- * The calling key covers the target key: it is super_user, or the target is not, holds no
+ * What a key can do now (GET /v1/me, every gate): its shown scopes on the networks it acts in the
+ * mode of. A scope on a network of the other mode (a key made before modes were) is dropped.
+ */
+export function accessOf(model: Model, key: Key): Access {
+  const shown = shownAccess(model, key);
+  for (const networkId of Object.keys(shown.scopes)) if (!actsInMode(key, networkMode(model, networkId))) delete shown.scopes[networkId];
+  return shown;
+}
+
+/**
+ * The access administers network n: a super_user key acting in n's mode (an owner's standing, of
+ * no mode, reaches every network), or an administrator scope on n.
+ */
+export function isAdministrator(model: Model, access: Access, networkId: string): boolean {
+  if (access.superUser && (!access.mode || actsInMode({ mode: access.mode, superUser: true }, networkMode(model, networkId)))) return true;
+  return access.scopes[networkId] === 'administrator';
+}
+
+/**
+ * The calling key covers the target key: the caller acts in the target's mode (a test key covers
+ * test keys only, a test super_user's too), and it is super_user, or the target is not, holds no
  * scope beyond the caller's access, and proves its owner's identity only if the caller does too.
  */
 export function covers(model: Model, caller: Key, target: Key): boolean {
+  if (!actsInMode(caller, target.mode)) return false;
   const access = accessOf(model, caller);
   if (access.superUser) return true;
   if (target.superUser || (target.provesIdentity && !caller.provesIdentity)) return false;
@@ -291,15 +378,17 @@ export function isNetworkKey(model: Model, key: Key, networkId: string): boolean
 }
 
 export function describeAccess(model: Model, access: Access): string {
-  if (access.superUser) return 'super_user';
+  if (access.superUser) return access.mode === 'test' ? 'test super_user' : 'super_user';
   const parts = Object.entries(access.scopes)
     .map(([networkId, role]) => `${role}@${networkLabel(model, networkId)}`)
     .sort();
   return parts.length ? parts.join(',') : 'no scopes';
 }
 
+/** `alice#3[read_only@B]`; a test key's with its mode: `erin#9[test: read_only@C]`. */
 export function describeKey(model: Model, key: Key): string {
-  return `${key.label}[${isLive(model, key) ? describeAccess(model, accessOf(model, key)) : 'revoked'}]`;
+  const mode = key.mode === 'test' && !key.superUser ? 'test: ' : '';
+  return `${key.label}[${isLive(model, key) ? `${mode}${describeAccess(model, accessOf(model, key))}` : 'revoked'}]`;
 }
 
 // ---------------------------------------------------------------------------
@@ -308,20 +397,46 @@ export function describeKey(model: Model, key: Key): string {
 
 export type Expectation =
   | { outcome: 'allowed'; why: string }
-  /** `statuses` empty: any 4xx (the rulebook names none). */
-  | { outcome: 'refused'; statuses: readonly number[]; why: string }
+  /**
+   * `statuses` empty: any 4xx (the rulebook names none). `field`: the refusal names it
+   * (`errors[0].path`); `detail`: its `detail` says why in these words. `rule`: a mode rule's
+   * name, to count the refusals it made.
+   */
+  | { outcome: 'refused'; statuses: readonly number[]; why: string; field?: string; detail?: RegExp; rule?: string }
   /** The rulebook leaves it open: 2xx, or one of `statuses`. */
   | { outcome: 'either'; statuses: readonly number[]; why: string };
 
 const allowed = (why = 'allowed'): Expectation => ({ outcome: 'allowed', why });
 const refused = (why: string, ...statuses: number[]): Expectation => ({ outcome: 'refused', statuses, why });
+/** Refused with `status` by a mode rule, saying so in its detail when `detail` is given (and naming `field`). */
+const refusedByRule = (rule: string, why: string, status: number, said: { detail?: RegExp; field?: string } = {}): Expectation => ({
+  outcome: 'refused',
+  statuses: [status],
+  why,
+  rule,
+  ...said,
+});
 const either = (why: string, ...statuses: number[]): Expectation => ({ outcome: 'either', statuses, why });
 
-/** 401 for a dead key, 403 without the administrator role on the path's network. */
+/**
+ * The 403 of a key on a network of the other mode it is scoped to, or of a test super_user key on
+ * a live network (server/trpc.ts `networkProcedure`): its detail says which mode is which.
+ */
+function otherMode(model: Model, actor: Key, networkId: string): Expectation | undefined {
+  const mode = networkMode(model, networkId);
+  if (actsInMode(actor, mode)) return undefined;
+  const scoped = actor.superUser || (networkId in actor.granted && standing(model, actor.owner, networkId) !== undefined);
+  if (!scoped) return undefined;
+  const why = `${networkLabel(model, networkId)} is a ${mode} network and the calling key is a ${actor.mode} key`;
+  const detail = mode === 'live' ? /live and this is a test key/ : /test network and this key is live/;
+  return refusedByRule(`a ${actor.mode} key on a ${mode} network`, why, 403, { detail });
+}
+
+/** 401 for a dead key, 403 without the administrator role on the path's network (saying so when it is of the other mode). */
 function gate(model: Model, actor: Key, networkId?: string): Expectation | undefined {
   if (!isLive(model, actor)) return refused('the calling key is revoked', 401);
-  if (networkId !== undefined && !isAdministrator(accessOf(model, actor), networkId)) {
-    return refused(`the calling key does not administer ${networkLabel(model, networkId)}`, 403);
+  if (networkId !== undefined && !isAdministrator(model, accessOf(model, actor), networkId)) {
+    return otherMode(model, actor, networkId) ?? refused(`the calling key does not administer ${networkLabel(model, networkId)}`, 403);
   }
   return undefined;
 }
@@ -331,6 +446,38 @@ export interface NewKeySpec {
   owner: Owner;
   superUser: boolean;
   granted: Scopes;
+  /** Its predicted mode (`modeOfNewKey`; APP_ENV's where its scopes span both modes, and it is refused). */
+  mode: Mode;
+  /** A console session's key. */
+  session?: boolean;
+}
+
+/** A new key's spec, with the mode its scopes give it. */
+export function newKeySpec(model: Model, owner: Owner, superUser: boolean, granted: Scopes, session = false): NewKeySpec {
+  const mode = modeOfNewKey(model, granted, session) ?? model.appMode;
+  return session ? { owner, superUser, granted, mode, session } : { owner, superUser, granted, mode };
+}
+
+/**
+ * A new key's mode rules (server/services/keys/mint-api-key.ts), checked after the others: its
+ * scopes are of one mode (a 400 naming `scopes`; a session alone may mix), and the key that creates
+ * it acts in that mode (403: a test key makes no live key — nor one with no scope, which is live in
+ * a live deployment).
+ */
+function modeRules(model: Model, creator: Key, spec: NewKeySpec): Expectation | undefined {
+  const modes = new Set(Object.keys(spec.granted).map((networkId) => networkMode(model, networkId)));
+  const mixed = modeOfNewKey(model, spec.granted, spec.session) === undefined;
+  const scopeless = modes.size === 0 && model.relax.has('scopeless-mode');
+  // Mixed scopes: the creator must act in both modes (a live super_user key, a live session).
+  const foreign = [...(modes.size ? modes : [spec.mode])].find((mode) => !actsInMode(creator, mode));
+  const made = modes.size ? `a key for a ${foreign} network` : `a ${foreign} key (with no scope, a key has APP_ENV’s mode)`;
+  const byCreator = foreign && !scopeless ? `a ${creator.mode} key cannot make ${made}` : undefined;
+  const bothModes = 'the scopes span a live and a test network: a key works in one mode';
+  // Which of the two the server says first when both apply, the rulebook does not say.
+  if (mixed && byCreator) return refused(`${bothModes}; ${byCreator}`, 400, 403);
+  if (mixed) return refusedByRule('scopes of both modes', bothModes, 400, { detail: /one mode/, field: 'scopes' });
+  if (byCreator) return refusedByRule(`a ${creator.mode} key making a ${foreign} key`, byCreator, 403);
+  return undefined;
 }
 
 export function expectMintOwnKey(
@@ -340,7 +487,7 @@ export function expectMintOwnKey(
 ): { expectation: Expectation; spec: NewKeySpec } {
   const access = accessOf(model, actor);
   const granted = request.scopes ?? { ...access.scopes };
-  const spec = { owner: actor.owner, superUser: request.superUser, granted };
+  const spec = newKeySpec(model, actor.owner, request.superUser, granted);
   const denied = gate(model, actor);
   if (denied) return { expectation: denied, spec };
   if (request.superUser && !access.superUser) return { expectation: refused('rule 7: only a super_user key creates a super_user key', 403), spec };
@@ -352,7 +499,7 @@ export function expectMintOwnKey(
       return { expectation: refused(`the scope on ${networkLabel(model, networkId)} would not work for the owner`, 409), spec };
     }
   }
-  return { expectation: allowed(), spec };
+  return { expectation: modeRules(model, actor, spec) ?? allowed(), spec };
 }
 
 /** Reading, revoking or rotating one of your own keys: only a key the calling key covers exists for it. */
@@ -372,7 +519,8 @@ export function expectRevokeOwnKey(model: Model, actor: Key, target: Key): Expec
   return ownKeyReachable(model, actor, target) ?? allowed();
 }
 
-function rotatable(model: Model, target: Key): Expectation | undefined {
+/** The replacement is minted like any key, with the old key's scopes: and so their mode (a 400 if they span both). */
+function rotatable(model: Model, actor: Key, target: Key): Expectation | undefined {
   if (target.revoked || target.rotated) return refused('the key is revoked or already rotated', 409);
   if (target.session) return refused('a session’s key is not rotated: it ends', 409);
   for (const [networkId, role] of Object.entries(target.granted)) {
@@ -380,11 +528,11 @@ function rotatable(model: Model, target: Key): Expectation | undefined {
       return refused(`the replacement’s scope on ${networkLabel(model, networkId)} would not work`, 409);
     }
   }
-  return undefined;
+  return modeRules(model, actor, rotationSpec(model, target));
 }
 
 export function expectRotateOwnKey(model: Model, actor: Key, target: Key): Expectation {
-  return ownKeyReachable(model, actor, target) ?? rotatable(model, target) ?? allowed();
+  return ownKeyReachable(model, actor, target) ?? rotatable(model, actor, target) ?? allowed();
 }
 
 /** Changing a network's key lifetime limit (PATCH /v1/networks/{n}): its administrators, and the operator. */
@@ -421,7 +569,7 @@ export function expectNetworkRotate(model: Model, actor: Key, networkId: string,
   // which of 403 and 409 comes first when both apply.
   if (!isLive(model, target)) return refused('the key is revoked', ...(elsewhere ? [403, 404, 409] : [404, 409]));
   if (elsewhere) return refused('the key also reaches other networks: its owner rotates it', 403);
-  return rotatable(model, target) ?? allowed();
+  return rotatable(model, actor, target) ?? allowed();
 }
 
 /**
@@ -439,7 +587,8 @@ export function expectMintKeyFor(
   const member = 'person' in holder;
   const wanted = role ?? holder.role;
   const owner: Owner = member ? { kind: 'person', label: holder.person } : { kind: 'serviceAccount', label: holder.label };
-  const spec = { owner, superUser: false, granted: { [networkId]: wanted } };
+  // Scoped to the network: of its mode, which the caller, administering it, acts in.
+  const spec = newKeySpec(model, owner, false, { [networkId]: wanted });
   const denied = gate(model, actor, networkId);
   if (denied) return { expectation: denied, spec };
   if (holder.networkId !== networkId)
@@ -449,6 +598,11 @@ export function expectMintKeyFor(
   // "at most at the member's role": the rulebook names no status for asking more.
   if (!roleAtLeast(holder.role, wanted)) return { expectation: refused(`the role exceeds the ${member ? 'member' : 'account'}’s role`), spec };
   return { expectation: allowed(), spec };
+}
+
+/** What needs the administrator role on a network and changes nothing of the model (listing its keys, writing its resources). */
+export function expectAdministers(model: Model, actor: Key, networkId: string): Expectation {
+  return gate(model, actor, networkId) ?? allowed();
 }
 
 export function expectCreateServiceAccount(model: Model, actor: Key, networkId: string): Expectation {
@@ -481,7 +635,7 @@ function senderAdministers(model: Model, invitation: Invitation): boolean {
   for (let key = keyById(model, invitation.senderKeyId); key; key = key.replacedBy ? keyById(model, key.replacedBy) : undefined) {
     // A session that ended (signed out) still stands behind what it sent; a revoked one does not.
     const stands = key.session ? !withdrawn(model, key) : isLive(model, key);
-    if (stands && isAdministrator(accessOf(model, key), invitation.networkId)) return true;
+    if (stands && isAdministrator(model, accessOf(model, key), invitation.networkId)) return true;
   }
   return false;
 }
@@ -587,6 +741,8 @@ export function addKey(model: Model, input: { id: string; token: string; spec: N
     label: nextLabel(model, ownerLabel(input.spec.owner)),
     owner: input.spec.owner,
     superUser: input.spec.superUser,
+    mode: input.spec.mode,
+    ...(input.spec.session ? { session: true } : {}),
     granted: { ...input.spec.granted },
     revoked: false,
     rotated: false,
@@ -598,9 +754,9 @@ export function addKey(model: Model, input: { id: string; token: string; spec: N
   return key;
 }
 
-/** Rotation with no grace period: the old key stops now, the new one has its owner, name and scopes. */
-export function rotationSpec(target: Key): NewKeySpec {
-  return { owner: target.owner, superUser: target.superUser, granted: { ...target.granted } };
+/** Rotation with no grace period: the old key stops now, the new one has its owner, name and scopes (and so their mode). */
+export function rotationSpec(model: Model, target: Key): NewKeySpec {
+  return newKeySpec(model, target.owner, target.superUser, { ...target.granted });
 }
 
 /** Rotated into `successor`: within a grace period the old key works on, but cannot be rotated again. */
@@ -703,7 +859,9 @@ export function applyAccept(
   let invitee = personByEmail(model, invitation.email);
   if (!invitee) {
     // Emails are `<label>-<run tag>@…`, unique per run (commands.ts, world.ts).
-    invitee = { label: invitation.email.split('-')[0]!, email: invitation.email, userId: answer.userId, operator: false };
+    // In live mode the token reached nobody but the invitee's mailbox: accepting with it proves the address.
+    const proven = model.appMode === 'live';
+    invitee = { label: invitation.email.split('-')[0]!, email: invitation.email, userId: answer.userId, operator: false, proven };
     model.persons.push(invitee);
   }
   const existing = model.memberships.find((m) => m.person === invitee.label && m.networkId === invitation.networkId);
@@ -715,11 +873,8 @@ export function applyAccept(
     model.memberships.push({ id: answer.memberId, person: invitee.label, networkId: invitation.networkId, role: invitation.role, status: 'active' });
   }
   invitation.status = 'accepted';
-  const spec: NewKeySpec = {
-    owner: { kind: 'person', label: invitee.label },
-    superUser: false,
-    granted: { [invitation.networkId]: invitation.role },
-  };
+  // The platform mints it, in its network's mode.
+  const spec = newKeySpec(model, { kind: 'person', label: invitee.label }, false, { [invitation.networkId]: invitation.role });
   return { person: invitee, spec, made };
 }
 
@@ -728,8 +883,9 @@ const MAX_SESSIONS = 10;
 
 /**
  * An email sign-in (always allowed for a person with an address): the first one proves the
- * address, so every key the person had stops proving who they are; the oldest sessions past
- * the newest nine end; the session key covers each active membership at its role.
+ * address, unless it is proven already, so every key the person had stops proving who they are;
+ * the oldest sessions past the newest nine end; the session key covers each active membership at
+ * its role (and is live if any of them is).
  */
 export function applySignIn(model: Model, signer: Person): { spec: NewKeySpec; made: Making } {
   const owner: Owner = { kind: 'person', label: signer.label };
@@ -740,5 +896,6 @@ export function applySignIn(model: Model, signer: Person): { spec: NewKeySpec; m
   const sessions = model.keys.filter((k) => k.session && sameOwner(k.owner, owner) && isLive(model, k));
   for (const old of sessions.slice(0, Math.max(0, sessions.length - (MAX_SESSIONS - 1)))) old.ended = true;
   const made = { creatorAccess: ownerAccess(model, owner), provesIdentity: true };
-  return { spec: { owner, superUser: false, granted: { ...ownerAccess(model, owner).scopes } }, made };
+  // Live if any of the person's networks is: a session may span both modes.
+  return { spec: newKeySpec(model, owner, false, { ...ownerAccess(model, owner).scopes }, true), made };
 }

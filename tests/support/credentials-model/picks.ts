@@ -90,8 +90,8 @@ export function pickTarget(model: Model, actor: Key, pick: TargetPick): Key {
   const access = accessOf(model, actor);
   const pools = {
     own: model.keys.filter((k) => sameOwner(k.owner, actor.owner)),
-    near: model.keys.filter((k) => Object.keys(k.granted).some((n) => isAdministrator(access, n))),
-    wide: wideKeys(model.keys).filter((k) => Object.keys(k.granted).some((n) => isAdministrator(access, n))),
+    near: model.keys.filter((k) => Object.keys(k.granted).some((n) => isAdministrator(model, access, n))),
+    wide: wideKeys(model.keys).filter((k) => Object.keys(k.granted).some((n) => isAdministrator(model, access, n))),
     any: model.keys,
   };
   const pool = pools[pick.from].length ? pools[pick.from] : model.keys;
@@ -119,7 +119,7 @@ export const networkPick: fc.Arbitrary<NetworkPick> = fc.record({
 export function pickNetwork(model: Model, actor: Key, target: Key | undefined, pick: NetworkPick): Network {
   const access = accessOf(model, actor);
   let pool = model.networks;
-  if (pick.from === 'administered') pool = model.networks.filter((n) => isAdministrator(access, n.id));
+  if (pick.from === 'administered') pool = model.networks.filter((n) => isAdministrator(model, access, n.id));
   if (pick.from === 'actor' && !access.superUser) pool = model.networks.filter((n) => n.id in access.scopes);
   if (pick.from === 'target' && target) pool = model.networks.filter((n) => n.id in target.granted);
   if (pool.length === 0) pool = model.networks;
@@ -135,7 +135,7 @@ export const memberPick: fc.Arbitrary<MemberPick> = fc.record({ index: fc.nat(),
 
 export function pickMembership(model: Model, actor: Key, pick: MemberPick): Membership {
   const access = accessOf(model, actor);
-  const near = model.memberships.filter((m) => isAdministrator(access, m.networkId));
+  const near = model.memberships.filter((m) => isAdministrator(model, access, m.networkId));
   const pool = pick.near && near.length ? near : model.memberships;
   return pool[pick.index % pool.length]!;
 }
@@ -164,7 +164,9 @@ export interface InvitationPick {
 export const invitationPick: fc.Arbitrary<InvitationPick> = fc.record({ index: recentPick, open: usually(4), orphaned: sometimes(3) });
 
 function invitationPool(model: Readonly<Model>, pick: InvitationPick): readonly Invitation[] {
-  const orphaned = model.invitations.filter((i) => i.status === 'pending' && !isAdministrator(ownerAccess(model as Model, i.sender), i.networkId));
+  const orphaned = model.invitations.filter(
+    (i) => i.status === 'pending' && !isAdministrator(model as Model, ownerAccess(model as Model, i.sender), i.networkId),
+  );
   if (pick.orphaned && orphaned.length) return orphaned;
   return pick.open ? model.invitations.filter((i) => i.status !== 'accepted') : model.invitations;
 }
