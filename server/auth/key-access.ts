@@ -1,6 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, apiKeyScopes, memberships, serviceAccounts } from '@/db/schema';
-import type { Principal } from '@/server/auth/principal';
+import { actsInMode, type Principal } from '@/server/auth/principal';
+import type { Mode } from '@/domain/modes';
 import { roleAtLeast, type Role } from '@/domain/roles';
 import { forbidden } from '@/server/errors';
 
@@ -15,6 +16,8 @@ export interface Grants {
   scopes: Scope[];
   /** It proves who its owner is (`api_keys.identifies_owner`). */
   identifiesOwner?: boolean;
+  /** Its mode (`api_keys.environment`): a test key covers test keys only. */
+  mode?: Mode;
 }
 
 /**
@@ -49,7 +52,9 @@ export function assertWithinCreatorAccess(creator: Principal, requested: Grants)
  * owning a key grants nothing by itself.
  */
 export function coveredBy(caller: Principal): SQL | undefined {
-  if (caller.superUser) return undefined;
+  // A test key covers test keys only, a test super_user's too: a sandbox key never reaches a live one.
+  const mode = actsInMode(caller, 'live') ? undefined : eq(apiKeys.environment, 'test');
+  if (caller.superUser) return mode;
   const identity = caller.identifiesOwner ? undefined : eq(apiKeys.identifiesOwner, false);
   const administered: string[] = [];
   const read: string[] = [];
@@ -59,11 +64,12 @@ export function coveredBy(caller: Principal): SQL | undefined {
     read.length ? and(inArray(apiKeyScopes.networkId, read), eq(apiKeyScopes.role, 'read_only')) : sql`false`,
   )!;
   const beyond = sql`exists (select 1 from ${apiKeyScopes} where ${apiKeyScopes.keyId} = ${apiKeys.id} and not (${withinAccess}))`;
-  return and(eq(apiKeys.superUser, false), identity, sql`not ${beyond}`);
+  return and(eq(apiKeys.superUser, false), mode, identity, sql`not ${beyond}`);
 }
 
 /** The same rule for one key already loaded (its granted scopes). */
 export function covers(caller: Principal, target: Grants): boolean {
+  if (target.mode && !actsInMode(caller, target.mode)) return false;
   if (caller.superUser) return true;
   if (target.superUser || (target.identifiesOwner && !caller.identifiesOwner)) return false;
   return target.scopes.every((s) => {

@@ -261,7 +261,7 @@ async function assertReplayable(db: Database, caller: Principal | undefined, bod
   const keyIds = issuedKeyIds(body);
   if (keyIds.length === 0) return;
   const created = await db
-    .select({ id: apiKeys.id, superUser: apiKeys.superUser, identifiesOwner: apiKeys.identifiesOwner })
+    .select({ id: apiKeys.id, superUser: apiKeys.superUser, identifiesOwner: apiKeys.identifiesOwner, environment: apiKeys.environment })
     .from(apiKeys)
     .where(and(inArray(apiKeys.id, keyIds), eq(apiKeys.createdByKeyId, caller.keyId)));
   if (created.length === 0) return;
@@ -276,7 +276,7 @@ async function assertReplayable(db: Database, caller: Principal | undefined, bod
     );
   for (const key of created) {
     const granted = scopes.filter((s) => s.keyId === key.id).map((s) => ({ networkId: s.networkId, role: s.role }));
-    if (!covers(caller, { superUser: key.superUser, identifiesOwner: key.identifiesOwner, scopes: granted })) {
+    if (!covers(caller, { superUser: key.superUser, identifiesOwner: key.identifiesOwner, mode: key.environment, scopes: granted })) {
       throw forbidden(
         'This request created an API key that your key no longer covers, so its answer (with the token) is not repeated. ' +
           'Your key’s access has changed since.',

@@ -121,6 +121,27 @@ describe('network modes (APP_ENV=live)', () => {
     expect((await live.call('GET', `/networks/${liveNet.id}/advertisers`)).status).toBe(200);
   }, 120_000);
 
+  it('keeps a test super_user key off live keys: it neither sees, rotates nor makes one', async () => {
+    const sandbox = await createNetwork({ name: 'Operator sandbox', mode: 'test' });
+    const made = await live.call<CreatedKey>('POST', '/apikeys', {
+      key_name: 'sandbox operator',
+      super_user: true,
+      scopes: [{ network_id: sandbox.id, role: 'administrator' }],
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.token).toMatch(/^sk_test_/);
+    const testOperator = made.body.token;
+    const me = await live.call<{ key_id: string }>('GET', '/me');
+    expect((await live.call('POST', `/apikeys/${me.body.key_id}/rotate`, {}, testOperator)).status).toBe(404);
+    expect((await live.call('GET', `/apikeys/${me.body.key_id}`, undefined, testOperator)).status).toBe(404);
+    const listed = await live.call<Page<{ environment: string }>>('GET', '/apikeys?limit=200', undefined, testOperator);
+    expect(listed.body.items.length).toBeGreaterThan(0);
+    expect(new Set(listed.body.items.map((k) => k.environment))).toEqual(new Set(['test']));
+    expect(expectProblem(await live.call('POST', '/apikeys', { key_name: 'no scopes', scopes: [] }, testOperator), 403, 'forbidden').detail).toMatch(
+      /live key/,
+    );
+  });
+
   it('signs a person in with one live session that reaches their test networks too; a key it makes has one mode', async () => {
     const { liveNet, testNet, email } = await personOnBoth();
     const asked = await fetch(`${live.server.url}/v1/sign-in/email`, {

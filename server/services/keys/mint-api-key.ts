@@ -26,6 +26,8 @@ export interface MintApiKeyInput {
   expiresAt?: Date | null;
   /** Use this token instead of generating one (BOOTSTRAP_SUPERUSER_TOKEN, whose mode is APP_ENV's). */
   token?: string;
+  /** The mode of a key without scopes (a rotation keeps the old key's); default APP_ENV's. */
+  mode?: Mode;
   /** A console session's key (an email sign-in's): see `api_keys.session`. */
   session?: boolean;
   /**
@@ -97,18 +99,25 @@ async function assertKeyRules(tx: Queryable, input: MintApiKeyInput): Promise<vo
   checkDistinctNetworks(input.scopes ?? []);
   if (input.creator !== 'platform') {
     assertWithinCreatorAccess(input.creator, { superUser: input.superUser ?? false, scopes: input.scopes ?? [] });
-    await assertCreatorReachesLive(tx, input.creator, input.scopes ?? []);
+    await assertCreatorActsInMode(tx, input.creator, input);
   }
   await assertOwnerHolds(tx, input);
 }
 
 /**
- * A key made by a test key is a test key: a `sk_test_` super_user key (whose access has no scopes
- * to bound it) makes nothing for a live network (403). Every other creator's scopes hold only
- * networks of the modes it acts in (`actsInMode`), so rule 6 has refused the rest already.
+ * A key made by a test key is a test key (403 otherwise): neither a key for a live network (a
+ * `sk_test_` super_user's access has no scopes to bound it), nor a key without scopes in a live
+ * service (which would be live: a rotation of the operator's super_user key, say). A live creator
+ * acts in the new key's mode already: rule 6 keeps its new scopes within the networks it acts on.
  */
-async function assertCreatorReachesLive(tx: Queryable, creator: Principal, scopes: Scope[]): Promise<void> {
-  if (!creator.superUser || actsInMode(creator, 'live') || scopes.length === 0) return;
+async function assertCreatorActsInMode(tx: Queryable, creator: Principal, input: MintApiKeyInput): Promise<void> {
+  if (actsInMode(creator, 'live')) return;
+  const scopes = input.scopes ?? [];
+  if (scopes.length === 0) {
+    const mode = input.mode ?? config().APP_ENV;
+    if (mode === 'live') throw forbidden('A test key (sk_test_…) cannot make a live key: keys without scopes are live here.');
+    return;
+  }
   const [live] = await tx
     .select({ id: networks.id })
     .from(networks)
@@ -136,13 +145,14 @@ async function assertOwnerHolds(tx: Queryable, input: MintApiKeyInput): Promise<
  * is either in force already or waits for this key: the check holds at commit):
  *  - its mode (docs/keys-and-roles.md#test-and-live): theirs, and one mode only (400 otherwise); a
  *    console session, which covers all its person's networks, is live if any of them is. A key with
- *    no scope (a super_user's) takes the service's, APP_ENV (who may make it: `assertCreatorReachesLive`);
+ *    no scope (a super_user's) takes the service's, APP_ENV, or the one it replaces (who may make
+ *    it: `assertCreatorActsInMode`);
  *  - when it ends, within the shortest `max_key_lifetime_days` among them (G14): past it is a 400
  *    naming the limit (or, for an inherited end, the limit's end), and no end is that limit's.
  */
 async function keyTerms(tx: Queryable, input: MintApiKeyInput, scopes: Scope[]): Promise<{ mode: Mode; expiresAt: Date | null }> {
   const wanted = input.expiresAt ?? null;
-  if (scopes.length === 0) return { mode: config().APP_ENV, expiresAt: wanted };
+  if (scopes.length === 0) return { mode: input.mode ?? config().APP_ENV, expiresAt: wanted };
   // Every scope's network is locked, limited or not: a limit being set on one right now is waited for.
   const found = await tx
     .select({

@@ -32,6 +32,7 @@ export async function rotateKey({ tx, caller, found, graceSeconds }: { tx: Tx; c
     creator: caller,
     superUser: old.superUser,
     scopes: found.granted,
+    mode: old.environment, // a key that has lost its scopes is still of its mode
     expiresAt: old.expiresAt,
     // It keeps the old key's end, cut to the networks' key lifetime limit if that has since shrunk.
     beyondLifetime: 'shorten',
