@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ReferenceLinks } from './reference-links';
 import './docs.css';
 
 /** Frame of the documentation pages: skip link, header, footer. No external fonts or scripts. */
@@ -14,12 +15,7 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
         </a>
         <nav aria-label="Site">
           <ul>
-            <li>
-              <a href="/docs">API reference</a>
-            </li>
-            <li>
-              <a href="/docs#errors">Errors</a>
-            </li>
+            <ReferenceLinks />
             <li>
               <a href="/v1/openapi.json">OpenAPI document</a>
             </li>

@@ -1,8 +1,7 @@
 import type { Config } from '@/server/config';
 import { isWav, parseMp3, parseWav } from './audio';
 import {
-  CLIENT_REASONS,
-  SynthesisError,
+  synthesisFailure,
   type SynthesisErrorCode,
   type SynthesisOptions,
   type SynthesisProvider,
@@ -170,18 +169,13 @@ export function httpProvider(config: HttpProviderConfig): SynthesisProvider {
     async synthesize(req: SynthesisRequest, opts?: SynthesisOptions): Promise<SynthesisResult> {
       const voiceId = config.voiceMap[req.voice];
       if (!voiceId) {
-        throw new SynthesisError(`http synthesis: no voice id mapped for preset ${JSON.stringify(req.voice)}`, {
+        throw synthesisFailure(`http synthesis: no voice id mapped for preset ${JSON.stringify(req.voice)}`, {
           code: 'voice_unavailable',
           retryable: false,
-          clientReason: CLIENT_REASONS.voice_unavailable,
         });
       }
       if (!req.text?.trim()) {
-        throw new SynthesisError('http synthesis: empty text', {
-          code: 'invalid_request',
-          retryable: false,
-          clientReason: CLIENT_REASONS.invalid_request,
-        });
+        throw synthesisFailure('http synthesis: empty text', { code: 'invalid_request', retryable: false });
       }
       const url = `${base}/v1/text-to-speech/${encodeURIComponent(voiceId)}`;
       const body = JSON.stringify(config.modelId ? { text: req.text, model_id: config.modelId } : { text: req.text });
@@ -203,10 +197,9 @@ export function httpProvider(config: HttpProviderConfig): SynthesisProvider {
           // to wait longer than we are allowed to (the job will retry later).
           if (!failure.retryable || !retriesLeft || opts?.signal?.aborted || delay > config.maxRetryDelayMs) {
             const code: SynthesisErrorCode = opts?.signal?.aborted ? 'cancelled' : failure.code;
-            throw new SynthesisError(`http synthesis failed after ${attempts} attempt(s): ${failure.message}`, {
+            throw synthesisFailure(`http synthesis failed after ${attempts} attempt(s): ${failure.message}`, {
               code,
               retryable: code === 'cancelled' ? true : failure.retryable,
-              clientReason: CLIENT_REASONS[code],
               status: failure.extra.status,
               detail: failure.extra.detail,
               attempts,
@@ -216,10 +209,9 @@ export function httpProvider(config: HttpProviderConfig): SynthesisProvider {
           try {
             await sleep(delay, opts?.signal);
           } catch (abortReason) {
-            throw new SynthesisError(`http synthesis cancelled after ${attempts} attempt(s)`, {
+            throw synthesisFailure(`http synthesis cancelled after ${attempts} attempt(s)`, {
               code: 'cancelled',
               retryable: true,
-              clientReason: CLIENT_REASONS.cancelled,
               attempts,
               cause: abortReason,
             });

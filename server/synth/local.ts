@@ -4,9 +4,8 @@ import { parseWav } from './audio';
 import type { EngineReply, EngineRequest, EngineWorkerData } from '@/server/synth/local-engine.worker';
 import { FairQueue } from '@/server/fair-queue';
 import {
-  CLIENT_REASONS,
   isVoicePreset,
-  SynthesisError,
+  synthesisFailure,
   type SynthesisErrorCode,
   type SynthesisOptions,
   type SynthesisProvider,
@@ -204,7 +203,7 @@ function sanitise(text: string): string {
 }
 
 function fail(code: SynthesisErrorCode, retryable: boolean, message: string, cause?: unknown): never {
-  throw new SynthesisError(`local synthesis: ${message}`, { code, retryable, clientReason: CLIENT_REASONS[code], cause });
+  throw synthesisFailure(`local synthesis: ${message}`, { code, retryable, cause });
 }
 
 export function localProvider(): SynthesisProvider {

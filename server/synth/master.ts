@@ -5,7 +5,7 @@ import { AUDIO_MIME_TYPES, type AudioFormat } from '@/domain/statuses';
 import { FairQueue } from '@/server/fair-queue';
 import { parseWav } from './audio';
 import { ffmpegBinary, FfmpegFailure, parseEbur128Summary, runFfmpeg, type LoudnessMeasurement } from './ffmpeg';
-import { CLIENT_REASONS, SynthesisError, type SynthesisErrorCode } from './types';
+import { synthesisFailure, type SynthesisErrorCode } from './types';
 
 /**
  * Mastering: whatever a provider returned (WAV or MP3, any rate, mono or stereo) becomes a
@@ -57,7 +57,7 @@ export interface MasteredAudio {
 }
 
 function fail(code: SynthesisErrorCode, retryable: boolean, message: string, cause?: unknown): never {
-  throw new SynthesisError(`mastering: ${message}`, { code, retryable, clientReason: CLIENT_REASONS[code], cause });
+  throw synthesisFailure(`mastering: ${message}`, { code, retryable, cause });
 }
 
 /**

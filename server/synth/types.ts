@@ -100,6 +100,11 @@ export class SynthesisError extends Error {
   }
 }
 
+/** A `SynthesisError` whose client sentence is its code's (`CLIENT_REASONS`), as every provider and mastering tell clients. */
+export function synthesisFailure(message: string, init: Omit<SynthesisErrorInit, 'clientReason'>): SynthesisError {
+  return new SynthesisError(message, { ...init, clientReason: CLIENT_REASONS[init.code] });
+}
+
 export function isSynthesisError(err: unknown): err is SynthesisError {
   return err instanceof SynthesisError;
 }

@@ -1,10 +1,11 @@
 'use client';
 
-import type { ReactNode } from 'react';
-import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { useState, type ReactNode } from 'react';
+import type { DefaultValues, FieldValues, UseFormReturn } from 'react-hook-form';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '@/app/(console)/_components/ui/dialog';
-import { Form, FormError } from '@/app/(console)/_components/ui/form';
+import type { z } from 'zod';
+import { Form, FormError, useZodForm } from '@/app/(console)/_components/ui/form';
 
 interface DialogFormProps<TIn extends FieldValues, TOut> {
   /** From `useZodForm`. */
@@ -101,4 +102,67 @@ export function FormDialog<TIn extends FieldValues, TOut>({
       </DialogContent>
     </Dialog>
   );
+}
+
+/**
+ * A `FormDialog` that opens from its `trigger` and keeps its own open state: Escape, × and a click
+ * outside reset the form ("Cancel" keeps what was typed), and once `onSubmit` succeeds it closes and
+ * the form starts afresh. What was made (a new key, an invitation link) is for `onSubmit` to keep,
+ * typically for a `SecretDialog` beside it.
+ */
+export function TriggeredFormDialog<TIn extends FieldValues, TOut>({
+  onSubmit,
+  ...props
+}: Omit<Parameters<typeof FormDialog<TIn, TOut>>[0], 'open' | 'onOpenChange' | 'resetOnDismiss' | 'trigger'> & {
+  trigger: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <FormDialog
+      {...props}
+      open={open}
+      onOpenChange={setOpen}
+      resetOnDismiss
+      onSubmit={async (values) => {
+        await onSubmit(values);
+        setOpen(false);
+        props.form.reset();
+      }}
+    />
+  );
+}
+
+/**
+ * The form of a dialog its page opens, starting afresh at every closing: `useZodForm(schema)` with
+ * `defaults`, the `FormDialog`'s `open`, `onOpenChange` and `form` (spread them: "Cancel", Escape, ×
+ * and a click outside reset it), and `close`, for `onSubmit` once it succeeds. The form goes back to
+ * `defaults` as they are when it closes (a page's filter may have changed them since it was made).
+ */
+export function useFormResetOnClose<S extends z.ZodType<FieldValues, FieldValues>>(
+  schema: S,
+  defaults: DefaultValues<z.input<S>>,
+  { open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void },
+) {
+  const form = useZodForm(schema, { defaultValues: defaults });
+  const close = () => {
+    form.reset(defaults);
+    onOpenChange(false);
+  };
+  return { form, close, dialogProps: { open, onOpenChange: (next: boolean) => (next ? onOpenChange(true) : close()), form } };
+}
+
+/**
+ * A row's edit form, drawn by its page while that row is being edited: titled "Edit <name>", submitted
+ * with "Save changes"; Escape, ×, a click outside and "Cancel" call `onClose` (the page stops editing).
+ */
+export function EditFormDialog<TIn extends FieldValues, TOut>({
+  name,
+  onClose,
+  ...props
+}: Omit<Parameters<typeof FormDialog<TIn, TOut>>[0], 'open' | 'onOpenChange' | 'title' | 'submitLabel'> & {
+  /** The row's name, in the title. */
+  name: string;
+  onClose: () => void;
+}) {
+  return <FormDialog {...props} open onOpenChange={(open) => !open && onClose()} title={`Edit ${name}`} submitLabel="Save changes" />;
 }

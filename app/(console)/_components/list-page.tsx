@@ -298,6 +298,28 @@ export function referenceColumn<TRow>({
   };
 }
 
+/** A link out of the console (a website, a feed), opening in a new tab; a dash where the row has none. */
+export function externalLinkColumn<TRow>(
+  key: keyof TRow & string,
+  header: string,
+  text: (href: string, row: TRow) => ReactNode,
+): DataTableColumn<TRow> {
+  return {
+    accessorKey: key,
+    header,
+    cell: ({ row, getValue }) => {
+      const href = getValue<string | null>();
+      return href ? (
+        <a href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline-offset-4 hover:underline">
+          {text(href, row.original)}
+        </a>
+      ) : (
+        <Unset />
+      );
+    },
+  };
+}
+
 /** An amount in minor units with its currency ("$2,500.00"), sorted by amount. */
 export function moneyColumn<TRow>(
   id: string,

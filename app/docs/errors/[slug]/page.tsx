@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { CodeBlock } from '@/app/docs/code-block';
 import { ERROR_TYPES, errorType, RETRY_LABEL } from '@/app/docs/error-catalog';
 import { Code, InlineText } from '@/app/docs/inline-text';
+import { ReferenceLinks } from '@/app/docs/reference-links';
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -37,12 +38,7 @@ export default async function ErrorTypePage({ params }: Props) {
     <main id="main" tabIndex={-1} className="docs-main error-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <ol>
-          <li>
-            <a href="/docs">API reference</a>
-          </li>
-          <li>
-            <a href="/docs#errors">Errors</a>
-          </li>
+          <ReferenceLinks />
           <li aria-current="page">
             <code>{error.slug}</code>
           </li>

@@ -7,8 +7,8 @@ import { useMemo, useState } from 'react';
 import { createAdvertiserInput } from '@/server/routers/advertisers/create-advertiser.types';
 import { updateAdvertiserInput } from '@/server/routers/advertisers/update-advertiser.types';
 import type { Advertiser } from '@/server/routers/advertisers/advertiser.types';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
-import { actionsColumn, dateTimeColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
+import { EditFormDialog, FormDialog } from '@/app/(console)/_components/form-dialog';
+import { actionsColumn, dateTimeColumn, externalLinkColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
@@ -35,18 +35,7 @@ export function AdvertisersPage() {
   const columns = useMemo<DataTableColumn<Advertiser>[]>(
     () => [
       nameColumn('Name'),
-      {
-        accessorKey: 'website',
-        header: 'Website',
-        cell: ({ row }) =>
-          row.original.website ? (
-            <a href={row.original.website} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline-offset-4 hover:underline">
-              {row.original.website.replace(/^https?:\/\//, '')}
-            </a>
-          ) : (
-            <Unset />
-          ),
-      },
+      externalLinkColumn('website', 'Website', (href) => href.replace(/^https?:\/\//, '')),
       { accessorKey: 'contact_email', header: 'Contact', cell: ({ row }) => row.original.contact_email ?? <Unset /> },
       dateTimeColumn('created_at', 'Created'),
       actionsColumn((advertiser) => (
@@ -150,13 +139,11 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
     defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
   });
   return (
-    <FormDialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={`Edit ${advertiser.name}`}
+    <EditFormDialog
+      name={advertiser.name}
+      onClose={onClose}
       description="If someone else changes this advertiser meanwhile, saving tells you instead of overwriting their change."
       form={form}
-      submitLabel="Save changes"
       onSubmit={async (values) => {
         const raw = form.getValues();
         await update.mutateAsync({
@@ -172,7 +159,7 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
       }}
     >
       <AdvertiserFields form={form} />
-    </FormDialog>
+    </EditFormDialog>
   );
 }
 

@@ -5,7 +5,7 @@ import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { createMemberKeyInput } from '@/server/routers/members/create-member-key.types';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { TriggeredFormDialog } from '@/app/(console)/_components/form-dialog';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
@@ -57,7 +57,6 @@ export function MintKeyDialog({
   triggerAriaLabel?: string;
 }) {
   const trpc = useTRPC();
-  const [open, setOpen] = useState(false);
   const [minted, setMinted] = useState<{ token: string; keyName: string; ownerName: string; start: string } | null>(null);
   const queryClient = useQueryClient();
   const directory = useIdentityDirectory(networkId);
@@ -84,10 +83,7 @@ export function MintKeyDialog({
 
   return (
     <>
-      <FormDialog
-        open={open}
-        onOpenChange={setOpen}
-        resetOnDismiss
+      <TriggeredFormDialog
         trigger={
           <Button variant={triggerVariant} size={triggerSize} aria-label={triggerAriaLabel}>
             <KeyRound aria-hidden /> {triggerLabel}
@@ -110,8 +106,6 @@ export function MintKeyDialog({
             owner.type === 'member'
               ? await forMember.mutateAsync({ ...fields, memberId: owner.id })
               : await forAccount.mutateAsync({ ...fields, serviceAccountId: owner.id });
-          setOpen(false);
-          form.reset();
           setMinted({ token: created.token, keyName: created.key_name, ownerName: owner.name, start: created.start });
         }}
       >
@@ -166,7 +160,7 @@ export function MintKeyDialog({
         <FormField form={form} name="expires_at" label="Expires (optional)" description={expiryDescription(lifetimeLimit)}>
           {(field) => <Input type="datetime-local" {...field} />}
         </FormField>
-      </FormDialog>
+      </TriggeredFormDialog>
       <SecretDialog
         secret={minted?.token ?? null}
         title="API key minted"

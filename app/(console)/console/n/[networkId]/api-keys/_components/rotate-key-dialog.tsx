@@ -2,9 +2,8 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
-import { useState } from 'react';
 import { rotateNetworkKeyInput } from '@/server/routers/keys/rotate-network-key.types';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { TriggeredFormDialog } from '@/app/(console)/_components/form-dialog';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
@@ -43,17 +42,13 @@ export function RotateKeyDialog({
   onRotated: (rotated: RotatedKey) => void;
 }) {
   const trpc = useTRPC();
-  const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
   const rotate = useMutation(
     trpc.keys.rotateForNetwork.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.pathKey() }) }),
   );
   const form = useZodForm(rotateForm, { defaultValues: { grace_period_seconds: 0 } });
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      resetOnDismiss
+    <TriggeredFormDialog
       trigger={
         <Button variant="secondary" size="sm" aria-label={`Rotate ${keyName}`}>
           <RefreshCw aria-hidden /> Rotate
@@ -65,8 +60,6 @@ export function RotateKeyDialog({
       submitLabel="Rotate key"
       onSubmit={async (values) => {
         const created = await rotate.mutateAsync({ networkId, keyId, grace_period_seconds: values.grace_period_seconds });
-        setOpen(false);
-        form.reset();
         onRotated({ token: created.token, start: created.start, keyName });
       }}
     >
@@ -79,7 +72,7 @@ export function RotateKeyDialog({
       >
         {(field) => <Select options={GRACE_OPTIONS} {...field} />}
       </FormField>
-    </FormDialog>
+    </TriggeredFormDialog>
   );
 }
 

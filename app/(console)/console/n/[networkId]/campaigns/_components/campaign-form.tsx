@@ -6,7 +6,7 @@ import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/cam
 import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
 import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
 import { INITIAL_CAMPAIGN_STATUSES } from '@/domain/campaign-transitions';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
@@ -115,19 +115,13 @@ export function CreateCampaignDialog({
     trpc.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }),
   );
   const defaults = { name: '', advertiser_id: advertiserId ?? '', script: '', status: 'draft' as const, starts_at: '', ends_at: '', currency: 'USD' };
-  const form = useZodForm(createSchema, { defaultValues: defaults });
-  const close = () => {
-    form.reset(defaults);
-    onOpenChange(false);
-  };
+  const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
   return (
     <FormDialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      {...dialogProps}
       title="New campaign"
       description="A campaign is an advertiser’s script, read by podcast hosts’ voices."
       className="max-w-2xl"
-      form={form}
       submitLabel="Create campaign"
       onSubmit={async (values) => {
         const created = await create.mutateAsync({ ...values, networkId });

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { createInvitationInput } from '@/server/routers/invitations/create-invitation.types';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { TriggeredFormDialog } from '@/app/(console)/_components/form-dialog';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
@@ -24,7 +24,6 @@ export function invitationLink(token: string): string {
 
 export function InviteDialog({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
-  const [open, setOpen] = useState(false);
   const [invited, setInvited] = useState<{ link: string; email: string; role: string; expiresAt: string } | null>(null);
   const queryClient = useQueryClient();
   const create = useMutation(
@@ -33,10 +32,7 @@ export function InviteDialog({ networkId }: { networkId: string }) {
   const form = useZodForm(inviteForm, { defaultValues: { email: '', role: 'read_only', expires_in_days: 7 } });
   return (
     <>
-      <FormDialog
-        open={open}
-        onOpenChange={setOpen}
-        resetOnDismiss
+      <TriggeredFormDialog
         trigger={
           <Button>
             <UserPlus aria-hidden /> Invite member
@@ -48,8 +44,6 @@ export function InviteDialog({ networkId }: { networkId: string }) {
         submitLabel="Create invitation"
         onSubmit={async (values) => {
           const created = await create.mutateAsync({ ...values, networkId });
-          setOpen(false);
-          form.reset();
           // Test mode answers with the token too (for sandboxes); live mode sends it only to the invitee's mailbox.
           if (created.token)
             setInvited({ link: invitationLink(created.token), email: created.email, role: created.role, expiresAt: created.expires_at });
@@ -65,7 +59,7 @@ export function InviteDialog({ networkId }: { networkId: string }) {
         <FormField form={form} name="expires_in_days" label="Valid for (days)" description="1 to 30 days." registerOptions={{ valueAsNumber: true }}>
           {(field) => <Input type="number" min={1} max={30} inputMode="numeric" {...field} />}
         </FormField>
-      </FormDialog>
+      </TriggeredFormDialog>
       <SecretDialog
         secret={invited?.link ?? null}
         title="Invitation sent"

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { offerStatusSchema } from '@/server/routers/offers/offer.types';
 import { createOfferInput } from '@/server/routers/offers/create-offer.types';
 import { useBulkRun } from '@/app/(console)/_components/bulk-run';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
 import {
   actionsColumn,
   dateTimeColumn,
@@ -19,7 +19,7 @@ import {
 } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
-import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { FormField } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
@@ -222,18 +222,12 @@ function CreateOfferDialog({
   const offerable = (campaigns.data?.items ?? []).filter((c) => c.status === 'draft' || c.status === 'active');
   const optedIn = (podcasts.data?.items ?? []).filter((p) => p.opt_in_status === 'opted_in');
   const defaults = { campaign_id: defaultCampaignId ?? '', podcast_id: defaultPodcastId ?? '', currency: 'USD', expires_at: '' };
-  const form = useZodForm(createSchema, { defaultValues: defaults });
-  const close = () => {
-    form.reset(defaults);
-    onOpenChange(false);
-  };
+  const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
   return (
     <FormDialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      {...dialogProps}
       title="New offer"
       description="Offer a campaign to a podcast. Only draft or active campaigns and opted-in podcasts can be chosen."
-      form={form}
       submitLabel="Make offer"
       onSubmit={async (values) => {
         await create.mutateAsync({ ...values, networkId });

@@ -6,8 +6,8 @@ import { useMemo, useState } from 'react';
 import { createPodcastInput } from '@/server/routers/podcasts/create-podcast.types';
 import { voiceSchema, type Podcast } from '@/server/routers/podcasts/podcast.types';
 import { updatePodcastInput } from '@/server/routers/podcasts/update-podcast.types';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
-import { actionsColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
+import { EditFormDialog, FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
+import { actionsColumn, externalLinkColumn, ListPage, nameColumn } from '@/app/(console)/_components/list-page';
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
@@ -67,17 +67,12 @@ export function PodcastsPage() {
           ),
       },
       {
-        accessorKey: 'rss_url',
-        header: 'Feed',
+        ...externalLinkColumn<Podcast>('rss_url', 'Feed', (_href, podcast) => (
+          <>
+            RSS<span className="sr-only"> feed of {podcast.name}</span>
+          </>
+        )),
         enableSorting: false,
-        cell: ({ row }) =>
-          row.original.rss_url ? (
-            <a href={row.original.rss_url} target="_blank" rel="noreferrer noopener" className="text-indigo-700 underline-offset-4 hover:underline">
-              RSS<span className="sr-only"> feed of {row.original.name}</span>
-            </a>
-          ) : (
-            <Unset />
-          ),
       },
       actionsColumn((podcast) =>
         canAdminister ? (
@@ -168,18 +163,12 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     trpc.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }),
   );
   const defaults = { name: '', host_name: '', voice: 'default' as const, rss_url: '' };
-  const form = useZodForm(createSchema, { defaultValues: defaults });
-  const close = () => {
-    form.reset(defaults);
-    onOpenChange(false);
-  };
+  const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
   return (
     <FormDialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      {...dialogProps}
       title="New podcast"
       description="A new podcast is not opted in: opt it in from the list when the show agrees to carry ads."
-      form={form}
       submitLabel="Add podcast"
       onSubmit={async (values) => {
         const created = await create.mutateAsync({ ...values, networkId });
@@ -232,13 +221,11 @@ function EditPodcastDialog({ podcast, onClose }: { podcast: Podcast; onClose: ()
     defaultValues: { name: podcast.name, host_name: podcast.host_name, voice: podcast.voice, rss_url: podcast.rss_url ?? '' },
   });
   return (
-    <FormDialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={`Edit ${podcast.name}`}
+    <EditFormDialog
+      name={podcast.name}
+      onClose={onClose}
       description="A new voice preset applies to creatives made from now on. If someone else changes this podcast meanwhile, saving tells you instead of overwriting their change."
       form={form}
-      submitLabel="Save changes"
       onSubmit={async (values) => {
         const raw = form.getValues();
         await update.mutateAsync({
@@ -253,6 +240,6 @@ function EditPodcastDialog({ podcast, onClose }: { podcast: Podcast; onClose: ()
       }}
     >
       <PodcastFields form={form} />
-    </FormDialog>
+    </EditFormDialog>
   );
 }

@@ -5,7 +5,7 @@ import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { createServiceAccountInput } from '@/server/routers/service-accounts/create-service-account.types';
-import { FormDialog } from '@/app/(console)/_components/form-dialog';
+import { TriggeredFormDialog } from '@/app/(console)/_components/form-dialog';
 import { SecretDialog } from '@/app/(console)/_components/secret-dialog';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
@@ -25,7 +25,6 @@ const createForm = createServiceAccountInput.omit({ networkId: true, expires_at:
 
 export function CreateServiceAccountDialog({ networkId }: { networkId: string }) {
   const trpc = useTRPC();
-  const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<{ token: string; name: string; keyName: string } | null>(null);
   const queryClient = useQueryClient();
   const lifetimeLimit = useKeyLifetimeLimit(networkId);
@@ -41,10 +40,7 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
   const form = useZodForm(createForm, { defaultValues: { name: '', role: 'read_only', key_name: '', expires_at: '' } });
   return (
     <>
-      <FormDialog
-        open={open}
-        onOpenChange={setOpen}
-        resetOnDismiss
+      <TriggeredFormDialog
         trigger={
           <Button>
             <Plus aria-hidden /> Create service account
@@ -62,8 +58,6 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
             ...(values.key_name ? { key_name: values.key_name } : {}),
             ...(values.expires_at ? { expires_at: localDateTimeToIso(values.expires_at) } : {}),
           });
-          setOpen(false);
-          form.reset();
           setCreated({ token: account.api_key.token, name: account.name, keyName: account.api_key.key_name });
         }}
       >
@@ -79,7 +73,7 @@ export function CreateServiceAccountDialog({ networkId }: { networkId: string })
         <FormField form={form} name="expires_at" label="First key expires (optional)" description={expiryDescription(lifetimeLimit)}>
           {(field) => <Input type="datetime-local" {...field} />}
         </FormField>
-      </FormDialog>
+      </TriggeredFormDialog>
       <SecretDialog
         secret={created?.token ?? null}
         title="Service account created"
