@@ -150,7 +150,7 @@ function principalOf(row: KeyRow): Principal {
     session: row.session,
     mode: row.mode,
     scopes: new Map(acting.map((s) => [s.network_id, s.role])),
-    otherModeScopes: new Set(row.scopes.filter((s) => !acting.includes(s)).map((s) => s.network_id)),
+    otherModeScopes: new Set(row.scopes.filter((s) => !actsInMode(key, s.mode)).map((s) => s.network_id)),
     expiresAt: row.expires_at_ms,
   };
 }

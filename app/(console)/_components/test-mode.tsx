@@ -9,7 +9,7 @@ export const TEST_MODE_MEANING =
 
 /** What a live network is, for the settings page. */
 export const LIVE_MODE_MEANING =
-  'Real traffic: its API keys are live keys (sk_live_…), the voice vendor voices creatives, and webhook deliveries are real.';
+  'Real business: its API keys are live keys (sk_live_…), creatives are voiced by the service’s voice provider, and webhook deliveries are real.';
 
 /** The small "Test" mark beside a test network's name (switcher, header, palette). */
 export function TestBadge({ className }: { className?: string }) {
