@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   auditEntry: 'aud',
   advertiser: 'adv',
   campaign: 'cmp',
+  flight: 'flt',
   podcast: 'pod',
   offer: 'off',
   creative: 'crv',

@@ -4,6 +4,12 @@
  */
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as const;
+/** A flight's state, derived from its dates and the time now (never stored). */
+export const FLIGHT_STATUSES = ['scheduled', 'live', 'ended'] as const;
+/** Where in an episode a flight's ad runs: pre-, mid- or post-roll. */
+export const FLIGHT_PLACEMENTS = ['pre', 'mid', 'post'] as const;
+/** cpm: price per 1,000 impressions, with an impression goal; flat: a fixed fee. */
+export const PRICING_MODELS = ['cpm', 'flat'] as const;
 export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** An API key's state now: revoked (also once a rotation's grace has passed), else expired, else active. */

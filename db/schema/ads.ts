@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { at, lifecycle, versioned } from './columns';
-import { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat } from '@/domain/statuses';
+import {
+  AUDIO_FORMATS,
+  CAMPAIGN_STATUSES,
+  CREATIVE_STATUSES,
+  FLIGHT_PLACEMENTS,
+  OFFER_STATUSES,
+  PRICING_MODELS,
+  type AudioFormat,
+} from '@/domain/statuses';
 import { networkReference } from './networks';
 
 export { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat };
@@ -57,6 +65,38 @@ export const campaigns = pgTable(
     // List filters combine with keyset pagination by id.
     index('campaigns_network_status_id_idx').on(t.networkId, t.status, t.id),
     index('campaigns_network_advertiser_id_idx').on(t.networkId, t.advertiserId, t.id),
+  ],
+);
+
+/** A campaign's line item: dates, placement, maximum ad length, price and goal. Its status is derived from the dates. */
+export const flights = pgTable(
+  'flights',
+  {
+    id: text('id').primaryKey(),
+    networkId: networkReference(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id),
+    name: text('name').notNull(),
+    startsAt: at('starts_at').notNull(),
+    endsAt: at('ends_at').notNull(),
+    placement: text('placement', { enum: FLIGHT_PLACEMENTS }).notNull(),
+    maxDurationSeconds: integer('max_duration_seconds').notNull().default(60),
+    pricingModel: text('pricing_model', { enum: PRICING_MODELS }).notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    /** Required for cpm (checked by the service), optional for flat. */
+    impressionGoal: bigint('impression_goal', { mode: 'number' }),
+    /** The agency's or order-management system's own order number. */
+    externalOrderId: text('external_order_id'),
+    deletedAt: at('deleted_at'),
+    ...versioned,
+    ...lifecycle,
+  },
+  (t) => [
+    index('flights_network_id_idx').on(t.networkId, t.id),
+    // A campaign's flights are listed by keyset pagination on id.
+    index('flights_network_campaign_id_idx').on(t.networkId, t.campaignId, t.id),
   ],
 );
 

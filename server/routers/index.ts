@@ -6,6 +6,7 @@ import { campaignsRouter } from './campaigns/router';
 import { creativesRouter } from './creatives/router';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events/router';
+import { flightsRouter } from './flights/router';
 import { invitationsRouter } from './invitations/router';
 import { keysRouter } from './keys/router';
 import { meRouter } from './me/router';
@@ -32,6 +33,7 @@ export const appRouter = router({
   audit: auditRouter,
   advertisers: advertisersRouter,
   campaigns: campaignsRouter,
+  flights: flightsRouter,
   podcasts: podcastsRouter,
   offers: offersRouter,
   creatives: creativesRouter,

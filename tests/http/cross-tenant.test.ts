@@ -8,6 +8,7 @@ import {
   creativeRow,
   deliveryRow,
   eventRow,
+  flightRow,
   invitationRow,
   membershipOf,
   offerRow,
@@ -57,6 +58,9 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
   async campaignId(networkId) {
     return (await adInventory(networkId)).campaign.id;
   },
+  async flightId(networkId) {
+    return (await flightRow(networkId, (await adInventory(networkId)).campaign)).id;
+  },
   async podcastId(networkId) {
     return (await adInventory(networkId)).podcast.id;
   },
@@ -88,6 +92,13 @@ const validBodies: Record<string, unknown> = {
   'POST /networks/{networkId}/members/{memberId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/service-accounts/{serviceAccountId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/campaigns/{campaignId}/preview': { podcast_id: 'pod_00000000000000000000000000' },
+  'POST /networks/{networkId}/campaigns/{campaignId}/flights': {
+    name: 'Probe',
+    starts_at: '2026-12-01T00:00:00Z',
+    ends_at: '2026-12-02T00:00:00Z',
+    placement: 'pre',
+    pricing: { model: 'flat', amount_cents: 100, currency: 'USD' },
+  },
   'POST /networks/{networkId}/webhooks/{webhookId}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
   'POST /networks/{networkId}/webhooks/{webhookId}/test': { event_type: 'offer.accepted' },
 };

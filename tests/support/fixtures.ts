@@ -4,7 +4,19 @@ import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDatabase, database, openDatabase } from '@/db/client';
 import { newId } from '@/db/ids';
-import { creatives, events, invitations, memberships, networks, offers, serviceAccounts, users, webhookDeliveries, webhooks } from '@/db/schema';
+import {
+  creatives,
+  events,
+  flights,
+  invitations,
+  memberships,
+  networks,
+  offers,
+  serviceAccounts,
+  users,
+  webhookDeliveries,
+  webhooks,
+} from '@/db/schema';
 import type { Mode } from '@/domain/modes';
 import type { Role } from '@/domain/roles';
 import { hashToken } from '@/server/auth/tokens';
@@ -163,6 +175,27 @@ export async function offerRow(
   const [row] = await database()
     .insert(offers)
     .values({ id: newId('offer'), networkId, campaignId: of.campaign.id, podcastId: of.podcast.id, ...values })
+    .returning();
+  return row!;
+}
+
+/** A live flight of the campaign: flat, pre-roll, running through 2026 (no campaign dates to fit), unless `values` say otherwise. */
+export async function flightRow(networkId: string, campaign: { id: string }, values: Partial<typeof flights.$inferInsert> = {}) {
+  const [row] = await database()
+    .insert(flights)
+    .values({
+      id: newId('flight'),
+      networkId,
+      campaignId: campaign.id,
+      name: 'Pre-roll, December',
+      startsAt: new Date('2026-12-01T00:00:00Z'),
+      endsAt: new Date('2026-12-31T00:00:00Z'),
+      placement: 'pre',
+      pricingModel: 'flat',
+      amountCents: 50_000,
+      currency: 'USD',
+      ...values,
+    })
     .returning();
   return row!;
 }

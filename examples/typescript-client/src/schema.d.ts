@@ -695,6 +695,66 @@ export interface paths {
         patch: operations["campaigns-update"];
         trace?: never;
     };
+    "/networks/{networkId}/campaigns/{campaignId}/flights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a campaign’s flights
+         * @description The campaign’s flights that are not deleted, ordered by id (creation order), with a cursor.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["flights-list"];
+        put?: never;
+        /**
+         * Create a flight of a campaign
+         * @description `ends_at` must be after `starts_at`, and both inside the campaign’s dates when it has them (else 400 on the field). `impression_goal` is required when `pricing.model` is cpm. `max_duration_seconds` defaults to 60. An archived campaign takes no new flights (409).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["flights-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/flights/{flightId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a flight
+         * @description Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["flights-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a flight
+         * @description Soft delete: answers 200 with the flight (`deleted_at` set); from then on it is not listed and reads answer 404. The flights of an archived campaign stay (409). Optionally locked with If-Match.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        delete: operations["flights-remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a flight
+         * @description Optimistically locked (If-Match or `version`; stale → 409). The rules of creation are checked on the values the update leaves; `pricing` is replaced whole. The flights of an archived campaign cannot change (409). The campaign of a flight cannot be changed.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        patch: operations["flights-update"];
+        trace?: never;
+    };
     "/networks/{networkId}/podcasts": {
         parameters: {
             query?: never;
@@ -1521,6 +1581,16 @@ export interface components {
          */
         CampaignStatus: "draft" | "active" | "paused" | "completed" | "archived";
         /**
+         * @description Where in the episode the ad runs: pre-, mid- or post-roll.
+         * @enum {string}
+         */
+        FlightPlacement: "pre" | "mid" | "post";
+        /**
+         * @description cpm: amount_cents per 1,000 impressions (needs impression_goal); flat: a fixed fee.
+         * @enum {string}
+         */
+        PricingModel: "cpm" | "flat";
+        /**
          * @description The host-voice preset creatives are read in.
          * @enum {string}
          */
@@ -2028,6 +2098,71 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+        };
+        FlightList: {
+            items: components["schemas"]["Flight"][];
+            next_cursor: string | null;
+        };
+        Flight: {
+            /** @example flt_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
+            network_id: string;
+            /**
+             * @description The campaign the flight belongs to.
+             * @example cmp_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            campaign_id: string;
+            /** @description A name the network gives the flight. */
+            name: string;
+            status: components["schemas"]["FlightStatus"];
+            /**
+             * Format: date-time
+             * @description When the flight starts.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description When the flight ends.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            ends_at: string;
+            placement: components["schemas"]["FlightPlacement"];
+            /** @description The longest ad the flight takes, in seconds. */
+            max_duration_seconds: number;
+            pricing: components["schemas"]["FlightPricing"];
+            /** @description Impressions the flight must deliver; always set for cpm. */
+            impression_goal: number | null;
+            /** @description The agency's or order-management system's own order number. */
+            external_order_id: string | null;
+            /** @example 1 */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description Set only in the answer to DELETE; a deleted flight is no longer readable. */
+            deleted_at: string | null;
+        };
+        /**
+         * @description Derived from the dates when the flight is read: scheduled before starts_at, live from starts_at until ends_at, ended from then on.
+         * @enum {string}
+         */
+        FlightStatus: "scheduled" | "live" | "ended";
+        /** @description The price model, the amount in minor units and its currency. */
+        FlightPricing: {
+            model: components["schemas"]["PricingModel"];
+            /** @description In minor units of `currency`: per 1,000 impressions for cpm, the whole fee for flat. */
+            amount_cents: number;
+            /** @description ISO 4217 code. */
+            currency: string;
         };
         PodcastList: {
             items: components["schemas"]["Podcast"][];
@@ -9455,6 +9590,898 @@ export interface operations {
                 };
             };
             /** @description Conflict: The version is stale, the status move is not allowed, or the campaign is archived. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flights-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Campaign id (cmp_…). */
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlightList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No campaign with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flights-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Campaign id (cmp_…). */
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A name for the flight (at most 200 characters). */
+                    name: string;
+                    /**
+                     * Format: date-time
+                     * @description When the flight starts; not before the campaign starts, when it has a start.
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the flight ends: after starts_at, and not after the campaign ends, when it has an end.
+                     */
+                    ends_at: string;
+                    placement: components["schemas"]["FlightPlacement"];
+                    /**
+                     * @description The longest ad the flight takes, in seconds (5–180).
+                     * @default 60
+                     */
+                    max_duration_seconds?: number;
+                    /** @description The price model, the amount in minor units and its currency. */
+                    pricing: {
+                        model: components["schemas"]["PricingModel"];
+                        /** @description In minor units of `currency`: per 1,000 impressions for cpm, the whole fee for flat. */
+                        amount_cents: number;
+                        /** @description ISO 4217 code, e.g. USD. */
+                        currency: string;
+                    };
+                    /** @description Impressions the flight must deliver: required when pricing.model is cpm, optional for flat. */
+                    impression_goal?: number;
+                    /** @description The agency's or order-management system's own order number (at most 200 characters). */
+                    external_order_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flight"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No campaign with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The campaign is archived: it takes no new flights. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flights-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Flight id (flt_…). */
+                flightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flight"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No flight with this id in the network (or it was deleted). Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flights-remove": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag you read. The write fails with 409 if the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Flight id (flt_…). */
+                flightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flight"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No flight with this id in the network (or it was already deleted). Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The version is stale, or the flight’s campaign is archived. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "flights-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag you read. The write fails with 409 if the resource has changed since. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Flight id (flt_…). */
+                flightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A name for the flight (at most 200 characters). */
+                    name?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the flight starts; not before the campaign starts, when it has a start.
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the flight ends: after starts_at, and not after the campaign ends, when it has an end.
+                     */
+                    ends_at?: string;
+                    placement?: components["schemas"]["FlightPlacement"];
+                    /** @description The longest ad the flight takes, in seconds (5–180). */
+                    max_duration_seconds?: number;
+                    /** @description The price model, the amount in minor units and its currency. */
+                    pricing?: {
+                        model: components["schemas"]["PricingModel"];
+                        /** @description In minor units of `currency`: per 1,000 impressions for cpm, the whole fee for flat. */
+                        amount_cents: number;
+                        /** @description ISO 4217 code, e.g. USD. */
+                        currency: string;
+                    };
+                    /** @description null clears it (only for flat pricing). */
+                    impression_goal?: number | null;
+                    /** @description null clears it. */
+                    external_order_id?: string | null;
+                    /** @description The version you read; the write fails with 409 if the resource has changed since. Same as If-Match. */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flight"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No flight with this id in the network (or it was deleted). Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The version is stale, or the flight’s campaign is archived. Or: The write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
             409: {
                 headers: {
                     [name: string]: unknown;

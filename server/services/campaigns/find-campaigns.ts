@@ -16,12 +16,14 @@ export async function findCampaign({
   db,
   networkId,
   campaignId,
+  lock,
 }: {
   db: Queryable;
   networkId: string;
   campaignId: string;
+  lock?: 'update' | 'share';
 }): Promise<CampaignRow | undefined> {
-  return networkRow(campaigns, { db, networkId, id: campaignId });
+  return networkRow(campaigns, { db, networkId, id: campaignId, lock });
 }
 
 /** Campaigns of a network matching the filter, in id (= creation) order, after `afterId`. */

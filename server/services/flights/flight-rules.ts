@@ -1,0 +1,62 @@
+import type { Tx } from '@/db/client';
+import type { PRICING_MODELS } from '@/domain/statuses';
+import { badRequest, conflict, notFound, type FieldError } from '@/server/errors';
+import { findCampaign, type CampaignRow } from '@/server/services/campaigns/find-campaigns';
+import { versionToWrite } from '@/server/services/optimistic-lock';
+import { findFlight, type FlightRow } from './find-flights';
+
+export type PricingModel = (typeof PRICING_MODELS)[number];
+
+/** The dates and pricing of a flight, as they will be after a write. */
+export interface FlightTerms {
+  startsAt: Date;
+  endsAt: Date;
+  pricingModel: PricingModel;
+  impressionGoal: number | null;
+}
+
+/** The live flight a PATCH or DELETE writes (404 when there is none), and the version the write is conditional on (a stale one → 409). */
+export async function flightToWrite({
+  tx,
+  networkId,
+  flightId,
+  expectedVersion,
+}: {
+  tx: Tx;
+  networkId: string;
+  flightId: string;
+  expectedVersion: number | undefined;
+}): Promise<{ current: FlightRow; version: number }> {
+  const current = await findFlight({ db: tx, networkId, flightId });
+  if (!current) throw notFound('Flight');
+  return { current, version: versionToWrite('Flight', current.version, expectedVersion) };
+}
+
+/**
+ * The campaign a flight is written under, share-locked until the transaction ends, so it cannot
+ * be archived or have its dates changed while the flight is checked against them. An archived
+ * campaign is final: its flights can no longer be added, changed or deleted (409).
+ */
+export async function campaignTakingFlights({ tx, networkId, campaignId }: { tx: Tx; networkId: string; campaignId: string }): Promise<CampaignRow> {
+  const campaign = await findCampaign({ db: tx, networkId, campaignId, lock: 'share' });
+  if (!campaign) throw notFound('Campaign');
+  if (campaign.status === 'archived') throw conflict('This campaign is archived: its flights can no longer be added, changed or deleted.');
+  return campaign;
+}
+
+/** Rules across fields and against the campaign's dates (when it has them), on the values a write would leave (400 naming the field). */
+export function assertFlightTerms(terms: FlightTerms, campaign: Pick<CampaignRow, 'startsAt' | 'endsAt'>): void {
+  const errors: FieldError[] = [];
+  if (terms.endsAt.getTime() <= terms.startsAt.getTime()) errors.push({ path: 'ends_at', message: 'ends_at must be after starts_at.' });
+  if (campaign.startsAt && terms.startsAt.getTime() < campaign.startsAt.getTime()) {
+    errors.push({ path: 'starts_at', message: `starts_at must not be before the campaign starts (${campaign.startsAt.toISOString()}).` });
+  }
+  if (campaign.endsAt && terms.endsAt.getTime() > campaign.endsAt.getTime()) {
+    errors.push({ path: 'ends_at', message: `ends_at must not be after the campaign ends (${campaign.endsAt.toISOString()}).` });
+  }
+  if (terms.pricingModel === 'cpm' && terms.impressionGoal === null) {
+    errors.push({ path: 'impression_goal', message: 'impression_goal is required when pricing.model is cpm.' });
+  }
+  const first = errors[0];
+  if (first) throw badRequest(`Invalid request: ${first.path}: ${first.message}`, errors);
+}
