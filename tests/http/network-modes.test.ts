@@ -140,6 +140,11 @@ describe('network modes (APP_ENV=live)', () => {
     expect(expectProblem(await live.call('POST', '/apikeys', { key_name: 'no scopes', scopes: [] }, testOperator), 403, 'forbidden').detail).toMatch(
       /live key/,
     );
+    // Nor a live network: its networks are sandboxes.
+    expect(expectProblem(await live.call('POST', '/networks', { name: 'Not for a test key' }, testOperator), 403, 'forbidden').detail).toMatch(
+      /live network/,
+    );
+    expect((await live.call<Network>('POST', '/networks', { name: 'Its sandbox', mode: 'test' }, testOperator)).body.mode).toBe('test');
   });
 
   it('signs a person in with one live session that reaches their test networks too; a key it makes has one mode', async () => {
