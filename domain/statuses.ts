@@ -8,8 +8,10 @@ export const OFFER_STATUSES = ['open', 'accepted', 'rejected', 'expired'] as con
 export const FLIGHT_STATUSES = ['scheduled', 'live', 'ended'] as const;
 /** Where in an episode a flight's ad runs: pre-, mid- or post-roll. */
 export const FLIGHT_PLACEMENTS = ['pre', 'mid', 'post'] as const;
+export type FlightPlacement = (typeof FLIGHT_PLACEMENTS)[number];
 /** cpm: price per 1,000 impressions, with an impression goal; flat: a fixed fee. */
 export const PRICING_MODELS = ['cpm', 'flat'] as const;
+export type PricingModel = (typeof PRICING_MODELS)[number];
 export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** An API key's state now: revoked (also once a rotation's grace has passed), else expired, else active. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { at, lifecycle, versioned } from './columns';
 import {
   AUDIO_FORMATS,
@@ -9,10 +9,26 @@ import {
   OFFER_STATUSES,
   PRICING_MODELS,
   type AudioFormat,
+  type FlightPlacement,
+  type PricingModel,
 } from '@/domain/statuses';
 import { networkReference } from './networks';
 
 export { AUDIO_FORMATS, CAMPAIGN_STATUSES, CREATIVE_STATUSES, OFFER_STATUSES, type AudioFormat };
+
+/**
+ * An offer's terms, copied from its flight when the offer is made, in the API's own shape:
+ * what the podcaster decides on, unchanged by later edits of the flight.
+ */
+export interface OfferTerms {
+  placement: FlightPlacement;
+  starts_at: string;
+  ends_at: string;
+  max_duration_seconds: number;
+  pricing: { model: PricingModel; amount_cents: number; currency: string };
+  /** This podcast's share of the flight's impression goal, if one was given. */
+  impression_goal: number | null;
+}
 
 /** What creatives.renditions says of each stored rendition (the bytes are in creative_audio). */
 export interface RenditionSummary {
@@ -34,6 +50,8 @@ export const advertisers = pgTable(
     name: text('name').notNull(),
     website: text('website'),
     contactEmail: text('contact_email'),
+    /** IAB Ad Product Taxonomy ids (GET /v1/ad-categories): what brand safety compares. */
+    categories: text('categories').array().notNull().default(sql`'{}'::text[]`),
     deletedAt: at('deleted_at'),
     ...versioned,
     ...lifecycle,
@@ -57,6 +75,8 @@ export const campaigns = pgTable(
     endsAt: at('ends_at'),
     budgetCents: bigint('budget_cents', { mode: 'number' }),
     currency: text('currency'),
+    /** Keep this campaign's advertiser and its competitors (a shared category) apart on a podcast in overlapping dates. */
+    competitiveSeparation: boolean('competitive_separation').notNull().default(false),
     ...versioned,
     ...lifecycle,
   },
@@ -114,6 +134,10 @@ export const podcasts = pgTable(
       .notNull()
       .default('not_opted_in'),
     optedInAt: at('opted_in_at'),
+    /** Ad categories the show does not carry; an exclusion covers the category's sub-categories. */
+    excludedCategories: text('excluded_categories').array().notNull().default(sql`'{}'::text[]`),
+    /** Advertisers the show does not carry, by id. */
+    blockedAdvertiserIds: text('blocked_advertiser_ids').array().notNull().default(sql`'{}'::text[]`),
     ...versioned,
     ...lifecycle,
   },
@@ -131,6 +155,10 @@ export const offers = pgTable(
     podcastId: text('podcast_id')
       .notNull()
       .references(() => podcasts.id),
+    /** Null for offers made without a flight (campaign + podcast + price). */
+    flightId: text('flight_id').references(() => flights.id),
+    /** Copied from the flight at creation; null without a flight. */
+    terms: jsonb('terms').$type<OfferTerms>(),
     status: text('status', { enum: OFFER_STATUSES }).notNull().default('open'),
     priceCents: bigint('price_cents', { mode: 'number' }),
     currency: text('currency'),
@@ -146,6 +174,7 @@ export const offers = pgTable(
     index('offers_network_status_id_idx').on(t.networkId, t.status, t.id),
     index('offers_network_campaign_id_idx').on(t.networkId, t.campaignId, t.id),
     index('offers_network_podcast_id_idx').on(t.networkId, t.podcastId, t.id),
+    index('offers_network_flight_id_idx').on(t.networkId, t.flightId, t.id),
     // The expiry cron finds open offers past their time.
     index('offers_open_expires_idx')
       .on(t.expiresAt)

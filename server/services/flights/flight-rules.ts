@@ -1,11 +1,9 @@
 import type { Tx } from '@/db/client';
-import type { PRICING_MODELS } from '@/domain/statuses';
+import type { PricingModel } from '@/domain/statuses';
 import { badRequest, conflict, notFound, type FieldError } from '@/server/errors';
 import { findCampaign, type CampaignRow } from '@/server/services/campaigns/find-campaigns';
 import { versionToWrite } from '@/server/services/optimistic-lock';
 import { findFlight, type FlightRow } from './find-flights';
-
-export type PricingModel = (typeof PRICING_MODELS)[number];
 
 /** The dates and pricing of a flight, as they will be after a write. */
 export interface FlightTerms {
