@@ -3,7 +3,9 @@
  * explains why the engine lives in a thread): loads `mespeak` with its config and the US-English
  * voice, says `{ ready: true }`, then answers one `EngineRequest` at a time with audio or an error.
  */
+import { readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MespeakOptions } from '@/server/synth/local';
 
@@ -21,6 +23,25 @@ export interface EngineRequest {
 
 /** The thread's answer: `ready` once after loading, then `audio` or `error` per request. */
 export type EngineReply = { ready?: true; audio?: Uint8Array; error?: string };
+
+/** Synthesis is background work: the thread runs this many nice levels below the requests it shares the cores with. */
+export const ENGINE_NICE = 10;
+
+/**
+ * Lowers this thread's priority, so that a flood of previews or creatives, which keeps the engine
+ * busy, does not take CPU from the event loops serving every network's requests
+ * (docs/PERFORMANCE.md, "Noisy neighbours"). Linux gives each thread its own nice value, set through
+ * its kernel thread id (`/proc/thread-self`). Best effort: elsewhere, or where the system refuses,
+ * the thread keeps the process's priority.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    setPriority(threadId, Math.min(19, getPriority(threadId) + ENGINE_NICE));
+  } catch {
+    // not Linux, or not permitted: the engine keeps the service's priority
+  }
+}
 
 /** The part of mespeak's API that we use (the package ships no types). */
 interface Mespeak {
@@ -61,4 +82,5 @@ port.on('message', (request: EngineRequest) => {
     reply({ error: err instanceof Error ? err.message : String(err) });
   }
 });
+lowerThreadPriority();
 reply({ ready: true });
