@@ -10,24 +10,34 @@ import { networkAdministrators, notify, person, pruneNotificationsSent, type Rec
 export const KEY_NOTICE_DAYS = 7;
 /** The most keys one run looks at; the rest wait for the next (hourly). */
 const KEYS_PER_RUN = 1_000;
+/** The most keys of one network one run looks at: a network with many keys ending cannot hold back another's notices. */
+export const KEYS_PER_NETWORK_PER_RUN = 100;
+/** notifications_sent's recipient when a notice found nobody to tell: the key is not looked at again for that occasion. */
+const NOBODY = '';
 
 /**
  * Cron (hourly): for each key that can still end on its own (not revoked, not a console session —
  * those end every 12 hours) and expires within KEY_NOTICE_DAYS, tells its owner and the
  * administrators of each network it works on — once while it is about to expire and once when it
- * has (within a day of it), each at most once a day. A key whose notice went out is not looked at
- * again for that occasion. Each key is its own transaction.
+ * has (within a day of it), each at most once a day. A key whose notice went out, or that has nobody
+ * to tell (no owner with a mailbox, no administrator), is not looked at again for that occasion. One run takes at most `perNetwork` keys of a
+ * network (by its first network; a key without one, by its owner), soonest first. Each key is its
+ * own transaction.
  */
-export async function noticeExpiringKeys({ db }: { db: Database }): Promise<number> {
+export async function noticeExpiringKeys({ db, perNetwork = KEYS_PER_NETWORK_PER_RUN }: { db: Database; perNetwork?: number }): Promise<number> {
   const occasion = sql<'expired' | 'expires_soon'>`case when ${apiKeys.expiresAt} <= now() then 'expired' else 'expires_soon' end`;
-  const due = await db
+  const firstNetwork = sql`(select min(${apiKeyScopes.networkId}) from ${apiKeyScopes} where ${apiKeyScopes.keyId} = ${apiKeys.id})`;
+  const ranked = db
     .select({
       id: apiKeys.id,
       name: apiKeys.name,
       start: apiKeys.start,
       userId: apiKeys.userId,
-      expiresAt: sql<Date>`${apiKeys.expiresAt}`,
-      occasion,
+      expiresAt: sql<Date>`${apiKeys.expiresAt}`.as('expires_at'),
+      occasion: occasion.as('occasion'),
+      rank: sql<number>`row_number() over (partition by coalesce(${firstNetwork}, ${apiKeys.userId}, ${apiKeys.id}) order by ${apiKeys.expiresAt}, ${apiKeys.id})`.as(
+        'rank',
+      ),
     })
     .from(apiKeys)
     .where(
@@ -47,8 +57,8 @@ export async function noticeExpiringKeys({ db }: { db: Database }): Promise<numb
         ),
       ),
     )
-    .orderBy(asc(apiKeys.expiresAt), asc(apiKeys.id))
-    .limit(KEYS_PER_RUN);
+    .as('ranked');
+  const due = await db.select().from(ranked).where(lte(ranked.rank, perNetwork)).orderBy(asc(ranked.expiresAt), asc(ranked.id)).limit(KEYS_PER_RUN);
   let sent = 0;
   for (const key of due) {
     sent += await db.transaction(async (tx) => {
@@ -65,6 +75,13 @@ export async function noticeExpiringKeys({ db }: { db: Database }): Promise<numb
         networkNames.push(networkName);
         for (const admin of administrators) if (!pageOf.has(admin.id)) pageOf.set(admin.id, consoleLink(networkId, 'api-keys'));
         recipients.push(...administrators);
+      }
+      if (recipients.length === 0) {
+        await tx
+          .insert(notificationsSent)
+          .values({ userId: NOBODY, kind: 'key_expiring', subjectId: key.id, occasion: key.occasion })
+          .onConflictDoNothing();
+        return 0;
       }
       return notify({
         tx,
