@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   signInLink: 'sil',
   passkey: 'pky',
   passkeyChallenge: 'pkc',
+  voiceConsent: 'vcn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

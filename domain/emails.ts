@@ -1,7 +1,7 @@
 import { NOTIFICATION_KINDS } from './notifications';
 
 /** What an email is about; each kind has its template in server/services/mail/templates.ts. */
-export const EMAIL_KINDS = ['invitation', 'sign_in', 'passkey_added', 'address_proven', ...NOTIFICATION_KINDS] as const;
+export const EMAIL_KINDS = ['invitation', 'sign_in', 'passkey_added', 'address_proven', 'voice_consent', ...NOTIFICATION_KINDS] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /** queued (its job will send it) → sent, or failed after its last attempt or a permanent refusal. */

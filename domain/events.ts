@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '@/domain/roles';
+import { VOICE_CONSENT_REVOKERS, VOICE_CONSENT_SCOPES } from '@/domain/voice-consent';
 
 /** Every event type the service records and delivers (spec: Events). */
 export const EVENT_TYPES = {
@@ -9,6 +10,8 @@ export const EVENT_TYPES = {
   'invitation.accepted': 'A network invitation is accepted.',
   'creative.ready': 'A host-voiced creative has finished generating and its audio is ready.',
   'creative.failed': 'A creative failed to generate.',
+  'voice_consent.granted': 'A podcast host grants consent to ads in their synthesized voice.',
+  'voice_consent.revoked': 'A voice consent (or a pending request for one) is revoked, by the host or an administrator.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -54,6 +57,24 @@ export const EVENT_DATA_SCHEMAS = {
     ...offerParties,
     failure_reason: z.string().describe('Why generation failed, in a sentence meant for people.'),
   }),
+  'voice_consent.granted': z.strictObject({
+    consent_id: id('vcn', 'voice consent'),
+    podcast_id: id('pod', 'podcast whose host granted it'),
+    host_name: z.string().describe('The host, as the request named them.'),
+    scope: z.enum(VOICE_CONSENT_SCOPES).describe('all_campaigns: every campaign of the network; advertisers: those of advertiser_ids only.'),
+    advertiser_ids: z.array(z.string()).describe('The advertisers covered (adv_…) when scope is advertisers; empty otherwise.'),
+    expires_at: z.string().nullable().describe('When the consent ends by itself (ISO 8601); null: until revoked.'),
+    statement_version: z.number().int().describe('The version of the consent statement the host read.'),
+    statement_sha256: z.string().describe('The SHA-256 (hex) of that statement’s text.'),
+  }),
+  'voice_consent.revoked': z.strictObject({
+    consent_id: id('vcn', 'voice consent'),
+    podcast_id: id('pod', 'podcast'),
+    revoked_by: z.enum(VOICE_CONSENT_REVOKERS).describe('Who revoked it: the host, from the emailed link, or an administrator.'),
+    previous_status: z
+      .enum(['pending', 'granted'])
+      .describe('granted: a consent in force was withdrawn; pending: a request was withdrawn before the host decided.'),
+  }),
 } satisfies Record<EventType, z.ZodType>;
 
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
@@ -95,6 +116,22 @@ export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
     campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
     podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
     failure_reason: 'The voice service was unavailable; retry the creative.',
+  },
+  'voice_consent.granted': {
+    consent_id: 'vcn_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    host_name: 'Sam Rivera',
+    scope: 'advertisers',
+    advertiser_ids: ['adv_01jd8x6v2c9q7r5t3w1y0zabcd'],
+    expires_at: '2027-11-21T10:00:00.000Z',
+    statement_version: 1,
+    statement_sha256: 'b861c0ee55ffa015a8c148d2cab1d4f24bbf6581e761201d39436b15f261e66c',
+  },
+  'voice_consent.revoked': {
+    consent_id: 'vcn_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    revoked_by: 'host',
+    previous_status: 'granted',
   },
 };
 

@@ -100,6 +100,7 @@ const envSchema = z.object({
   // Quotas, each checked inside the creating transaction (server/services/quotas.ts).
   QUOTA_WEBHOOKS_PER_NETWORK: z.coerce.number().int().positive().default(20),
   QUOTA_PENDING_INVITATIONS_PER_NETWORK: z.coerce.number().int().positive().default(100),
+  QUOTA_PENDING_VOICE_CONSENTS_PER_NETWORK: z.coerce.number().int().positive().default(100),
   QUOTA_API_KEYS_PER_OWNER: z.coerce.number().int().positive().default(50),
   TRUSTED_PROXIES: z.string().optional(), // reverse proxies whose X-Forwarded-For names the client (server/http/client-address.ts)
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),

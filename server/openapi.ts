@@ -104,6 +104,11 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
     unauthorized: 'The sign-in link’s token is missing, malformed or unknown (counts against the failed-authentication limit).',
     'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',
   },
+  'voice-consent-link': {
+    'not-found':
+      'The voice consent link’s token is missing, malformed or unknown, or the link has expired (counts against the failed-authentication limit).',
+    'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',
+  },
 };
 
 /** What reading the request can answer, by method (server/transport/rest.ts reads bodies of POST and PATCH). */
@@ -165,7 +170,8 @@ export function openApiDocument(): OpenAPIObject {
         scheme: 'bearer',
         description:
           'An API key: sk_test_… or sk_live_…. GET /invitations/current and POST /invitations/accept take the invitation token (inv_…) instead, ' +
-          'and POST /sign-in the sign-in link’s token (sil_…). POST /sign-in/email takes none.',
+          'POST /sign-in the sign-in link’s token (sil_…), and /voice-consents/current a host’s voice consent link token (vcl_…). ' +
+          'POST /sign-in/email takes none.',
       },
     },
   });

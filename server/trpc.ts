@@ -33,6 +33,8 @@ import { verifyPasskeyAssertion } from './services/passkeys/passkey-sign-in';
 import { findSignInLinkByToken } from './services/sign-in/find-sign-in-link';
 import { SIGN_IN_TOKEN_PATTERN } from './services/sign-in/sign-in-link';
 import { readUnsubscribeToken } from './services/notifications/unsubscribe-token';
+import { findVoiceConsentByToken, linkWorks, type VoiceConsentRow } from './services/voice-consents/find-voice-consents';
+import { VOICE_CONSENT_TOKEN_PATTERN } from '@/domain/voice-consent';
 import type { NotificationKind } from '@/domain/notifications';
 import type { HttpOut } from './http/answer';
 
@@ -50,6 +52,8 @@ export interface Context {
   signInLink?: { id: string; token: string };
   /** An unsubscribe link's token, verified: whose notices of which kind to turn off. */
   unsubscribe?: { userId: string; kind: NotificationKind };
+  /** A voice consent link's token as the bearer: the consent it opens (`row` as the gate read it). */
+  voiceConsent?: { id: string; row: VoiceConsentRow };
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
@@ -124,7 +128,16 @@ export type ErrorShapeData = { problem: Problem };
 
 /** The gate a procedure passes before its handler; each brings its own error responses (server/openapi.ts). */
 export type Gate =
-  'authenticated' | 'network' | 'super-user' | 'invitation' | 'sign-in-request' | 'sign-in-link' | 'passkey-options' | 'passkey' | 'unsubscribe';
+  | 'authenticated'
+  | 'network'
+  | 'super-user'
+  | 'invitation'
+  | 'sign-in-request'
+  | 'sign-in-link'
+  | 'passkey-options'
+  | 'passkey'
+  | 'unsubscribe'
+  | 'voice-consent-link';
 
 /**
  * A procedure's meta: its OpenAPI operation, the gate (set by the procedure builders below, never
@@ -193,7 +206,13 @@ const base = t.procedure.use(async ({ next, path, meta, ctx, getRawInput }) => {
  * its owner's budget too (`owner`: none for an invitation token). Nothing — an
  * Idempotency-Key included — skips it.
  */
-async function admit<T>(ctx: Context, credential: () => Promise<T>, owner: (caller: T) => string | undefined): Promise<T> {
+async function admit<T>(
+  ctx: Context,
+  credential: () => Promise<T>,
+  owner: (caller: T) => string | undefined,
+  /** The kind a refused credential is answered with: 404 for a consent link, which is not found rather than unauthorized. */
+  refusedAs: ErrorKind = 'unauthorized',
+): Promise<T> {
   const limits = currentLimits();
   const addressKey = failedAuthenticationKey(ctx);
   if (limits) refuseLockedOut(limits, addressKey);
@@ -205,7 +224,7 @@ async function admit<T>(ctx: Context, credential: () => Promise<T>, owner: (call
     // Only a refused credential counts as a failed attempt: a database outage must not lock clients out.
     // The 401 reports that budget: how many more failures this address has before the lockout.
     // A batch's calls share one lookup and its one refusal: that counts once.
-    if (limits && error instanceof AppError && error.kind === 'unauthorized' && !countedFailures.has(error)) {
+    if (limits && error instanceof AppError && error.kind === refusedAs && !countedFailures.has(error)) {
       countedFailures.add(error);
       Object.assign(ctx.http.headers, rateLimitHeaders(limits.authFailures.consume(addressKey)));
     }
@@ -500,5 +519,29 @@ export const unsubscribeProcedure = base
       (found) => ownerBucket(found.userId),
     );
     return next({ ctx: { unsubscribe } });
+  })
+  .use(idempotent);
+
+/**
+ * A podcast host's voice consent link (`GET /v1/voice-consents/current` and its decisions): its token
+ * (`vcl_…`) is the bearer and opens that one consent, while its link works. Anything else — no
+ * token, a malformed or unknown one, another kind of credential, a link past its end — is a 404, as
+ * if there were nothing there, and counts as a failed attempt of the address, as an unknown key does.
+ */
+export const voiceConsentLinkProcedure = base
+  .meta({ gate: 'voice-consent-link' })
+  .use(async ({ ctx, next }) => {
+    const token = bearerToken(ctx.header('authorization'));
+    const voiceConsent = await admit(
+      ctx,
+      async () => {
+        const found = token && VOICE_CONSENT_TOKEN_PATTERN.test(token) ? await findVoiceConsentByToken({ db: ctx.db, token }) : undefined;
+        if (!found || !linkWorks(found)) throw new AppError('not-found', 'This voice consent link is not valid, or it has expired.');
+        return { id: found.id, row: found };
+      },
+      () => undefined,
+      'not-found',
+    );
+    return next({ ctx: { voiceConsent } });
   })
   .use(idempotent);

@@ -6,3 +6,4 @@ export * from './platform';
 export * from './ads';
 export * from './webhooks';
 export * from './mail';
+export * from './voice';

@@ -55,6 +55,8 @@ export interface IdempotentContext {
   invitation?: { id: string };
   /** Following a sign-in link: the link is the caller. */
   signInLink?: { id: string };
+  /** A host's voice consent link: the consent it opens is the caller. */
+  voiceConsent?: { id: string };
 }
 
 /** A procedure's outcome as tRPC's middlewares pass it on. */
@@ -83,7 +85,13 @@ export async function idempotently<R extends Outcome>(
 ): Promise<R> {
   const { key, fingerprint } = ctx.idempotency!;
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.');
-  const owner = ctx.principal?.keyId ?? (ctx.invitation ? `invitation:${ctx.invitation.id}` : `sign-in:${ctx.signInLink!.id}`);
+  const owner =
+    ctx.principal?.keyId ??
+    (ctx.invitation
+      ? `invitation:${ctx.invitation.id}`
+      : ctx.voiceConsent
+        ? `voice-consent:${ctx.voiceConsent.id}`
+        : `sign-in:${ctx.signInLink!.id}`);
 
   let outcome: R | undefined;
   let answered: StoredResponse | undefined;

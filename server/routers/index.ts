@@ -20,6 +20,7 @@ import { notificationsRouter } from './notifications/router';
 import { passkeysRouter } from './passkeys/router';
 import { signInRouter } from './sign-in/router';
 import { webhooksRouter } from './webhooks/router';
+import { voiceConsentsRouter } from './voice-consents/router';
 
 /** The one set of procedures: served as REST under /v1 and to the console under /api/trpc. */
 export const appRouter = router({
@@ -37,6 +38,7 @@ export const appRouter = router({
   podcasts: podcastsRouter,
   offers: offersRouter,
   creatives: creativesRouter,
+  voiceConsents: voiceConsentsRouter,
   webhooks: webhooksRouter,
   emails: emailsRouter,
   search: searchRouter,

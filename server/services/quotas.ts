@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { apiKeys, invitations, passkeys, webhooks } from '@/db/schema';
+import { apiKeys, invitations, passkeys, voiceConsents, webhooks } from '@/db/schema';
 import { config } from '@/server/config';
 import { AppError } from '@/server/errors';
 import type { KeyOwner } from './keys/find-keys';
@@ -24,7 +24,7 @@ async function lockScope(tx: Queryable, scope: string): Promise<void> {
 
 async function countRows(
   tx: Queryable,
-  table: typeof webhooks | typeof invitations | typeof apiKeys | typeof passkeys,
+  table: typeof webhooks | typeof invitations | typeof apiKeys | typeof passkeys | typeof voiceConsents,
   where: SQL | undefined,
 ): Promise<number> {
   const [row] = await tx.select({ n: count() }).from(table).where(where);
@@ -61,6 +61,27 @@ export async function reserveInvitationSlot({ tx, networkId }: { tx: Queryable; 
     throw exceeded(
       `This network has ${pending} pending invitations, its quota (${limit}, QUOTA_PENDING_INVITATIONS_PER_NETWORK). ` +
         'Revoke invitations that will not be accepted, or wait until some are accepted or expire.',
+    );
+  }
+}
+
+/**
+ * Before a voice consent is requested: a network has at most QUOTA_PENDING_VOICE_CONSENTS_PER_NETWORK
+ * pending ones (their link still works). The lock is held to the end of the transaction, so the
+ * caller's own checks of the network's pending consents run one request at a time too.
+ */
+export async function reserveVoiceConsentSlot({ tx, networkId }: { tx: Queryable; networkId: string }): Promise<void> {
+  const limit = config().QUOTA_PENDING_VOICE_CONSENTS_PER_NETWORK;
+  await lockScope(tx, `voice-consents ${networkId}`);
+  const pending = await countRows(
+    tx,
+    voiceConsents,
+    and(eq(voiceConsents.networkId, networkId), eq(voiceConsents.status, 'pending'), gt(voiceConsents.linkExpiresAt, sql`now()`)),
+  );
+  if (pending >= limit) {
+    throw exceeded(
+      `This network has ${pending} pending voice consent requests, its quota (${limit}, QUOTA_PENDING_VOICE_CONSENTS_PER_NETWORK). ` +
+        'Revoke requests the hosts will not answer, or wait until they are decided or their links expire.',
     );
   }
 }

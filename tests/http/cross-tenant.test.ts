@@ -15,6 +15,7 @@ import {
   personKey,
   serviceAccountKey,
   useTestDatabase,
+  voiceConsentRow,
   webhookRow,
 } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
@@ -84,6 +85,9 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
   async invitationId(networkId) {
     return (await invitationRow(networkId)).invitation.id;
   },
+  async consentId(networkId) {
+    return (await voiceConsentRow(networkId, (await adInventory(networkId)).podcast)).consent.id;
+  },
 };
 
 /** A body that passes validation, for writes whose 404 would otherwise hide behind a 400. */
@@ -102,6 +106,7 @@ const validBodies: Record<string, unknown> = {
   'POST /networks/{networkId}/webhooks/{webhookId}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
   'POST /networks/{networkId}/webhooks/{webhookId}/test': { event_type: 'offer.accepted' },
 };
+  'POST /networks/{networkId}/podcasts/{podcastId}/voice-consents': { host_name: 'Probe', host_email: 'probe@example.test', scope: 'all_campaigns' },
 
 function fill(path: string, values: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);

@@ -57,6 +57,11 @@ const EXCEPTIONS: Array<{ relations: string[]; matches: RegExp; reason: string }
     matches: /from "invitations" where "invitations"\."token_hash" = \$1/,
     reason: 'Accepting an invitation finds it by the hash of its token: the token is all the request carries; the network comes from the row.',
   },
+  {
+    relations: ['voice_consents'],
+    matches: /from "voice_consents" where "voice_consents"\."token_hash" = \$1/,
+    reason: 'A host’s consent link finds its consent by the hash of its token: the token is all the request carries; the network comes from the row.',
+  },
 ];
 
 /**
@@ -372,3 +377,72 @@ describe('every statement on a tenant relation names its network', () => {
     expect(stale, 'EXCEPTIONS no statement needs any more: remove them (and from docs/SCALING.md)').toEqual([]);
   });
 });
+  it('voice consent: asked for, read and decided through the host’s link, listed, read and revoked by the network', async () => {
+    const n = await network('Voices');
+    const { advertiserId, podcastId } = await adInventoryOverHttp(call, n, 'Hello.');
+    const statements = await record('voice consent', async () => {
+      const ask = (email: string) =>
+        call<{ id: string; token: string }>('POST', `/networks/${n}/podcasts/${podcastId}/voice-consents`, {
+          host_name: 'Sam',
+          host_email: email,
+          scope: 'advertisers',
+          advertiser_ids: [advertiserId],
+        });
+      const granted = await ask('sam@hosts.example');
+      expect(granted.status).toBe(201);
+      expect((await call('GET', '/voice-consents/current', undefined, granted.body.token)).status).toBe(200);
+      expect((await call('POST', '/voice-consents/current/grant', { statement_version: 1 }, granted.body.token)).status).toBe(200);
+      expect((await call('POST', '/voice-consents/current/revoke', undefined, granted.body.token)).status).toBe(200);
+      const refused = await ask('kim@hosts.example');
+      expect((await call('POST', '/voice-consents/current/refuse', { statement_version: 1 }, refused.body.token)).status).toBe(200);
+      const withdrawn = await ask('lee@hosts.example');
+      expect((await call('POST', `/networks/${n}/voice-consents/${withdrawn.body.id}/revoke`)).status).toBe(200);
+      expect((await call('GET', `/networks/${n}/voice-consents?podcast_id=${podcastId}&status=revoked`)).status).toBe(200);
+      expect((await call('GET', `/networks/${n}/voice-consents/${granted.body.id}`)).status).toBe(200);
+    });
+    expectRouted(statements, 10);
+  });
+
+  it('brand safety: the taxonomy, categories, exclusions, blocks and separation set, offers refused, made and accepted under them, a flight’s eligible podcasts', async () => {
+    const n = await network('Brand safety');
+    const statements = await record('brand safety', async () => {
+      expect((await call('GET', '/ad-categories?parent_id=1002')).status).toBe(200);
+      expect((await call('GET', '/ad-categories/1004')).status).toBe(200);
+      const advertiser = async (name: string, categories: string[]) =>
+        (await call<{ id: string }>('POST', `/networks/${n}/advertisers`, { name, categories })).body.id;
+      const [beer, alcohol, casino, blocked] = [
+        await advertiser('Hoppy', ['1004']),
+        await advertiser('Spirited', ['1002']),
+        await advertiser('Lucky', ['1362']),
+        await advertiser('Shady', []),
+      ];
+      expect((await call('PATCH', `/networks/${n}/advertisers/${alcohol}`, { categories: ['1002', '1006'] })).status).toBe(200);
+      const pod = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam', excluded_categories: ['1361'] });
+      expect(pod.status).toBe(201);
+      expect((await call('PATCH', `/networks/${n}/podcasts/${pod.body.id}`, { blocked_advertiser_ids: [blocked] })).status).toBe(200);
+      expect((await call('POST', `/networks/${n}/podcasts/${pod.body.id}/opt-in`)).status).toBe(200);
+      const campaign = async (advertiserId: string) =>
+        (await call<{ id: string }>('POST', `/networks/${n}/campaigns`, { name: 'C', advertiser_id: advertiserId, status: 'active', script: 'Hi.' }))
+          .body.id;
+      const [beerCampaign, alcoholCampaign, casinoCampaign] = [await campaign(beer), await campaign(alcohol), await campaign(casino)];
+      expect((await call('PATCH', `/networks/${n}/campaigns/${beerCampaign}`, { competitive_separation: true })).status).toBe(200);
+      const offer = (campaignId: string) =>
+        call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: pod.body.id });
+      expect((await offer(casinoCampaign)).status).toBe(409);
+      const accepted = await offer(beerCampaign);
+      expect((await call('POST', `/networks/${n}/offers/${accepted.body.id}/accept`)).status).toBe(200);
+      const rival = await offer(alcoholCampaign);
+      expect((await call('POST', `/networks/${n}/offers/${rival.body.id}/accept`)).status).toBe(409);
+      const flight = await call<{ id: string }>('POST', `/networks/${n}/campaigns/${alcoholCampaign}/flights`, {
+        name: 'Pre-roll',
+        starts_at: '2026-12-01T00:00:00Z',
+        ends_at: '2026-12-31T00:00:00Z',
+        placement: 'pre',
+        pricing: { model: 'flat', amount_cents: 2500, currency: 'USD' },
+      });
+      const eligible = await call<{ items: Array<{ eligible: boolean }> }>('GET', `/networks/${n}/flights/${flight.body.id}/eligible-podcasts`);
+      expect(eligible.body.items).toEqual([expect.objectContaining({ eligible: false })]);
+    });
+    expectRouted(statements, 10);
+  });
+

@@ -14,6 +14,7 @@ import {
   offers,
   serviceAccounts,
   users,
+  voiceConsents,
   webhookDeliveries,
   webhooks,
 } from '@/db/schema';
@@ -266,4 +267,28 @@ export async function invitationRow(networkId: string) {
     })
     .returning();
   return { invitation: row!, token };
+}
+
+/**
+ * A voice consent for the podcast's host, asked for all campaigns and pending for 30 days unless
+ * `values` say otherwise (a granted one needs `grantedAt` and the statement's `statementVersion` and
+ * `statementSha256`), and its link's token.
+ */
+export async function voiceConsentRow(networkId: string, podcast: { id: string }, values: Partial<typeof voiceConsents.$inferInsert> = {}) {
+  const token = `vcl_${randomBytes(20).toString('hex')}`;
+  const [row] = await database()
+    .insert(voiceConsents)
+    .values({
+      id: newId('voiceConsent'),
+      networkId,
+      podcastId: podcast.id,
+      hostName: 'Sam',
+      hostEmail: `host-${randomBytes(3).toString('hex')}@example.test`,
+      scope: 'all_campaigns',
+      tokenHash: hashToken(token),
+      linkExpiresAt: new Date(Date.now() + 30 * 86_400_000),
+      ...values,
+    })
+    .returning();
+  return { consent: row!, token };
 }

@@ -10,5 +10,6 @@ const TARGET_TYPES: Record<AuditTargetType, true> = {
   service_account: true,
   webhook: true,
   network: true,
+  voice_consent: true,
 };
 export const AUDIT_TARGET_TYPES = Object.keys(TARGET_TYPES) as [AuditTargetType, ...AuditTargetType[]];

@@ -68,6 +68,43 @@ export function invitationEmail({
   );
 }
 
+/**
+ * The email that asks a podcast host for consent to ads in their synthesized voice, with the link to
+ * the consent page (its token in the fragment). It says who asks, for which podcast and what, and
+ * that nothing happens unless the host says yes.
+ */
+export function voiceConsentEmail({
+  hostName,
+  networkName,
+  podcastName,
+  scope,
+  expiresAt,
+  linkExpiresAt,
+  link,
+}: {
+  hostName: string;
+  networkName: string;
+  podcastName: string;
+  /** The scope in words: "all of its campaigns", "the campaigns of Acme and Zed". */
+  scope: string;
+  expiresAt: Date | null;
+  linkExpiresAt: Date;
+  link: string;
+}): EmailMessage {
+  return message(
+    `${networkName} asks for your consent to ads in your voice`,
+    [
+      `Hello ${hostName}, ${networkName} asks for your consent to make host-read ads for ${podcastName} with a synthetic copy of your voice, for ${scope}${expiresAt ? `, until ${mailDate(expiresAt)}` : ''}.`,
+      'The page shows the full statement. You can grant or refuse there, and revoke a consent you granted from the same page.',
+    ],
+    { label: 'Read and decide', link },
+    [
+      `The link works until ${mailDate(linkExpiresAt)}, and only for this request.`,
+      'Not expecting this? Ignore this email: nothing is made in your voice unless you grant consent.',
+    ],
+  );
+}
+
 /** The email that carries a one-time sign-in link (its token in the fragment). */
 export function signInEmail({
   name,

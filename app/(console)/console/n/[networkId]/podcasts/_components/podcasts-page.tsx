@@ -18,6 +18,9 @@ import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
+import { VoiceConsentLink } from './voice-consent-link';
+import { useAdCategories } from '@/app/(console)/_lib/ad-categories';
+import { namesById, useAdvertisers } from '@/app/(console)/_lib/ads';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { editedOptional } from '@/app/(console)/_lib/form-values';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
@@ -101,6 +104,7 @@ export function PodcastsPage() {
           icon: <Mic className="size-6" />,
           title: 'No podcasts yet',
           description: 'Add a show, choose the voice its ads are read in, then opt it in.',
+            <VoiceConsentLink podcast={podcast} />
         }}
       />
       <CreatePodcastDialog open={creating} onOpenChange={setCreating} />
