@@ -112,7 +112,8 @@ describe('network modes (APP_ENV=live)', () => {
     await live.sql`insert into api_key_scopes (key_id, network_id, role) values (${testKey.id}, ${liveNet.id}, 'administrator')`;
     const refused = await live.call('GET', `/networks/${liveNet.id}/advertisers`, undefined, testKey.token);
     expect(expectProblem(refused, 403, 'forbidden').detail).toMatch(/live and this is a test key/);
-    const me = await live.call<{ scopes: Array<{ network_id: string }> }>('GET', '/me', undefined, testKey.token);
+    const me = await live.call<{ mode: string; scopes: Array<{ network_id: string }> }>('GET', '/me', undefined, testKey.token);
+    expect(me.body.mode).toBe('test');
     expect(me.body.scopes.map((s) => s.network_id)).toEqual([testNet.id]);
     expect((await live.call('GET', `/networks/${testNet.id}/advertisers`, undefined, testKey.token)).status).toBe(200);
 
@@ -131,7 +132,9 @@ describe('network modes (APP_ENV=live)', () => {
     expect(made.status).toBe(201);
     expect(made.body.token).toMatch(/^sk_test_/);
     const testOperator = made.body.token;
-    const me = await live.call<{ key_id: string }>('GET', '/me');
+    const me = await live.call<{ key_id: string; mode: string }>('GET', '/me');
+    expect(me.body.mode).toBe('live');
+    expect((await live.call<{ mode: string }>('GET', '/me', undefined, testOperator)).body.mode).toBe('test');
     expect((await live.call('POST', `/apikeys/${me.body.key_id}/rotate`, {}, testOperator)).status).toBe(404);
     expect((await live.call('GET', `/apikeys/${me.body.key_id}`, undefined, testOperator)).status).toBe(404);
     const listed = await live.call<Page<{ environment: string }>>('GET', '/apikeys?limit=200', undefined, testOperator);

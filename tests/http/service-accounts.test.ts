@@ -63,6 +63,7 @@ describe('POST /networks/{n}/service-accounts', () => {
     expect(me.body).toEqual({
       key_id: sa.api_key.id,
       key_name: 'ingest',
+      mode: 'test',
       super_user: false,
       session: false,
       expires_at: null,

@@ -9,7 +9,10 @@ export const emailSchema = z
     kind: z.enum(EMAIL_KINDS),
     to: z.string().meta({ example: 'rae@example.com' }),
     subject: z.string(),
-    status: z.enum(EMAIL_STATUSES).meta({ description: 'queued (being sent), sent, or failed (after its last attempt, or refused for good).' }),
+    status: z.enum(EMAIL_STATUSES).meta({
+      description:
+        'queued (being sent), sent, failed (after its last attempt, or refused for good), or withdrawn (a notice its recipient turned off before it was sent).',
+    }),
     sent_via: z
       .enum(EMAIL_ROUTES)
       .nullable()

@@ -10,6 +10,7 @@ export const getMeRoute = authedProcedure
     key_name: principal.keyName,
     super_user: principal.superUser,
     session: principal.session,
+    mode: principal.mode,
     expires_at: principal.expiresAt === null ? null : new Date(principal.expiresAt).toISOString(),
     scopes: [...principal.scopes].map(([network_id, role]) => ({ network_id, role })),
     // Read with the key itself (server/auth/principal.ts): no second query.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODES } from '@/domain/modes';
 import { idField, roleSchema, timestamp } from '@/server/routers/shared.types';
 
 export const getMeInput = z.void();
@@ -11,6 +12,10 @@ export const meSchema = z
     key_name: z.string(),
     super_user: z.boolean(),
     session: z.boolean().meta({ description: 'A console session’s key (from signing in): `POST /sign-out` ends it.' }),
+    mode: z.enum(MODES).meta({
+      description:
+        'test (sk_test_) or live (sk_live_): the key acts on networks of this mode only, but for a live super_user key and a live console session, which reach both (docs: Test and live).',
+    }),
     expires_at: timestamp.nullable().meta({ description: 'When the key stops working; null for a key that does not expire.' }),
     scopes: z.array(scopeSchema).meta({ description: 'Effective roles: a person’s key never exceeds their current membership.' }),
     owner: z

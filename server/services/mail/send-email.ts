@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { JobHelpers } from 'graphile-worker';
 import type { Database } from '@/db/client';
 import { emails } from '@/db/schema';
@@ -23,7 +23,7 @@ const permanent = (error: unknown) => {
  * Sends one queued email: through SMTP_URL, or, without one (test mode), into the development
  * mailbox — it is marked sent there, and one log line names it with its subject and the console
  * link where the developer running the service reads it (GET /v1/emails/{id} too). Does nothing for an email no longer queued (a retry after it was
- * sent). A temporary failure throws, and graphile-worker retries the job with backoff until
+ * sent, or a notice withdrawn by its recipient's opt-out). A temporary failure throws, and graphile-worker retries the job with backoff until
  * MAIL_MAX_ATTEMPTS; the last attempt, or a permanent refusal, marks the email failed with the
  * relay's answer. Sent at least once: a crash between the relay's acceptance and the update below
  * sends it again, with the same Message-ID, so a receiving system can tell.
@@ -48,7 +48,8 @@ export async function sendEmail({ db, emailId, helpers }: { db: Database; emailI
         lastError: null,
         ...(keepMessage ? {} : { sealedMessage: null }),
       })
-      .where(and(eq(emails.id, email.id), eq(emails.status, 'queued')));
+      // Withdrawn while it was being handed over (its recipient turned the kind off): it went, so say so.
+      .where(and(eq(emails.id, email.id), inArray(emails.status, ['queued', 'withdrawn'])));
 
   if (!c.SMTP_URL) {
     await sent('mailbox');

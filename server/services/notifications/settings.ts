@@ -1,6 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '@/db/client';
-import { notificationOptOuts } from '@/db/schema';
+import { emails, notificationOptOuts, users } from '@/db/schema';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@/domain/notifications';
 import type { Principal } from '@/server/auth/principal';
 import { forbidden } from '@/server/errors';
@@ -31,7 +31,9 @@ export async function notificationSettings({ db, userId }: { db: Queryable; user
 /**
  * Turns the named kinds on or off. Each kind is a row of its own (present: off), written with
  * INSERT … ON CONFLICT and DELETE, so two changes of different kinds never undo each other and a
- * change repeated is the same change: no version to send.
+ * change repeated is the same change: no version to send. Turning a kind off also withdraws the
+ * person's notices of that kind still waiting in the outbox: "off" means from now, not after the
+ * queue has drained. (One already handed to the relay is recorded as sent.)
  */
 export async function changeNotificationSettings({
   tx,
@@ -50,6 +52,16 @@ export async function changeNotificationSettings({
       .insert(notificationOptOuts)
       .values(off.map((kind) => ({ userId, kind })))
       .onConflictDoNothing();
+    await tx
+      .update(emails)
+      .set({ status: 'withdrawn' })
+      .where(
+        and(
+          eq(emails.status, 'queued'),
+          inArray(emails.kind, off),
+          eq(emails.toAddress, sql`(select ${users.email} from ${users} where ${users.id} = ${userId})`),
+        ),
+      );
   }
   if (on.length > 0) await tx.delete(notificationOptOuts).where(and(eq(notificationOptOuts.userId, userId), inArray(notificationOptOuts.kind, on)));
   return notificationSettings({ db: tx, userId });
