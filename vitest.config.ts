@@ -10,6 +10,7 @@ export const RELIABILITY_HTTP_TESTS = [
   'tests/http/idempotency.test.ts',
   'tests/http/campaigns.test.ts',
   'tests/http/offers.test.ts',
+  'tests/http/offers-on-flights.test.ts',
   'tests/http/webhook-durability.test.ts',
   'tests/http/cross-tenant.test.ts',
   'tests/http/secrets-at-rest.test.ts',

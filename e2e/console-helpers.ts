@@ -109,10 +109,11 @@ const README_SHOTS: Record<string, string> = {
 
 /**
  * A full-page screenshot under test-results/. With README_SCREENSHOTS=1 (`npm run screenshots`)
- * the shots README.md embeds are written to docs/screenshots/ as well.
+ * the shots README.md embeds are written to docs/screenshots/ as well. `fullPage: false` shoots the
+ * window only: what a dialog looks like (in a full-page shot of a scrolled page it floats mid-page).
  */
-export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+export async function screenshot(page: Page, testInfo: TestInfo, name: string, { fullPage = true } = {}): Promise<void> {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage });
   const readme = README_SHOTS[name];
   // What a reader's window shows: a full-page shot draws a scrolled page's fixed sidebar and drawer mid-page.
   if (process.env.README_SCREENSHOTS === '1' && readme)

@@ -11,6 +11,7 @@ export const ERROR_KINDS = {
   'not-acceptable': { status: 406, title: 'Not acceptable' },
   conflict: { status: 409, title: 'Conflict' },
   'quota-exceeded': { status: 409, title: 'Quota exceeded' },
+  'brand-safety': { status: 409, title: 'Brand safety' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'range-not-satisfiable': { status: 416, title: 'Range not satisfiable' },

@@ -30,7 +30,7 @@ const PROBLEM_SCHEMA: Json = {
 /**
  * An error response: the envelope, when each kind of this status occurs on the operation, and an
  * example body of each kind (from ERROR_KINDS, as the API answers it). Two kinds can share a status
- * (409: `conflict` and `quota-exceeded`); the response then describes and exemplifies both.
+ * (409: `conflict`, `quota-exceeded`, `brand-safety`); the response then describes and exemplifies each.
  */
 function problemResponse(kinds: Array<[ErrorKind, string[]]>): Json {
   const { status } = ERROR_KINDS[kinds[0]![0]];

@@ -100,6 +100,17 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
       '`detail` names the quota and its current count. Delete or revoke what is no longer used (subscriptions, invitations, keys), then retry. The operator sets the quotas (`QUOTA_*` settings).',
     retry: 'after-fix',
   },
+  'brand-safety': {
+    summary: 'The offer would break one of the podcast’s brand-safety rules; `detail` names the rule.',
+    causes: [
+      'The podcast excludes one of the advertiser’s ad categories, or a category above it (an exclusion covers its sub-categories): offering or accepting.',
+      'The podcast blocks the advertiser: offering or accepting.',
+      'Accepting: the podcast already holds an accepted offer of a competitor (an advertiser sharing a category, or one above or below it) whose dates overlap this offer’s, and one of the two campaigns asks for competitive separation. `detail` names that campaign.',
+    ],
+    remedy:
+      'Offer the campaign to another show (`GET …/flights/{flightId}/eligible-podcasts` lists which are eligible and why not), change dates so they no longer overlap, or have the rule changed on the podcast, the advertiser’s categories or the campaign’s `competitive_separation`. The rules are checked again at accept, since they can change after an offer is made.',
+    retry: 'after-fix',
+  },
   'payload-too-large': {
     summary: 'The request body is larger than 1 MiB.',
     causes: ['A body over 1 MiB (1,048,576 bytes).'],

@@ -51,7 +51,10 @@ export const advertisers = pgTable(
     website: text('website'),
     contactEmail: text('contact_email'),
     /** IAB Ad Product Taxonomy ids (GET /v1/ad-categories): what brand safety compares. */
-    categories: text('categories').array().notNull().default(sql`'{}'::text[]`),
+    categories: text('categories')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     deletedAt: at('deleted_at'),
     ...versioned,
     ...lifecycle,
@@ -135,9 +138,15 @@ export const podcasts = pgTable(
       .default('not_opted_in'),
     optedInAt: at('opted_in_at'),
     /** Ad categories the show does not carry; an exclusion covers the category's sub-categories. */
-    excludedCategories: text('excluded_categories').array().notNull().default(sql`'{}'::text[]`),
+    excludedCategories: text('excluded_categories')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Advertisers the show does not carry, by id. */
-    blockedAdvertiserIds: text('blocked_advertiser_ids').array().notNull().default(sql`'{}'::text[]`),
+    blockedAdvertiserIds: text('blocked_advertiser_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     ...versioned,
     ...lifecycle,
   },

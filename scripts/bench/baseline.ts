@@ -178,6 +178,7 @@ interface CampaignRow {
   endsAt: Date | null;
   budgetCents: string | null;
   currency: string | null;
+  competitiveSeparation: boolean;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -195,6 +196,7 @@ function presentCampaign(r: CampaignRow) {
     ends_at: r.endsAt?.toISOString() ?? null,
     budget_cents: r.budgetCents === null ? null : Number(r.budgetCents),
     currency: r.currency,
+    competitive_separation: r.competitiveSeparation,
     version: r.version,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
@@ -335,6 +337,7 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
       endsAt: null,
       budgetCents: null,
       currency: null,
+      competitiveSeparation: false,
     });
     return { status: 201, headers: { etag: `"${created!.version}"` }, body: presentCampaign(created!) };
   });

@@ -39,8 +39,9 @@ const KIND_BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorKind>> = {
 
 const TRPC_CODE_BY_KIND = {
   ...Object.fromEntries(Object.entries(KIND_BY_TRPC_CODE).map(([code, kind]) => [kind, code])),
-  // A 409 of its own kind: tRPC knows one code per status.
+  // 409s of their own kinds: tRPC knows one code per status.
   'quota-exceeded': 'CONFLICT',
+  'brand-safety': 'CONFLICT',
 } as Record<ErrorKind, TRPC_ERROR_CODE_KEY>;
 
 /** A TRPCError whose code gives the right HTTP status on both transports. */

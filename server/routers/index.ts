@@ -1,5 +1,6 @@
 import { checkOutputs, outputCheckOfProcess } from '@/server/output-checks';
 import { router } from '@/server/trpc';
+import { adCategoriesRouter } from './ad-categories/router';
 import { advertisersRouter } from './advertisers/router';
 import { auditRouter } from './audit/router';
 import { campaignsRouter } from './campaigns/router';
@@ -19,8 +20,8 @@ import { serviceAccountsRouter } from './service-accounts/router';
 import { notificationsRouter } from './notifications/router';
 import { passkeysRouter } from './passkeys/router';
 import { signInRouter } from './sign-in/router';
-import { webhooksRouter } from './webhooks/router';
 import { voiceConsentsRouter } from './voice-consents/router';
+import { webhooksRouter } from './webhooks/router';
 
 /** The one set of procedures: served as REST under /v1 and to the console under /api/trpc. */
 export const appRouter = router({
@@ -32,13 +33,14 @@ export const appRouter = router({
   invitations: invitationsRouter,
   serviceAccounts: serviceAccountsRouter,
   audit: auditRouter,
+  adCategories: adCategoriesRouter,
   advertisers: advertisersRouter,
   campaigns: campaignsRouter,
   flights: flightsRouter,
   podcasts: podcastsRouter,
+  voiceConsents: voiceConsentsRouter,
   offers: offersRouter,
   creatives: creativesRouter,
-  voiceConsents: voiceConsentsRouter,
   webhooks: webhooksRouter,
   emails: emailsRouter,
   search: searchRouter,

@@ -37,6 +37,9 @@ export function networkPage<T extends NetworkTable>(
     .limit(take) as Promise<T['$inferSelect'][]>;
 }
 
+/** A row lock held until the transaction ends: `no key update` is what an UPDATE of the row itself takes (it lets inserts that reference the row through). */
+export type RowLock = 'update' | 'no key update' | 'share';
+
 /**
  * The row of `table` with this id in the network, or undefined — for another network's id too, so
  * ids are not leaked — when every condition holds; locked until the transaction ends when `lock`
@@ -44,7 +47,7 @@ export function networkPage<T extends NetworkTable>(
  */
 export async function networkRow<T extends NetworkTable>(
   table: T,
-  { db, networkId, id, lock }: { db: Queryable; networkId: string; id: string; lock?: 'update' | 'share' | undefined },
+  { db, networkId, id, lock }: { db: Queryable; networkId: string; id: string; lock?: RowLock | undefined },
   conditions: Array<SQL | undefined> = [],
 ): Promise<T['$inferSelect'] | undefined> {
   const query = db

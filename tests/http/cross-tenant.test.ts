@@ -103,10 +103,11 @@ const validBodies: Record<string, unknown> = {
     placement: 'pre',
     pricing: { model: 'flat', amount_cents: 100, currency: 'USD' },
   },
+  'POST /networks/{networkId}/flights/{flightId}/offers': { podcast_ids: ['pod_00000000000000000000000000'] },
   'POST /networks/{networkId}/webhooks/{webhookId}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
   'POST /networks/{networkId}/webhooks/{webhookId}/test': { event_type: 'offer.accepted' },
-};
   'POST /networks/{networkId}/podcasts/{podcastId}/voice-consents': { host_name: 'Probe', host_email: 'probe@example.test', scope: 'all_campaigns' },
+};
 
 function fill(path: string, values: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
@@ -305,5 +306,51 @@ describe('roles within a network, for every operation that writes', () => {
     }
     expect(writes.length).toBeGreaterThan(20);
     expect(failures).toEqual([]);
+  });
+});
+
+describe('brand safety stays inside its network', () => {
+  it('a podcast cannot block another network’s advertiser (400), and a flight’s eligible podcasts and their reasons are its own network’s only', async () => {
+    const a = (await createNetworkRow('Brand A')).id;
+    const b = (await createNetworkRow('Brand B')).id;
+    const adminOfA = (await personKey([{ networkId: a, role: 'administrator' }])).token;
+    const adminOfB = (await personKey([{ networkId: b, role: 'administrator' }])).token;
+    const inA = await adInventory(a);
+    const inB = await adInventory(b);
+    const blockForeign = await api<{ errors: Array<{ path: string }> }>('PATCH', `/networks/${a}/podcasts/${inA.podcast.id}`, {
+      token: adminOfA,
+      body: { blocked_advertiser_ids: [inB.advertiser.id] },
+    });
+    expect(blockForeign.status).toBe(400);
+    expect(blockForeign.body.errors.map((e) => e.path)).toEqual(['blocked_advertiser_ids']);
+    // B's podcast holds an accepted offer of a competitor in the same category, asking for separation: nothing of it counts in A.
+    for (const [n, token, inventory] of [
+      [a, adminOfA, inA],
+      [b, adminOfB, inB],
+    ] as const) {
+      expect((await api('PATCH', `/networks/${n}/advertisers/${inventory.advertiser.id}`, { token, body: { categories: ['1004'] } })).status).toBe(
+        200,
+      );
+      expect(
+        (await api('PATCH', `/networks/${n}/campaigns/${inventory.campaign.id}`, { token, body: { competitive_separation: true } })).status,
+      ).toBe(200);
+    }
+    const offerInB = await offerRow(b, inB);
+    expect((await api('POST', `/networks/${b}/offers/${offerInB.id}/accept`, { token: adminOfB })).status).toBe(200);
+    const flightInA = await flightRow(a, inA.campaign);
+    const eligible = await api<{ items: Array<{ podcast: { id: string }; eligible: boolean }> }>(
+      'GET',
+      `/networks/${a}/flights/${flightInA.id}/eligible-podcasts`,
+      { token: adminOfA },
+    );
+    expect(eligible.status).toBe(200);
+    expect(eligible.body.items).toEqual([expect.objectContaining({ podcast: expect.objectContaining({ id: inA.podcast.id }), eligible: true })]);
+    for (const id of [b, inB.podcast.id, inB.campaign.id, inB.advertiser.id]) expect(eligible.text).not.toContain(id);
+    // An offer of A's campaign to B's podcast is not a brand-safety question: B's podcast is not A's (400).
+    const across = await api('POST', `/networks/${a}/offers`, {
+      token: adminOfA,
+      body: { campaign_id: inA.campaign.id, podcast_id: inB.podcast.id },
+    });
+    expect(across.status).toBe(400);
   });
 });

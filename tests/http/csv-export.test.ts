@@ -55,7 +55,18 @@ describe('any list as CSV (Accept: text/csv)', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="advertisers-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = parseCsv(res.text);
-    expect(rows[0]).toEqual(['id', 'network_id', 'name', 'website', 'contact_email', 'version', 'created_at', 'updated_at', 'deleted_at']);
+    expect(rows[0]).toEqual([
+      'id',
+      'network_id',
+      'name',
+      'website',
+      'contact_email',
+      'categories',
+      'version',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+    ]);
     expect(rows).toHaveLength(451); // the header and every row, whatever `limit` said
     // The same rows, in the same order, as paging through the JSON.
     const ids: string[] = [];

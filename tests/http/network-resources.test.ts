@@ -35,8 +35,9 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
   advertisers: async () => ({
     idPrefix: 'adv',
     created: {
-      body: { name: '  Acme Coffee ', website: 'https://acme.example', contact_email: 'ads@acme.example' },
-      fields: { name: 'Acme Coffee', website: 'https://acme.example', contact_email: 'ads@acme.example', deleted_at: null },
+      body: { name: '  Acme Coffee ', website: 'https://acme.example', contact_email: 'ads@acme.example', categories: ['1165', '1165'] },
+      // An ad category sent twice is kept once.
+      fields: { name: 'Acme Coffee', website: 'https://acme.example', contact_email: 'ads@acme.example', categories: ['1165'], deleted_at: null },
     },
     base: { name: 'A' },
     refused: [
@@ -47,13 +48,15 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
       [{ website: 'ftp://acme.example' }, 'website'],
       [{ contact_email: 'nobody' }, 'contact_email'],
       [{ contact_email: 7 }, 'contact_email'],
+      [{ categories: ['9999'] }, 'categories'],
+      [{ categories: '1165' }, 'categories'],
     ],
-    updateRefused: [{ name: '' }, { website: 'acme' }, { network_id: 'net_x' }],
+    updateRefused: [{ name: '' }, { website: 'acme' }, { network_id: 'net_x' }, { categories: ['nope'] }],
   }),
   podcasts: async () => ({
     idPrefix: 'pod',
     created: {
-      body: { name: 'Daily Brew', host_name: 'Sam Host', rss_url: 'https://feeds.example/brew.xml' },
+      body: { name: 'Daily Brew', host_name: 'Sam Host', rss_url: 'https://feeds.example/brew.xml', excluded_categories: ['1361'] },
       // Not opted in, and the default voice.
       fields: {
         name: 'Daily Brew',
@@ -62,6 +65,8 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
         rss_url: 'https://feeds.example/brew.xml',
         opt_in_status: 'not_opted_in',
         opted_in_at: null,
+        excluded_categories: ['1361'],
+        blocked_advertiser_ids: [],
       },
     },
     base: { name: 'P', host_name: 'H' },
@@ -73,9 +78,11 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
       [{ voice: 'robot' }, 'voice'],
       [{ rss_url: 'feed' }, 'rss_url'],
       [{ rss_url: 'javascript:alert(1)' }, 'rss_url'],
+      [{ excluded_categories: ['0'] }, 'excluded_categories'],
+      [{ blocked_advertiser_ids: ['adv_00000000000000000000000000'] }, 'blocked_advertiser_ids'],
     ],
     // The opt-in state has its own operations.
-    updateRefused: [{ voice: 'robot' }, { host_name: '' }, { opt_in_status: 'opted_in' }],
+    updateRefused: [{ voice: 'robot' }, { host_name: '' }, { opt_in_status: 'opted_in' }, { excluded_categories: 'all' }],
   }),
   campaigns: async (n) => {
     const advertiser_id = await advertiserOf(n);
@@ -85,7 +92,13 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
       created: {
         body: { ...terms, starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-31T00:00:00.000Z' },
         // A draft; its times as the API shows time.
-        fields: { ...terms, status: 'draft', starts_at: '2026-12-01T00:00:00.000Z', ends_at: '2026-12-31T00:00:00.000Z' },
+        fields: {
+          ...terms,
+          status: 'draft',
+          starts_at: '2026-12-01T00:00:00.000Z',
+          ends_at: '2026-12-31T00:00:00.000Z',
+          competitive_separation: false,
+        },
       },
       base: { name: 'C', advertiser_id },
       refused: [
@@ -104,8 +117,9 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
         [{ budget_cents: 100 }, 'currency'],
         [{ budget_cents: 100, currency: 'usd' }, 'currency'],
         [{ budget_cents: 100, currency: 'EURO' }, 'currency'],
+        [{ competitive_separation: 1 }, 'competitive_separation'],
       ],
-      updateRefused: [{ name: ' ' }, { budget_cents: -1 }, { network_id: 'net_x' }],
+      updateRefused: [{ name: ' ' }, { budget_cents: -1 }, { network_id: 'net_x' }, { competitive_separation: 'yes' }],
     };
   },
 };

@@ -13,7 +13,7 @@ import { until } from '@/tests/support/until';
  * The statement check behind docs/SCALING.md's Citus plan and the second fence between tenants:
  * every SQL statement the service (web and worker) sends during several flows — the ad flow to a
  * delivered webhook, members and invitations, own keys, network keys and service accounts, the
- * audit log with PATCH and DELETE, flights, webhook redelivery and recovery — is read off the wire through
+ * audit log with PATCH and DELETE, flights, brand safety, webhook redelivery and recovery — is read off the wire through
  * a proxy in front of Postgres, parsed by Postgres' own parser (`libpg-query`), and every
  * reference to a tenant relation (a table or view of db/schema/* with a `network_id` column)
  * must be constrained by that relation's own network_id, and every INSERT into one must set it
@@ -322,23 +322,45 @@ describe('every statement on a tenant relation names its network', () => {
     expectRouted(statements, 10);
   });
 
-  it('flights: create, list, read, PATCH and DELETE a campaign’s flight', async () => {
+  it('flights: create, list, read, PATCH and DELETE a campaign’s flight; offers on it, one and in bulk; what an accepted one holds', async () => {
     const n = await network('Flights');
-    const { campaignId } = await adInventoryOverHttp(call, n, 'Hello.');
+    const { campaignId, podcastId } = await adInventoryOverHttp(call, n, 'Hello.');
+    const day = 86_400_000;
+    const terms = {
+      starts_at: new Date(Date.now() + day).toISOString(),
+      ends_at: new Date(Date.now() + 30 * day).toISOString(),
+      placement: 'pre',
+      pricing: { model: 'cpm', amount_cents: 2500, currency: 'USD' },
+      impression_goal: 100_000,
+    };
     const statements = await record('flights', async () => {
-      const flight = await call<{ id: string }>('POST', `/networks/${n}/campaigns/${campaignId}/flights`, {
-        name: 'Pre-roll',
-        starts_at: '2026-12-01T00:00:00Z',
-        ends_at: '2026-12-31T00:00:00Z',
-        placement: 'pre',
-        pricing: { model: 'cpm', amount_cents: 2500, currency: 'USD' },
-        impression_goal: 100_000,
-      });
+      const flight = await call<{ id: string }>('POST', `/networks/${n}/campaigns/${campaignId}/flights`, { name: 'Pre-roll', ...terms });
       expect(flight.status).toBe(201);
       expect((await call('GET', `/networks/${n}/campaigns/${campaignId}/flights`)).status).toBe(200);
       expect((await call('GET', `/networks/${n}/flights/${flight.body.id}`)).status).toBe(200);
       expect((await call('PATCH', `/networks/${n}/flights/${flight.body.id}`, { placement: 'mid' })).status).toBe(200);
-      expect((await call('DELETE', `/networks/${n}/flights/${flight.body.id}`)).status).toBe(200);
+      // Offers on the flight: one, then in bulk; listed by flight; one accepted, which the flight then keeps.
+      const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { flight_id: flight.body.id, podcast_id: podcastId });
+      expect(offer.status).toBe(201);
+      const bulk = await call<{ items: Array<{ status: number }> }>('POST', `/networks/${n}/flights/${flight.body.id}/offers`, {
+        podcast_ids: [podcastId, 'pod_00000000000000000000000000'],
+        impression_goal: 50_000,
+      });
+      expect(bulk.body.items.map((i) => i.status)).toEqual([201, 400]);
+      expect((await call('GET', `/networks/${n}/offers?flight_id=${flight.body.id}`)).status).toBe(200);
+      expect((await call('POST', `/networks/${n}/offers/${offer.body.id}/accept`)).status).toBe(200);
+      expect((await call('PATCH', `/networks/${n}/flights/${flight.body.id}`, { placement: 'post' })).status).toBe(409);
+      expect((await call('DELETE', `/networks/${n}/flights/${flight.body.id}`)).status).toBe(409);
+      expect((await call('PATCH', `/networks/${n}/campaigns/${campaignId}`, { ends_at: terms.starts_at })).status).toBe(409);
+      // A flight with only open offers: a change of its terms withdraws them, and so does its DELETE.
+      const other = await call<{ id: string }>('POST', `/networks/${n}/campaigns/${campaignId}/flights`, { name: 'Post-roll', ...terms });
+      for (const write of [
+        () => call('PATCH', `/networks/${n}/flights/${other.body.id}`, { placement: 'post' }),
+        () => call('DELETE', `/networks/${n}/flights/${other.body.id}`),
+      ]) {
+        expect((await call('POST', `/networks/${n}/offers`, { flight_id: other.body.id, podcast_id: podcastId })).status).toBe(201);
+        expect((await write()).status).toBe(200);
+      }
     });
     expectRouted(statements, 5);
   });
@@ -371,12 +393,6 @@ describe('every statement on a tenant relation names its network', () => {
     expectRouted(statements, 5);
   });
 
-  it('lists no exception that no statement needed', () => {
-    expect(flows.size).toBe(6);
-    const stale = EXCEPTIONS.filter((e) => !excused.has(e)).map((e) => `${e.relations.join(', ')}: ${e.matches.source}`);
-    expect(stale, 'EXCEPTIONS no statement needs any more: remove them (and from docs/SCALING.md)').toEqual([]);
-  });
-});
   it('voice consent: asked for, read and decided through the host’s link, listed, read and revoked by the network', async () => {
     const n = await network('Voices');
     const { advertiserId, podcastId } = await adInventoryOverHttp(call, n, 'Hello.');
@@ -446,3 +462,9 @@ describe('every statement on a tenant relation names its network', () => {
     expectRouted(statements, 10);
   });
 
+  it('lists no exception that no statement needed', () => {
+    expect(flows.size).toBe(8);
+    const stale = EXCEPTIONS.filter((e) => !excused.has(e)).map((e) => `${e.relations.join(', ')}: ${e.matches.source}`);
+    expect(stale, 'EXCEPTIONS no statement needs any more: remove them (and from docs/SCALING.md)').toEqual([]);
+  });
+});

@@ -59,6 +59,10 @@ describe('fillWithSampleData', () => {
       expect(campaign.script.split(/\s+/).length).toBeGreaterThanOrEqual(40);
     }
     expect(tally(held.podcasts.map((p) => p.optInStatus))).toEqual({ opted_in: 4, not_opted_in: 1 });
+    // Brand safety has something to work with: every advertiser is classified, one show excludes a category, one campaign asks for separation.
+    for (const advertiser of held.advertisers) expect(advertiser.categories.length).toBeGreaterThan(0);
+    expect(held.podcasts.filter((p) => p.excludedCategories.length > 0)).toHaveLength(1);
+    expect(held.campaigns.filter((c) => c.competitiveSeparation)).toHaveLength(1);
   });
 
   it('leaves offers open, accepted and rejected: the accepted one with its creative, the rejected one with its reason, each with its event', async () => {
@@ -121,7 +125,13 @@ describe('fillWithSampleData', () => {
     const held = await contents(database(), network.id);
     const networkId = network.id;
     for (const a of held.advertisers) {
-      createAdvertiserInput.parse({ networkId, name: a.name, website: a.website ?? undefined, contact_email: a.contactEmail ?? undefined });
+      createAdvertiserInput.parse({
+        networkId,
+        name: a.name,
+        website: a.website ?? undefined,
+        contact_email: a.contactEmail ?? undefined,
+        categories: a.categories,
+      });
     }
     for (const c of held.campaigns) {
       createCampaignInput.parse({
@@ -134,10 +144,19 @@ describe('fillWithSampleData', () => {
         ends_at: c.endsAt?.toISOString(),
         budget_cents: c.budgetCents ?? undefined,
         currency: c.currency ?? undefined,
+        competitive_separation: c.competitiveSeparation,
       });
     }
     for (const p of held.podcasts)
-      createPodcastInput.parse({ networkId, name: p.name, host_name: p.hostName, voice: p.voice, rss_url: p.rssUrl ?? undefined });
+      createPodcastInput.parse({
+        networkId,
+        name: p.name,
+        host_name: p.hostName,
+        voice: p.voice,
+        rss_url: p.rssUrl ?? undefined,
+        excluded_categories: p.excludedCategories,
+        blocked_advertiser_ids: p.blockedAdvertiserIds,
+      });
     for (const o of held.offers) {
       const terms = { price_cents: o.priceCents ?? undefined, currency: o.currency ?? undefined, expires_at: o.expiresAt?.toISOString() };
       createOfferInput.parse({ networkId, campaign_id: o.campaignId, podcast_id: o.podcastId, ...terms });

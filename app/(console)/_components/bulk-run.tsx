@@ -4,6 +4,7 @@ import { Check, Loader2, Minus, RotateCw, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogFooter } from '@/app/(console)/_components/ui/dialog';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { settleBounded } from '@/app/(console)/_lib/bounded';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 
@@ -11,21 +12,24 @@ import { problemSentence } from '@/app/(console)/_lib/problem';
  * A bulk action runs the row's own procedure once per selected row — the call its single-row
  * button makes, so the same authorization, checks and idempotency apply — a few at a time, and
  * shows what became of each row: done, or the API's answer. Nothing is dropped: a refusal or a
- * network error is reported on its row, and "Retry failed" runs those rows again.
+ * network error is reported on its row, and "Retry failed" runs those rows again. Where the API
+ * takes the rows in one call and answers each (a flight offered to many podcasts), `batch` makes
+ * that call instead, and the dialog is the same.
  */
 
 /** How many of a bulk action's calls are under way at once. */
 export const BULK_CONCURRENCY = 4;
 
-/** One selected row: its id, how the results name it, and its own call. */
+/** One selected row: its id, how the results name it, and its own call (none with the run's `batch`). */
 export interface BulkItem {
   id: string;
   name: string;
   /** The row's call. It resolves to `doneAs('already revoked')` when the row was already what the action makes it. */
-  perform: () => Promise<unknown>;
+  perform?: () => Promise<unknown>;
 }
 
 const DONE_AS = Symbol('done as');
+const DONE_LINK = Symbol('done link');
 
 /**
  * What a row's call resolves to when it succeeded but did nothing new — a key someone else had
@@ -34,19 +38,33 @@ const DONE_AS = Symbol('done as');
  */
 export const doneAs = (label: string) => ({ [DONE_AS]: label });
 
+/** What a row's call resolves to when what it made has a page: the row links to it ("View offer"). */
+export const doneWithLink = (href: string, text: string) => ({ [DONE_LINK]: { href, text } });
+
 const labelOf = (answer: unknown): string | undefined =>
   typeof answer === 'object' && answer !== null && DONE_AS in answer ? String(answer[DONE_AS]) : undefined;
+
+const linkOf = (answer: unknown): { href: string; text: string } | undefined =>
+  typeof answer === 'object' && answer !== null && DONE_LINK in answer ? (answer[DONE_LINK] as { href: string; text: string }) : undefined;
 
 export interface BulkRunSpec {
   /** The results dialog's title, e.g. "Revoke keys". */
   title: string;
+  /** Under the title; by default "Each selected row and what the API answered for it." */
+  description?: string;
   /** What a row became when its call succeeded, e.g. "revoked": "Revoked" on the row, "7 revoked, 1 failed" in the summary. */
   done: string;
   items: BulkItem[];
+  /**
+   * One call for many rows, in place of each row's `perform`: settles each item, in their order. A
+   * rejection of the whole call fails every row with its sentence. "Retry failed" calls it again
+   * with the failed rows.
+   */
+  batch?: (items: BulkItem[]) => Promise<PromiseSettledResult<unknown>[]>;
 }
 
-/** `as`: the row was already so (`doneAs`); without it, the action's `done`. */
-type Outcome = { state: 'waiting' } | { state: 'done'; as?: string } | { state: 'failed'; message: string };
+/** `as`: the row was already so (`doneAs`); without it, the action's `done`. `link`: what it made (`doneWithLink`). */
+type Outcome = { state: 'waiting' } | { state: 'done'; as?: string; link?: { href: string; text: string } } | { state: 'failed'; message: string };
 
 const WAITING: Outcome = { state: 'waiting' };
 
@@ -62,35 +80,48 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * `sentence` turns a row's error into what the row says (problemSentence by default).
  */
 export function useBulkRun({ onFinished, sentence = problemSentence }: { onFinished?: () => unknown; sentence?: (error: unknown) => string } = {}) {
-  const [run, setRun] = useState<Omit<BulkRunSpec, 'items'> & { items: BulkItem[] }>();
+  const [run, setRun] = useState<BulkRunSpec>();
   const [outcomes, setOutcomes] = useState<ReadonlyMap<string, Outcome>>(() => new Map());
   const [running, setRunning] = useState(false);
   const [open, setOpen] = useState(false);
 
-  async function perform(items: BulkItem[]) {
+  const outcomeOf = (result: PromiseSettledResult<unknown>): Outcome =>
+    result.status === 'fulfilled'
+      ? { state: 'done', as: labelOf(result.value), link: linkOf(result.value) }
+      : { state: 'failed', message: capitalized(sentence(result.reason)) };
+
+  async function perform(spec: BulkRunSpec, items: BulkItem[]) {
     setRunning(true);
     setOutcomes((current) => new Map([...current, ...items.map((item) => [item.id, WAITING] as const)]));
-    await settleBounded(
-      items,
-      BULK_CONCURRENCY,
-      (item) => item.perform(),
-      (index, result) => {
-        const outcome: Outcome =
-          result.status === 'fulfilled'
-            ? { state: 'done', as: labelOf(result.value) }
-            : { state: 'failed', message: capitalized(sentence(result.reason)) };
-        setOutcomes((current) => new Map(current).set(items[index]!.id, outcome));
-      },
-    );
+    const settle = (index: number, result: PromiseSettledResult<unknown>) =>
+      setOutcomes((current) => new Map(current).set(items[index]!.id, outcomeOf(result)));
+    if (spec.batch) {
+      const results = await spec
+        .batch(items)
+        .catch((reason: unknown) => items.map((): PromiseSettledResult<unknown> => ({ status: 'rejected', reason })));
+      results.forEach((result, index) => settle(index, result));
+    } else {
+      await settleBounded(items, BULK_CONCURRENCY, (item) => item.perform!(), settle);
+    }
     setRunning(false);
     await onFinished?.();
   }
 
-  function start(spec: BulkRunSpec) {
+  /**
+   * Opens the results and runs the rows' calls; with `settled`, shows results already known
+   * instead (the batch call a form made when it was submitted: its refusal of the whole request
+   * stays in the form, at its fields).
+   */
+  function start(spec: BulkRunSpec, settled?: PromiseSettledResult<unknown>[]) {
     setRun(spec);
-    setOutcomes(new Map());
     setOpen(true);
-    void perform(spec.items);
+    if (settled) {
+      setOutcomes(new Map(spec.items.map((item, index) => [item.id, settled[index] ? outcomeOf(settled[index]) : WAITING])));
+      void onFinished?.();
+    } else {
+      setOutcomes(new Map());
+      void perform(spec, spec.items);
+    }
   }
 
   const failed = run?.items.filter((item) => outcomes.get(item.id)?.state === 'failed') ?? [];
@@ -100,11 +131,12 @@ export function useBulkRun({ onFinished, sentence = problemSentence }: { onFinis
       // Kept open while calls are under way: the results are the only place they are reported.
       onOpenChange={(next) => (next || !running) && setOpen(next)}
       title={run.title}
+      description={run.description}
       done={run.done}
       items={run.items}
       outcomes={outcomes}
       running={running}
-      onRetryFailed={failed.length > 0 ? () => void perform(failed) : undefined}
+      onRetryFailed={failed.length > 0 ? () => void perform(run, failed) : undefined}
     />
   );
   return { start, dialog, running };
@@ -114,6 +146,7 @@ function BulkResultsDialog({
   open,
   onOpenChange,
   title,
+  description = 'Each selected row and what the API answered for it.',
   done,
   items,
   outcomes,
@@ -123,6 +156,7 @@ function BulkResultsDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
+  description?: string;
   done: string;
   items: BulkItem[];
   outcomes: ReadonlyMap<string, Outcome>;
@@ -141,7 +175,7 @@ function BulkResultsDialog({
     : `${[...ended].map(([label, n]) => `${n} ${label}`).join(', ')}.`;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={title} description="Each selected row and what the API answered for it." className="max-w-xl">
+      <DialogContent title={title} description={description} className="max-w-xl">
         <p role="status" className="mb-3 text-sm font-medium text-slate-900" data-testid="bulk-summary">
           {summary}
         </p>
@@ -164,7 +198,14 @@ function BulkResultsDialog({
                   {outcome.state === 'done' && outcome.as ? (
                     <div className="text-slate-700">{capitalized(outcome.as)}</div>
                   ) : outcome.state === 'done' ? (
-                    <div className="text-emerald-800">{capitalized(done)}</div>
+                    <div className="flex flex-wrap gap-x-3 text-emerald-800">
+                      {capitalized(done)}
+                      {outcome.link && (
+                        <IntentLink href={outcome.link.href} className="text-indigo-700 underline underline-offset-4">
+                          {outcome.link.text}
+                        </IntentLink>
+                      )}
+                    </div>
                   ) : outcome.state === 'failed' ? (
                     <div className="break-words text-red-800">{outcome.message}</div>
                   ) : (

@@ -250,19 +250,35 @@ export function Unset() {
   return <span className="text-slate-500">—</span>;
 }
 
-/** The row's own name, in bold, linking to its page when `href` is given. */
-export function nameColumn<TRow extends { name: string }>(header: string, href?: (row: TRow) => string): DataTableColumn<TRow> {
+/**
+ * The row's own name, in bold, linking to its page when `href` is given; `below` adds what
+ * qualifies it under the name (an advertiser's categories), where a column of its own would not fit.
+ */
+export function nameColumn<TRow extends { name: string }>(
+  header: string,
+  href?: (row: TRow) => string,
+  below?: (row: TRow) => ReactNode,
+): DataTableColumn<TRow> {
   return {
     accessorKey: 'name',
     header,
-    cell: ({ row }) =>
-      href ? (
+    cell: ({ row }) => {
+      const name = href ? (
         <IntentLink href={href(row.original)} className="font-medium text-indigo-700 underline-offset-4 hover:underline">
           {row.original.name}
         </IntentLink>
       ) : (
         <span className="font-medium text-slate-900">{row.original.name}</span>
-      ),
+      );
+      return below ? (
+        <div className="space-y-1.5">
+          {name}
+          {below(row.original)}
+        </div>
+      ) : (
+        name
+      );
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import type { FlightPlacement, PricingModel } from '@/domain/statuses';
 import { useTRPC } from './trpc';
 import { readApiKey, REVOKED_NOTICE, signOut } from './session';
 
@@ -28,15 +29,69 @@ export function namesById(items: { id: string; name: string }[] | undefined): Ma
   return new Map((items ?? []).map((item) => [item.id, item.name]));
 }
 
-/** 250000 + USD → "$2,500.00"; null → "—". */
-export function formatMoney(cents: number | null | undefined, currency: string | null | undefined): string {
+/** 250000 + USD → "$2,500.00"; null → "—". `whole`: a whole amount without its minor digits ("$2,500"). */
+export function formatMoney(cents: number | null | undefined, currency: string | null | undefined, { whole = false } = {}): string {
   if (cents === null || cents === undefined || Number.isNaN(cents)) return '—';
-  if (!currency || !/^[A-Z]{3}$/.test(currency)) return `${(cents / 100).toFixed(2)}`;
+  const digits = whole && cents % 100 === 0 ? 0 : 2;
+  if (!currency || !/^[A-Z]{3}$/.test(currency)) return `${(cents / 100).toFixed(digits)}`;
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: digits }).format(cents / 100);
   } catch {
-    return `${(cents / 100).toFixed(2)} ${currency}`;
+    return `${(cents / 100).toFixed(digits)} ${currency}`;
   }
+}
+
+/** Where in the episode a flight's ad runs, for people. */
+export const PLACEMENT_LABELS: Record<FlightPlacement, string> = { pre: 'Pre-roll', mid: 'Mid-roll', post: 'Post-roll' };
+
+/** What a pricing model is called next to its amount ("$25.00 CPM", "$5,000 flat"). */
+export const PRICING_MODEL_LABELS: Record<PricingModel, string> = { cpm: 'CPM', flat: 'Flat fee' };
+
+/**
+ * A flight's (or an offer's terms') price: "$25.00 CPM · 200,000 impressions", "$5,000 flat",
+ * "$5,000 flat · 50,000 impressions".
+ */
+export function formatPricing(pricing: Pricing, impressionGoal: number | null | undefined): string {
+  return pricingParts(pricing, impressionGoal).join(' · ');
+}
+
+/** The parts `formatPricing` joins, for a cell that wraps between them: ["$25.00 CPM", "200,000 impressions"]. */
+export function pricingParts(pricing: Pricing, impressionGoal: number | null | undefined): string[] {
+  const price =
+    pricing.model === 'cpm'
+      ? `${formatMoney(pricing.amount_cents, pricing.currency)} CPM`
+      : `${formatMoney(pricing.amount_cents, pricing.currency, { whole: true })} flat`;
+  return impressionGoal ? [price, formatImpressions(impressionGoal)] : [price];
+}
+
+interface Pricing {
+  model: PricingModel;
+  amount_cents: number;
+  currency: string;
+}
+
+/** What a flight, or an offer made on one, asks for: "Pre-roll · max 60 s · $25.00 CPM · 200,000 impressions". */
+export function formatTerms(terms: {
+  placement: FlightPlacement;
+  max_duration_seconds: number;
+  pricing: Pricing;
+  impression_goal: number | null;
+}): string {
+  return [PLACEMENT_LABELS[terms.placement], `max ${terms.max_duration_seconds} s`, formatPricing(terms.pricing, terms.impression_goal)].join(' · ');
+}
+
+/** An offer's price: its terms' pricing when it was made on a flight, else its price. */
+export function offerPrice(offer: {
+  price_cents: number | null;
+  currency: string | null;
+  terms: { pricing: Pricing; impression_goal: number | null } | null;
+}): string {
+  return offer.terms ? formatPricing(offer.terms.pricing, offer.terms.impression_goal) : formatMoney(offer.price_cents, offer.currency);
+}
+
+/** 200000 → "200,000 impressions". */
+export function formatImpressions(count: number): string {
+  return `${count.toLocaleString()} ${count === 1 ? 'impression' : 'impressions'}`;
 }
 
 export function formatDuration(ms: number | null | undefined): string {

@@ -10,9 +10,15 @@ import { localToIso } from './ads';
 /** An API schema for a datetime-local input: local time in, ISO 8601 out. */
 export const localDateTime = <T extends z.ZodType>(schema: T) => z.preprocess(localToIso, schema);
 
-/** A number input (react-hook-form `valueAsNumber`): an empty box is NaN, which means "not given". */
-export const optionalNumber = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'number' && Number.isNaN(value) ? undefined : value), schema);
+/**
+ * An empty number box: NaN once typed in and cleared (react-hook-form `valueAsNumber`), '' while it
+ * still holds its default. Give number boxes '' as their default, not undefined: a form reset to
+ * undefined keeps what its inputs showed (react-hook-form reads the value back from the input).
+ */
+const emptyNumber = (value: unknown) => value === '' || (typeof value === 'number' && Number.isNaN(value));
+
+/** A number input (react-hook-form `valueAsNumber`): an empty box means "not given". */
+export const optionalNumber = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (emptyNumber(value) ? undefined : value), schema);
 
 /**
  * An optional field of an edit form, for an update: what was typed; `null` when the box of a value
@@ -21,3 +27,10 @@ export const optionalNumber = <T extends z.ZodType>(schema: T) =>
  */
 export const editedOptional = <T>(value: T | null | undefined, typed: string | null | undefined, current: unknown): T | null | undefined =>
   value ?? (typed?.trim() === '' && current ? null : undefined);
+
+/**
+ * An amount typed in whole units of its currency (a number input: 5000 = 5,000.00) for an API field
+ * in minor units (cents): 5000 → 500000; an empty box (NaN) is "not given".
+ */
+export const centsFromUnits = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (emptyNumber(value) ? undefined : typeof value === 'number' ? Math.round(value * 100) : value), schema);

@@ -18,10 +18,22 @@ interface ProblemShape {
 }
 
 /**
+ * An error envelope the API answered inside a successful answer — one item of a bulk answer
+ * (`{podcast_id, status: 409, error: …}`) — thrown so that it is shown as any other refusal.
+ */
+export class ProblemError extends Error {
+  constructor(readonly problem: ConsoleProblem) {
+    super(problem.detail);
+    this.name = 'ProblemError';
+  }
+}
+
+/**
  * The problem of anything a query or mutation threw. tRPC errors carry the
  * envelope at `error.data.problem`; a network failure has no status (0).
  */
 export function problemOf(error: unknown): ConsoleProblem {
+  if (error instanceof ProblemError) return error.problem;
   if (error instanceof TRPCClientError) {
     const data = error.data as { problem?: ProblemShape; httpStatus?: number } | undefined;
     const problem = data?.problem;

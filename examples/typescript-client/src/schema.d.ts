@@ -40,7 +40,7 @@ export interface paths {
          * Create a network (super_user)
          * @description A live or test network (`mode`); a test network can start with sample data (`sample_data`), for a sandbox to try the product in.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Brand safety](/docs/errors/brand-safety) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["networks-create"];
         delete?: never;
@@ -581,6 +581,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ad-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ad categories: the IAB Tech Lab Ad Product Taxonomy 2.0
+         * @description What advertisers are classified by (`categories`) and podcasts exclude (`excluded_categories`): the IAB Tech Lab Ad Product Taxonomy, version 2.0, shipped with the service as data and licensed under CC BY 3.0 (`taxonomy` says which version, its licence and source). Any API key may read it: it is the same for every network. Ordered by id (each category before its sub-categories), with a cursor; `q` filters by name, `parent_id` to the direct sub-categories of one, `tier` to one depth (1: the top level).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["adCategories-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ad-categories/{categoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One ad category
+         * @description A category of the IAB Tech Lab Ad Product Taxonomy 2.0 (CC BY 3.0), with its parent and its path from the top level.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["adCategories-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/advertisers": {
         parameters: {
             query?: never;
@@ -755,6 +799,28 @@ export interface paths {
         patch: operations["flights-update"];
         trace?: never;
     };
+    "/networks/{networkId}/flights/{flightId}/eligible-podcasts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which podcasts a flight may be offered to
+         * @description Every opted-in podcast of the network, ordered by id with a cursor, with `eligible` and the brand-safety `reasons` it is not: the podcast excludes a category of the campaign’s advertiser or blocks the advertiser, or — for the flight’s dates — it holds an accepted offer of a competitor and either campaign asks for competitive separation. As things stand now: the rules are checked again when an offer is made and accepted.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["flights-eligiblePodcasts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/podcasts": {
         parameters: {
             query?: never;
@@ -853,6 +919,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/voice-consents/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the voice consent a link is for
+         * @description With the link’s token as the bearer (`Authorization: Bearer vcl_…`), what the host’s consent page shows: who asks (the network and podcast by name), the scope, the consent statement with its version and SHA-256, and what has been decided. No API key: the token opens this one consent, until the link’s end; any other bearer, or none, answers 404.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["voiceConsents-current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice-consents/current/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant voice consent (the host, from the link)
+         * @description The link’s token as the bearer. pending → granted, recording when, the statement’s version and SHA-256 (send the version the page showed), and the User-Agent; no IP address. Sends `voice_consent.granted`. A request that is not pending → 409: of two decisions racing on one consent exactly one wins.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["voiceConsents-grant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice-consents/current/refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse voice consent (the host, from the link)
+         * @description The link’s token as the bearer. pending → refused, recorded as a grant is (when, the statement’s version and SHA-256, the User-Agent). Final for this request: the network may ask again with a new one. A request that is not pending → 409.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["voiceConsents-refuse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice-consents/current/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke voice consent (the host, from the link)
+         * @description The link’s token as the bearer. granted → revoked, recording when and the User-Agent; sends `voice_consent.revoked`. Anything but a granted consent → 409.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["voiceConsents-revokeCurrent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/voice-consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the network’s voice consents
+         * @description Ordered by id (= request time); filter by `podcast_id` and `status` (expired is derived, as each consent shows it).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["voiceConsents-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/podcasts/{podcastId}/voice-consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a podcast’s host for voice consent
+         * @description Emails the host a link to the consent page, sent when the request commits, where they read the consent statement and grant or refuse (and later revoke). The link works for 30 days, or until `expires_at` when sooner, for this consent only. Answers 201 with the consent (`pending`) and, in test mode (`APP_ENV=test`) only, the link’s `token`, once (only a hash is stored).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["voiceConsents-request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/voice-consents/{consentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a voice consent
+         * @description Its state, scope, and what was recorded of the host’s decision: when, the statement’s version and SHA-256, the user agent.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["voiceConsents-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/voice-consents/{consentId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a voice consent
+         * @description granted → revoked (a consent in force is withdrawn), or pending → revoked (the request is withdrawn and its link stops working for decisions). Sends `voice_consent.revoked`. Any other state → 409, also when the host decided while this ran.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["voiceConsents-revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/offers": {
         parameters: {
             query?: never;
@@ -862,7 +1104,7 @@ export interface paths {
         };
         /**
          * List offers
-         * @description Filters `status`, `campaign_id`, `podcast_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.
+         * @description Filters `status`, `campaign_id`, `podcast_id`, `flight_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -870,11 +1112,33 @@ export interface paths {
         put?: never;
         /**
          * Offer a campaign to a podcast
-         * @description The campaign must be draft or active and the podcast opted in (else 409).
+         * @description The campaign must be draft or active and the podcast opted in (else 409). With `flight_id` the offer is for the flight’s campaign (`campaign_id` may be left out; another one is a 400) and carries the flight’s `terms`, copied now: its price is the flight’s, or `amount_cents` in the flight’s currency (`price_cents` and `currency` are a 400), and `impression_goal` is this podcast’s share (not above the flight’s). A deleted or ended flight cannot be offered (409).
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Brand safety](/docs/errors/brand-safety) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["offers-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/flights/{flightId}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a flight to many podcasts
+         * @description Up to 200 podcasts, each once. Each podcast’s offer is made as POST /offers with this `flight_id` makes it, every rule included, and `items` answers each in the request’s order: `{podcast_id, status: 201, offer}` or `{podcast_id, status, error}` with the error envelope that POST would have answered (an unknown podcast → 400, one not opted in → 409). One podcast’s refusal does not undo the others’ offers; the answer as a whole is replayed under its Idempotency-Key. What does not depend on the podcast refuses the whole request: an ended flight or a campaign that is not draft or active (409), an `impression_goal` above the flight’s or an `expires_at` in the past (400).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Brand safety](/docs/errors/brand-safety) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["offers-createOnFlight"];
         delete?: never;
         options?: never;
         head?: never;
@@ -912,9 +1176,9 @@ export interface paths {
         put?: never;
         /**
          * Accept an offer
-         * @description Starts generating the host-voiced creative (`creative_id`) and sends offer.accepted — all in one transaction. An offer that is no longer open answers 409; of concurrent accepts exactly one wins.
+         * @description Starts generating the host-voiced creative (`creative_id`) and sends offer.accepted — all in one transaction. An offer that is no longer open answers 409; of concurrent accepts exactly one wins. An offer on a flight that was deleted or has ended answers 409; once accepted, the flight’s terms can no longer change nor the flight be deleted.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Brand safety](/docs/errors/brand-safety) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         post: operations["offers-accept"];
         delete?: never;
@@ -1572,9 +1836,9 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed";
+        EventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "voice_consent.granted" | "voice_consent.revoked";
         /** @enum {string} */
-        AuditTargetType: "api_key" | "member" | "invitation" | "service_account" | "webhook" | "network";
+        AuditTargetType: "api_key" | "member" | "invitation" | "service_account" | "webhook" | "network" | "voice_consent";
         /**
          * @description draft → active | archived; active → paused | completed | archived; paused → active | completed | archived; completed → archived; archived is final.
          * @enum {string}
@@ -1595,8 +1859,18 @@ export interface components {
          * @enum {string}
          */
         VoicePreset: "default" | "warm" | "bright" | "deep" | "fast" | "calm";
+        /**
+         * @description pending → granted | refused | revoked | expired; granted → revoked | expired. expired is derived when read: a pending request whose link has ended, or a granted consent past expires_at.
+         * @enum {string}
+         */
+        VoiceConsentStatus: "pending" | "granted" | "refused" | "revoked" | "expired";
+        /**
+         * @description all_campaigns: every campaign of the network; advertisers: the campaigns of advertiser_ids only.
+         * @enum {string}
+         */
+        VoiceConsentScope: "all_campaigns" | "advertisers";
         /** @enum {string} */
-        WebhookEventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed";
+        WebhookEventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "voice_consent.granted" | "voice_consent.revoked";
         /**
          * @description active ↔ disabled; a disabled subscription receives nothing.
          * @enum {string}
@@ -1614,6 +1888,11 @@ export interface components {
             super_user: boolean;
             /** @description A console session’s key (from signing in): `POST /sign-out` ends it. */
             session: boolean;
+            /**
+             * @description test (sk_test_) or live (sk_live_): the key acts on networks of this mode only, but for a live super_user key and a live console session, which reach both (docs: Test and live).
+             * @enum {string}
+             */
+            mode: "test" | "live";
             /** @description When the key stops working; null for a key that does not expire. */
             expires_at: string | null;
             /** @description Effective roles: a person’s key never exceeds their current membership. */
@@ -2041,6 +2320,50 @@ export interface components {
              */
             occurred_at: string;
         };
+        AdCategoryList: {
+            items: components["schemas"]["AdCategory"][];
+            next_cursor: string | null;
+            taxonomy: components["schemas"]["AdTaxonomy"];
+        };
+        /** @description A category of the IAB Tech Lab Ad Product Taxonomy 2.0: what an advertiser sells. */
+        AdCategory: {
+            /**
+             * @description The taxonomy’s own id (its Unique ID).
+             * @example 1362
+             */
+            id: string;
+            /** @example Casinos */
+            name: string;
+            /**
+             * @description The category this one is a sub-category of; null at the top level.
+             * @example 1361
+             */
+            parent_id: string | null;
+            /**
+             * @description Names from the top-level category down to this one (its own name last).
+             * @example [
+             *       "Gambling",
+             *       "Casinos"
+             *     ]
+             */
+            path: string[];
+        };
+        /** @description Which taxonomy and version the categories are, and under which licence. */
+        AdTaxonomy: {
+            /** @example IAB Tech Lab Ad Product Taxonomy */
+            name: string;
+            /** @example 2.0 */
+            version: string;
+            license: {
+                /** @example CC BY 3.0 */
+                name: string;
+                url: string;
+            };
+            /** @description The credit the licence asks for, and where the changes made to the data are listed. */
+            attribution: string;
+            /** @description Where the data comes from: the Tech Lab’s file, at the commit it was taken from. */
+            source: string;
+        };
         AdvertiserList: {
             items: components["schemas"]["Advertiser"][];
             next_cursor: string | null;
@@ -2053,6 +2376,13 @@ export interface components {
             name: string;
             website: string | null;
             contact_email: string | null;
+            /**
+             * @description What the advertiser sells: ids of the IAB Ad Product Taxonomy (`GET /v1/ad-categories`). Brand safety compares them.
+             * @example [
+             *       "1004"
+             *     ]
+             */
+            categories: string[];
             /** @example 1 */
             version: number;
             /**
@@ -2086,6 +2416,8 @@ export interface components {
             ends_at: string | null;
             budget_cents: number | null;
             currency: string | null;
+            /** @description Keep this campaign apart from competitors on a podcast: an offer is refused at accept (409 brand-safety) while the podcast holds an accepted offer of another advertiser that shares a category (the same, or one within the other) in overlapping dates — either campaign asking is enough. */
+            competitive_separation: boolean;
             /** @example 1 */
             version: number;
             /**
@@ -2164,9 +2496,16 @@ export interface components {
             /** @description ISO 4217 code. */
             currency: string;
         };
-        PodcastList: {
-            items: components["schemas"]["Podcast"][];
+        PodcastEligibilityList: {
+            items: components["schemas"]["PodcastEligibility"][];
             next_cursor: string | null;
+        };
+        PodcastEligibility: {
+            podcast: components["schemas"]["Podcast"];
+            /** @description true when no rule stands in the way (reasons is empty). */
+            eligible: boolean;
+            /** @description Every brand-safety rule an offer of this flight to the podcast breaks, as things stand. */
+            reasons: components["schemas"]["BrandSafetyReason"][];
         };
         Podcast: {
             /** @example pod_01jd8x6v2c9q7r5t3w1y0zabcd */
@@ -2179,6 +2518,20 @@ export interface components {
             rss_url: string | null;
             opt_in_status: components["schemas"]["OptInStatus"];
             opted_in_at: string | null;
+            /**
+             * @description Ad categories the show does not carry (`GET /v1/ad-categories`); an exclusion covers its sub-categories.
+             * @example [
+             *       "1361"
+             *     ]
+             */
+            excluded_categories: string[];
+            /**
+             * @description Advertisers the show does not carry.
+             * @example [
+             *       "adv_01jd8x6v2c9q7r5t3w1y0zabcd"
+             *     ]
+             */
+            blocked_advertiser_ids: string[];
             /** @example 1 */
             version: number;
             /**
@@ -2197,6 +2550,176 @@ export interface components {
          * @enum {string}
          */
         OptInStatus: "not_opted_in" | "opted_in" | "opted_out";
+        BrandSafetyReason: {
+            /**
+             * @description excluded_category: the podcast excludes a category of the advertiser (or one above it); blocked_advertiser: it blocks the advertiser; competitive_separation: it holds an accepted offer of a competitor in overlapping dates and either campaign asks for separation.
+             * @enum {string}
+             */
+            rule: "blocked_advertiser" | "excluded_category" | "competitive_separation";
+            /** @description The rule and what it matched, as the 409 brand-safety of an accept would say it. */
+            detail: string;
+        };
+        PodcastList: {
+            items: components["schemas"]["Podcast"][];
+            next_cursor: string | null;
+        };
+        VoiceConsentLinkView: {
+            /** @example vcn_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            status: components["schemas"]["VoiceConsentStatus"];
+            host_name: string;
+            /** @description Who asks. */
+            network_name: string;
+            /** @description The podcast the ads are for. */
+            podcast_name: string;
+            scope: components["schemas"]["VoiceConsentScope"];
+            /** @description The advertisers covered, by name, when scope is advertisers; empty otherwise. */
+            advertisers: {
+                /** @example adv_01jd8x6v2c9q7r5t3w1y0zabcd */
+                id: string;
+                name: string;
+            }[];
+            /** @description When the consent would end by itself; null: until revoked. */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Until when this link works (after that it answers 404).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            link_expires_at: string;
+            granted_at: string | null;
+            refused_at: string | null;
+            revoked_at: string | null;
+            revoked_by: ("host" | "administrator") | null;
+            statement: components["schemas"]["VoiceConsentStatement"];
+        };
+        /** @description The current statement while the request is pending (send its version to grant or refuse); afterwards the one decided on. */
+        VoiceConsentStatement: {
+            version: number;
+            /** @description SHA-256 (hex) of `text`, UTF-8. */
+            sha256: string;
+            /** @description The statement, paragraphs separated by a blank line. */
+            text: string;
+        };
+        VoiceConsentList: {
+            items: components["schemas"]["VoiceConsent"][];
+            next_cursor: string | null;
+        };
+        VoiceConsent: {
+            /** @example vcn_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
+            network_id: string;
+            /**
+             * @description The podcast whose host is asked.
+             * @example pod_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            podcast_id: string;
+            host_name: string;
+            /** @description Where the consent link was sent; lower-cased. */
+            host_email: string;
+            scope: components["schemas"]["VoiceConsentScope"];
+            /** @description The advertisers covered when scope is advertisers; empty otherwise. */
+            advertiser_ids: string[];
+            status: components["schemas"]["VoiceConsentStatus"];
+            /** @description When a granted consent ends by itself; null: until revoked. */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the emailed link opens the consent: 30 days after the request, or expires_at when sooner.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            link_expires_at: string;
+            granted_at: string | null;
+            refused_at: string | null;
+            /** @description The statement the host read when they granted or refused; null before. */
+            statement: components["schemas"]["VoiceConsentStatementRecord"] | null;
+            /** @description The host’s browser (User-Agent) when they granted or refused. No IP address is kept. */
+            decision_user_agent: string | null;
+            revoked_at: string | null;
+            /** @description host (from the link) or administrator; null unless revoked. */
+            revoked_by: ("host" | "administrator") | null;
+            /** @description The host’s browser when the host revoked it. */
+            revocation_user_agent: string | null;
+            /** @description The API key that asked for the consent. */
+            requested_by_key_id: string | null;
+            /** @description The API key that revoked it, when an administrator did. */
+            revoked_by_key_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        VoiceConsentStatementRecord: {
+            /** @description The version of the consent statement the host read. */
+            version: number;
+            /** @description The SHA-256 (hex) of that statement’s text. */
+            sha256: string;
+        };
+        RequestedVoiceConsent: {
+            /** @example vcn_01jd8x6v2c9q7r5t3w1y0zabcd */
+            id: string;
+            /** @example net_01jd8x6v2c9q7r5t3w1y0zabcd */
+            network_id: string;
+            /**
+             * @description The podcast whose host is asked.
+             * @example pod_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            podcast_id: string;
+            host_name: string;
+            /** @description Where the consent link was sent; lower-cased. */
+            host_email: string;
+            scope: components["schemas"]["VoiceConsentScope"];
+            /** @description The advertisers covered when scope is advertisers; empty otherwise. */
+            advertiser_ids: string[];
+            status: components["schemas"]["VoiceConsentStatus"];
+            /** @description When a granted consent ends by itself; null: until revoked. */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the emailed link opens the consent: 30 days after the request, or expires_at when sooner.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            link_expires_at: string;
+            granted_at: string | null;
+            refused_at: string | null;
+            /** @description The statement the host read when they granted or refused; null before. */
+            statement: components["schemas"]["VoiceConsentStatementRecord"] | null;
+            /** @description The host’s browser (User-Agent) when they granted or refused. No IP address is kept. */
+            decision_user_agent: string | null;
+            revoked_at: string | null;
+            /** @description host (from the link) or administrator; null unless revoked. */
+            revoked_by: ("host" | "administrator") | null;
+            /** @description The host’s browser when the host revoked it. */
+            revocation_user_agent: string | null;
+            /** @description The API key that asked for the consent. */
+            requested_by_key_id: string | null;
+            /** @description The API key that revoked it, when an administrator did. */
+            revoked_by_key_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The email that carries the consent link to the host (`GET /emails/{emailId}`).
+             * @example eml_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            email_id: string;
+            /** @description Test mode (`APP_ENV=test`) only: the link’s token (vcl_…), returned only now, for integration tests and sandboxes. In live mode it is absent: the emailed link is the only copy. */
+            token?: string;
+        };
         OfferList: {
             items: components["schemas"]["Offer"][];
             next_cursor: string | null;
@@ -2210,12 +2733,17 @@ export interface components {
             campaign_id: string;
             /** @example pod_01jd8x6v2c9q7r5t3w1y0zabcd */
             podcast_id: string;
+            /** @description The flight the offer was made on; null for an offer of a campaign alone. */
+            flight_id: string | null;
+            terms: components["schemas"]["OfferTerms"] | null;
             /**
              * @description open → accepted | rejected | expired
              * @enum {string}
              */
             status: "open" | "accepted" | "rejected" | "expired";
+            /** @description On a flight: `terms.pricing.amount_cents`. */
             price_cents: number | null;
+            /** @description On a flight: `terms.pricing.currency`. */
             currency: string | null;
             expires_at: string | null;
             reject_reason: string | null;
@@ -2234,6 +2762,79 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             updated_at: string;
+        };
+        /** @description Copied from the flight when the offer was made and never changed by later edits of the flight (a change of its terms expires the open offers instead). */
+        OfferTerms: {
+            placement: components["schemas"]["FlightPlacement"];
+            /**
+             * Format: date-time
+             * @description The flight’s start.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description The flight’s end.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            ends_at: string;
+            /** @description The longest ad, in seconds. */
+            max_duration_seconds: number;
+            pricing: components["schemas"]["OfferPricing"];
+            /** @description This podcast’s share of the flight’s impression goal, when the offer gave one. */
+            impression_goal: number | null;
+        };
+        OfferPricing: {
+            model: components["schemas"]["PricingModel"];
+            /** @description The flight’s amount, or this offer’s `amount_cents`: per 1,000 impressions for cpm, the whole fee for flat. */
+            amount_cents: number;
+            /** @description The flight’s currency (ISO 4217). */
+            currency: string;
+        };
+        FlightOfferResults: {
+            /** @description One per podcast of the request, in its order. */
+            items: (components["schemas"]["FlightOfferCreated"] | components["schemas"]["FlightOfferRefused"])[];
+        };
+        /** @description The offer made to this podcast. */
+        FlightOfferCreated: {
+            /**
+             * @description A podcast of the request, in its order.
+             * @example pod_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            podcast_id: string;
+            /** @constant */
+            status: 201;
+            offer: components["schemas"]["Offer"];
+        };
+        /** @description Why no offer was made to this podcast: the error envelope of that refusal. */
+        FlightOfferRefused: {
+            /**
+             * @description A podcast of the request, in its order.
+             * @example pod_01jd8x6v2c9q7r5t3w1y0zabcd
+             */
+            podcast_id: string;
+            /** @description What the single POST /offers would have answered for this podcast (400, 409…). */
+            status: number;
+            error: components["schemas"]["Problem"];
+        };
+        /** @description The error envelope of every non-2xx response (RFC 9457 problem details). */
+        Problem: {
+            /**
+             * Format: uri
+             * @description Identifies the error type; ends in /errors/<slug>.
+             */
+            type: string;
+            /** @description Short summary of the error type. */
+            title: string;
+            /** @description The HTTP status. */
+            status: number;
+            /** @description Explanation of this occurrence. */
+            detail: string;
+            /** @description Per-field problems, for validation errors. */
+            errors?: {
+                path: string;
+                message: string;
+            }[];
         };
         CreativeList: {
             items: components["schemas"]["Creative"][];
@@ -2544,15 +3145,15 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
+            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "voice_consent" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @example rae@example.com */
             to: string;
             subject: string;
             /**
-             * @description queued (being sent), sent, or failed (after its last attempt, or refused for good).
+             * @description queued (being sent), sent, failed (after its last attempt, or refused for good), or withdrawn (a notice its recipient turned off before it was sent).
              * @enum {string}
              */
-            status: "queued" | "sent" | "failed";
+            status: "queued" | "sent" | "failed" | "withdrawn";
             /** @description `smtp` (through SMTP_URL) or `mailbox` (kept in the development mailbox: no SMTP_URL, test mode); null until sent. */
             sent_via: ("smtp" | "mailbox") | null;
             attempts: number;
@@ -2569,15 +3170,15 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
+            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "voice_consent" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @example rae@example.com */
             to: string;
             subject: string;
             /**
-             * @description queued (being sent), sent, or failed (after its last attempt, or refused for good).
+             * @description queued (being sent), sent, failed (after its last attempt, or refused for good), or withdrawn (a notice its recipient turned off before it was sent).
              * @enum {string}
              */
-            status: "queued" | "sent" | "failed";
+            status: "queued" | "sent" | "failed" | "withdrawn";
             /** @description `smtp` (through SMTP_URL) or `mailbox` (kept in the development mailbox: no SMTP_URL, test mode); null until sent. */
             sent_via: ("smtp" | "mailbox") | null;
             attempts: number;
@@ -2700,25 +3301,6 @@ export interface components {
             kind: "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @constant */
             enabled: false;
-        };
-        /** @description The error envelope of every non-2xx response (RFC 9457 problem details). */
-        Problem: {
-            /**
-             * Format: uri
-             * @description Identifies the error type; ends in /errors/<slug>.
-             */
-            type: string;
-            /** @description Short summary of the error type. */
-            title: string;
-            /** @description The HTTP status. */
-            status: number;
-            /** @description Explanation of this occurrence. */
-            detail: string;
-            /** @description Per-field problems, for validation errors. */
-            errors?: {
-                path: string;
-                message: string;
-            }[];
         };
     };
     responses: never;
@@ -3069,20 +3651,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: With `sample_data`: a sample could not be made under the rules of its endpoint; nothing was created. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            /**
+             * @description Conflict: With `sample_data`: a sample could not be made under the rules of its endpoint; nothing was created. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Brand safety: With `sample_data`: a sample could not be made under the rules of its endpoint; nothing was created.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8119,6 +8697,258 @@ export interface operations {
             };
         };
     };
+    "adCategories-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                q?: string;
+                parent_id?: string;
+                tier?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCategoryList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "adCategories-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An ad category id of the taxonomy (e.g. 1361, Gambling). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCategory"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: A write: the key’s access narrowed while it ran (it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No category with this id in the taxonomy. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s budget (shared by all their keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "advertisers-list": {
         parameters: {
             query?: {
@@ -8276,6 +9106,8 @@ export interface operations {
                     website?: string;
                     /** @description Who to contact at the advertiser. */
                     contact_email?: string;
+                    /** @description What the advertiser sells; brand safety compares it. Ids of the IAB Ad Product Taxonomy (`GET /v1/ad-categories`), at most 10; an unknown id → 400, a repeated one is kept once. */
+                    categories?: string[];
                 };
             };
         };
@@ -8782,6 +9614,8 @@ export interface operations {
                     website?: string | null;
                     /** @description null clears it. */
                     contact_email?: string | null;
+                    /** @description Replaces the list; [] clears it. */
+                    categories?: string[];
                     /** @description The version you read; the write fails with 409 if the resource has changed since. Same as If-Match. */
                     version?: number;
                 };
@@ -9141,6 +9975,11 @@ export interface operations {
                     budget_cents?: number;
                     /** @description ISO 4217 code; required when budget_cents is set. */
                     currency?: string;
+                    /**
+                     * @description Keep this campaign apart from competitors on a podcast: an offer is refused at accept (409 brand-safety) while the podcast holds an accepted offer of another advertiser that shares a category (the same, or one within the other) in overlapping dates — either campaign asking is enough.
+                     * @default false
+                     */
+                    competitive_separation?: boolean;
                 };
             };
         };
@@ -9500,6 +10339,8 @@ export interface operations {
                     budget_cents?: number | null;
                     /** @description null clears it (only without a budget). */
                     currency?: string | null;
+                    /** @description Keep this campaign apart from competitors on a podcast: an offer is refused at accept (409 brand-safety) while the podcast holds an accepted offer of another advertiser that shares a category (the same, or one within the other) in overlapping dates — either campaign asking is enough. */
+                    competitive_separation?: boolean;
                     /** @description The version you read; the write fails with 409 if the resource has changed since. Same as If-Match. */
                     version?: number;
                 };
@@ -10570,6 +11411,144 @@ export interface operations {
             };
         };
     };
+    "flights-eligiblePodcasts": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Flight id (flt_…). */
+                flightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PodcastEligibilityList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No flight with this id in the network (or it was deleted). Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "podcasts-list": {
         parameters: {
             query?: {
@@ -10728,6 +11707,10 @@ export interface operations {
                     voice?: components["schemas"]["VoicePreset"];
                     /** @description The show’s RSS feed (http or https URL). */
                     rss_url?: string;
+                    /** @description Ad categories the show does not carry; an exclusion covers its sub-categories. Ids of the IAB Ad Product Taxonomy (`GET /v1/ad-categories`), at most 100; an unknown id → 400, a repeated one is kept once. */
+                    excluded_categories?: string[];
+                    /** @description Advertisers of this network the show does not carry (adv_…), at most 100; an id that is no advertiser of the network → 400, a repeated one is kept once. */
+                    blocked_advertiser_ids?: string[];
                 };
             };
         };
@@ -11079,6 +12062,10 @@ export interface operations {
                     voice?: components["schemas"]["VoicePreset"];
                     /** @description null clears it. */
                     rss_url?: string | null;
+                    /** @description Replaces the list; [] clears it. */
+                    excluded_categories?: string[];
+                    /** @description Replaces the list; [] clears it. */
+                    blocked_advertiser_ids?: string[];
                     /** @description The version you read; the write fails with 409 if the resource has changed since. Same as If-Match. */
                     version?: number;
                 };
@@ -11669,6 +12656,1319 @@ export interface operations {
             };
         };
     };
+    "voiceConsents-current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsentLinkView"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The voice consent link’s token is missing, malformed or unknown, or the link has expired (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-grant": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `statement.version` that `GET /voice-consents/current` showed: recorded with the decision, with its SHA-256. */
+                    statement_version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsentLinkView"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. Or: statement_version is not a version of the statement. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The link ended while this ran. Or: The voice consent link’s token is missing, malformed or unknown, or the link has expired (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The request is no longer pending (granted, refused, revoked or expired — also by a decision racing this one), or the statement has a newer version. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-refuse": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `statement.version` that `GET /voice-consents/current` showed: recorded with the decision, with its SHA-256. */
+                    statement_version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsentLinkView"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. Or: statement_version is not a version of the statement. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The link ended while this ran. Or: The voice consent link’s token is missing, malformed or unknown, or the link has expired (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The request is no longer pending (granted, refused, revoked or expired — also by a decision racing this one), or the statement has a newer version. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-revokeCurrent": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsentLinkView"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The link ended while this ran. Or: The voice consent link’s token is missing, malformed or unknown, or the link has expired (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The consent is not granted (pending, refused, revoked or expired — also when it was revoked while this ran). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                podcast_id?: string;
+                status?: components["schemas"]["VoiceConsentStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsentList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-request": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Podcast id (pod_…). */
+                podcastId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The host whose voice the ads would be read in (at most 200 characters). */
+                    host_name: string;
+                    /** @description Where the consent link is sent; stored lower-cased. */
+                    host_email: string;
+                    scope: components["schemas"]["VoiceConsentScope"];
+                    /** @description With scope advertisers: the network's advertisers covered, 1–100 (adv_…). */
+                    advertiser_ids?: string[];
+                    /**
+                     * Format: date-time
+                     * @description When the consent ends by itself, in the future; none: until revoked.
+                     */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestedVoiceConsent"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. Or: expires_at is not in the future, or advertiser_ids names something that is not an advertiser of this network. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No podcast with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: A request to this address for this podcast is still pending. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Quota exceeded: The network already has as many pending voice consent requests as it may (QUOTA_PENDING_VOICE_CONSENTS_PER_NETWORK).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Voice consent id (vcn_…). */
+                consentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsent"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No voice consent with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "voiceConsents-revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Voice consent id (vcn_…). */
+                consentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceConsent"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No voice consent with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The consent is refused, revoked or expired, or its state changed while this ran (a decision racing this one won). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "offers-list": {
         parameters: {
             query?: {
@@ -11677,6 +13977,7 @@ export interface operations {
                 status?: "open" | "accepted" | "rejected" | "expired";
                 campaign_id?: string;
                 podcast_id?: string;
+                flight_id?: string;
                 since?: string;
                 until?: string;
             };
@@ -11826,10 +14127,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    campaign_id: string;
+                    /** @description Required without `flight_id`; with it, leave it out or send the flight’s campaign. */
+                    campaign_id?: string;
                     podcast_id: string;
+                    /** @description Offer a flight: the offer’s `terms` are copied from it, and its price is the flight’s (`price_cents` and `currency` are then refused). */
+                    flight_id?: string;
+                    /** @description Without a flight: the price, with `currency`. */
                     price_cents?: number;
                     currency?: string;
+                    /** @description Only with a flight: this podcast’s amount in place of the flight’s `pricing.amount_cents`, in the flight’s currency. */
+                    amount_cents?: number;
+                    /** @description Only with a flight: this podcast’s share of the flight’s impression goal (not above it). */
+                    impression_goal?: number;
                     /**
                      * Format: date-time
                      * @description After this instant the offer is expired and cannot be accepted.
@@ -11922,20 +14231,234 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The campaign is not draft or active, or the podcast has not opted in. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            /**
+             * @description Conflict: The campaign is not draft or active, the podcast has not opted in, or the flight was deleted or has ended. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Brand safety: The podcast excludes a category of the campaign’s advertiser (or one above it), or blocks the advertiser; `detail` names the rule.
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "offers-createOnFlight": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Flight id (flt_…). */
+                flightId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The podcasts to offer the flight to, 1–200, each once; the answer keeps their order. */
+                    podcast_ids: string[];
+                    /** @description Only with a flight: this podcast’s amount in place of the flight’s `pricing.amount_cents`, in the flight’s currency. */
+                    amount_cents?: number;
+                    /** @description Each podcast’s share of the flight’s impression goal (not above it). */
+                    impression_goal?: number;
+                    /**
+                     * Format: date-time
+                     * @description After this instant the offer is expired and cannot be accepted.
+                     */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlightOfferResults"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No flight with this id in the network (or it was deleted). Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: The flight has ended, or its campaign is not draft or active. (A podcast’s own refusal is an item of the answer, not the answer.) Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Brand safety: Only as an item’s `error`: the podcast excludes a category of the campaign’s advertiser, or blocks the advertiser.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12263,20 +14786,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The offer is no longer open (accepted, rejected or expired). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            /**
+             * @description Conflict: The offer is no longer open (accepted, rejected or expired), or its flight was deleted or has ended. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Brand safety: The podcast now excludes a category of the advertiser or blocks it, or it holds an accepted offer of a competitor (a shared category) in overlapping dates and either campaign asks for competitive separation; `detail` names the rule and, for separation, the other campaign.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -15379,7 +17898,7 @@ export interface operations {
                      * @description Which type’s example envelope to send (see GET /event-types).
                      * @enum {string}
                      */
-                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed";
+                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "voice_consent.granted" | "voice_consent.revoked";
                 };
             };
         };

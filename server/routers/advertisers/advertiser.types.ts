@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adCategoryIdsField } from '@/server/routers/ad-categories/ad-category.types';
 import type { AdvertiserRow } from '@/server/services/advertisers/find-advertisers';
 import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 
@@ -21,6 +22,11 @@ export const contactEmailField = z
   .trim()
   .pipe(z.email({ error: 'contact_email must be a valid email address.' }).max(320));
 
+/** At most this many categories per advertiser: what it sells, not every shelf it might be near. */
+export const ADVERTISER_CATEGORIES_MAX = 10;
+
+export const categoriesField = adCategoryIdsField('categories', ADVERTISER_CATEGORIES_MAX, 'What the advertiser sells; brand safety compares it.');
+
 export const advertiserSchema = z
   .object({
     id: z.string().meta({ example: 'adv_01jd8x6v2c9q7r5t3w1y0zabcd' }),
@@ -28,6 +34,10 @@ export const advertiserSchema = z
     name: z.string(),
     website: z.string().nullable(),
     contact_email: z.string().nullable(),
+    categories: z.array(z.string()).meta({
+      example: ['1004'],
+      description: 'What the advertiser sells: ids of the IAB Ad Product Taxonomy (`GET /v1/ad-categories`). Brand safety compares them.',
+    }),
     ...versionedFields,
     deleted_at: timestamp.nullable().meta({ description: 'Set only in the answer to DELETE; a deleted advertiser is no longer readable.' }),
   })
@@ -42,6 +52,7 @@ export function presentAdvertiser(row: AdvertiserRow): Advertiser {
     name: row.name,
     website: row.website,
     contact_email: row.contactEmail,
+    categories: row.categories,
     ...versionedOf(row),
     deleted_at: isoOrNull(row.deletedAt),
   };

@@ -18,7 +18,11 @@ export const createAdvertiserRoute = networkProcedure('administrator')
   .output(advertiserSchema)
   .mutation(async ({ ctx, input }) => {
     const row = await ctx.db.transaction((tx) =>
-      createAdvertiser({ tx, networkId: input.networkId, fields: { name: input.name, website: input.website, contactEmail: input.contact_email } }),
+      createAdvertiser({
+        tx,
+        networkId: input.networkId,
+        fields: { name: input.name, website: input.website, contactEmail: input.contact_email, categories: input.categories },
+      }),
     );
     ctx.http.status = 201;
     return presentAdvertiser(row);

@@ -25,7 +25,12 @@ export const updateAdvertiserRoute = networkProcedure('administrator')
   .output(advertiserSchema)
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
-    const changes = sentFields<AdvertiserFields>({ name: input.name, website: input.website, contactEmail: input.contact_email });
+    const changes = sentFields<AdvertiserFields>({
+      name: input.name,
+      website: input.website,
+      contactEmail: input.contact_email,
+      categories: input.categories,
+    });
     const row = await ctx.db.transaction((tx) =>
       updateAdvertiser({ tx, networkId: input.networkId, advertiserId: input.advertiserId, changes, expectedVersion: expected }),
     );

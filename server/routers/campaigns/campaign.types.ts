@@ -44,6 +44,12 @@ export const advertiserIdField = z
   .min(1, 'advertiser_id must not be blank.')
   .meta({ description: 'An advertiser of this network (adv_…).' });
 
+export const competitiveSeparationField = z.boolean({ error: 'competitive_separation must be true or false.' }).meta({
+  description:
+    'Keep this campaign apart from competitors on a podcast: an offer is refused at accept (409 brand-safety) while the podcast holds an accepted offer ' +
+    'of another advertiser that shares a category (the same, or one within the other) in overlapping dates — either campaign asking is enough.',
+});
+
 export const campaignSchema = z
   .object({
     id: z.string().meta({ example: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd' }),
@@ -56,6 +62,7 @@ export const campaignSchema = z
     ends_at: timestamp.nullable(),
     budget_cents: z.number().int().nullable(),
     currency: z.string().nullable(),
+    competitive_separation: competitiveSeparationField,
     ...versionedFields,
   })
   .meta({ id: 'Campaign' });
@@ -74,6 +81,7 @@ export function presentCampaign(row: CampaignRow): Campaign {
     ends_at: isoOrNull(row.endsAt),
     budget_cents: row.budgetCents,
     currency: row.currency,
+    competitive_separation: row.competitiveSeparation,
     ...versionedOf(row),
   };
 }

@@ -32,6 +32,7 @@ export const createCampaignRoute = networkProcedure('administrator')
         endsAt: input.ends_at ? new Date(input.ends_at) : null,
         budgetCents: input.budget_cents ?? null,
         currency: input.currency ?? null,
+        competitiveSeparation: input.competitive_separation,
       }),
     );
     ctx.http.status = 201;

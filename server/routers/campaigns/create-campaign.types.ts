@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INITIAL_CAMPAIGN_STATUSES } from '@/domain/campaign-transitions';
 import { nameField, networkParam } from '@/server/routers/shared.types';
-import { advertiserIdField, budgetCentsField, currencyField, dateTimeField, scriptField } from './campaign.types';
+import { advertiserIdField, budgetCentsField, competitiveSeparationField, currencyField, dateTimeField, scriptField } from './campaign.types';
 
 export const createCampaignInput = z.strictObject({
   ...networkParam,
@@ -16,4 +16,5 @@ export const createCampaignInput = z.strictObject({
   ends_at: dateTimeField('ends_at').optional().meta({ description: 'Must be after starts_at.' }),
   budget_cents: budgetCentsField.optional(),
   currency: currencyField.optional(),
+  competitive_separation: competitiveSeparationField.default(false),
 });

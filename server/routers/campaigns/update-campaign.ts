@@ -34,6 +34,7 @@ export const updateCampaignRoute = networkProcedure('administrator')
       endsAt: dateOrNull(input.ends_at),
       budgetCents: input.budget_cents,
       currency: input.currency,
+      competitiveSeparation: input.competitive_separation,
     });
     const row = await ctx.db.transaction((tx) =>
       updateCampaign({ tx, networkId: input.networkId, campaignId: input.campaignId, changes, expectedVersion: expected }),

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { nameField, versionField } from '@/server/routers/shared.types';
-import { budgetCentsField, campaignParams, campaignStatusSchema, currencyField, dateTimeField, scriptField } from './campaign.types';
+import {
+  budgetCentsField,
+  campaignParams,
+  campaignStatusSchema,
+  competitiveSeparationField,
+  currencyField,
+  dateTimeField,
+  scriptField,
+} from './campaign.types';
 
 export const updateCampaignInput = z.strictObject({
   ...campaignParams,
@@ -11,5 +19,6 @@ export const updateCampaignInput = z.strictObject({
   ends_at: dateTimeField('ends_at').nullable().optional().meta({ description: 'null clears it.' }),
   budget_cents: budgetCentsField.nullable().optional().meta({ description: 'null clears it.' }),
   currency: currencyField.nullable().optional().meta({ description: 'null clears it (only without a budget).' }),
+  competitive_separation: competitiveSeparationField.optional(),
   version: versionField,
 });

@@ -2,6 +2,7 @@ import { router } from '@/server/trpc';
 import { createFlightRoute } from './create-flight';
 import { deleteFlightRoute } from './delete-flight';
 import { getFlightRoute } from './get-flight';
+import { listEligiblePodcastsRoute } from './list-eligible-podcasts';
 import { listFlightsRoute } from './list-flights';
 import { updateFlightRoute } from './update-flight';
 
@@ -11,4 +12,5 @@ export const flightsRouter = router({
   get: getFlightRoute,
   update: updateFlightRoute,
   remove: deleteFlightRoute,
+  eligiblePodcasts: listEligiblePodcastsRoute,
 });

@@ -12,6 +12,7 @@ export const createNetworkRoute = superUserProcedure
       // The sample data is made through the same services, and so the same rules, as the API.
       conflict: 'With `sample_data`: a sample could not be made under the rules of its endpoint; nothing was created.',
       'not-found': 'With `sample_data`: a sample could not be made under the rules of its endpoint; nothing was created.',
+      'brand-safety': 'With `sample_data`: a sample could not be made under the rules of its endpoint; nothing was created.',
     },
     openapi: {
       method: 'POST',

@@ -10,6 +10,7 @@ export const listOffersInput = z
     status: offerStatusSchema.optional(),
     campaign_id: z.string().min(1).optional(),
     podcast_id: z.string().min(1).optional(),
+    flight_id: z.string().min(1).optional(),
     ...timeRange('offers made'),
   })
   .refine(...sinceNotAfterUntil);

@@ -1,5 +1,6 @@
 import { router } from '@/server/trpc';
 import { acceptOfferRoute } from './accept-offer';
+import { createFlightOffersRoute } from './create-flight-offers';
 import { createOfferRoute } from './create-offer';
 import { getOfferRoute } from './get-offer';
 import { listOffersRoute } from './list-offers';
@@ -8,6 +9,7 @@ import { rejectOfferRoute } from './reject-offer';
 export const offersRouter = router({
   list: listOffersRoute,
   create: createOfferRoute,
+  createOnFlight: createFlightOffersRoute,
   get: getOfferRoute,
   accept: acceptOfferRoute,
   reject: rejectOfferRoute,

@@ -22,7 +22,14 @@ export const createPodcastRoute = networkProcedure('administrator')
       createPodcast({
         tx,
         networkId: input.networkId,
-        fields: { name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url },
+        fields: {
+          name: input.name,
+          hostName: input.host_name,
+          voice: input.voice,
+          rssUrl: input.rss_url,
+          excludedCategories: input.excluded_categories,
+          blockedAdvertiserIds: input.blocked_advertiser_ids,
+        },
       }),
     );
     ctx.http.status = 201;

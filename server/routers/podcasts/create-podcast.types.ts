@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nameField, networkParam } from '@/server/routers/shared.types';
-import { hostNameField, rssUrlField, voiceSchema } from './podcast.types';
+import { blockedAdvertiserIdsField, excludedCategoriesField, hostNameField, rssUrlField, voiceSchema } from './podcast.types';
 
 export const createPodcastInput = z.strictObject({
   ...networkParam,
@@ -8,4 +8,6 @@ export const createPodcastInput = z.strictObject({
   host_name: hostNameField,
   voice: voiceSchema.default('default'),
   rss_url: rssUrlField.optional().meta({ description: 'The show’s RSS feed (http or https URL).' }),
+  excluded_categories: excludedCategoriesField.optional(),
+  blocked_advertiser_ids: blockedAdvertiserIdsField.optional(),
 });

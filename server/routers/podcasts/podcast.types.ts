@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adCategoryIdsField } from '@/server/routers/ad-categories/ad-category.types';
 import type { PodcastRow } from '@/server/services/podcasts/find-podcasts';
 import { VOICE_PRESETS } from '@/server/services/podcasts/voices';
 import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
@@ -30,6 +31,25 @@ export const optInStatusSchema = z.enum(['not_opted_in', 'opted_in', 'opted_out'
   description: 'not_opted_in (new) → opted_in ↔ opted_out, by POST …/opt-in and …/opt-out.',
 });
 
+/** Bounds of a podcast's brand-safety lists. */
+export const EXCLUDED_CATEGORIES_MAX = 100;
+export const BLOCKED_ADVERTISERS_MAX = 100;
+
+export const excludedCategoriesField = adCategoryIdsField(
+  'excluded_categories',
+  EXCLUDED_CATEGORIES_MAX,
+  'Ad categories the show does not carry; an exclusion covers its sub-categories.',
+);
+
+export const blockedAdvertiserIdsField = z
+  .array(z.string({ error: 'blocked_advertiser_ids must be a list of advertiser ids (adv_…).' }).min(1).max(64), {
+    error: 'blocked_advertiser_ids must be a list of advertiser ids (adv_…).',
+  })
+  .max(BLOCKED_ADVERTISERS_MAX, `blocked_advertiser_ids holds at most ${BLOCKED_ADVERTISERS_MAX} advertisers.`)
+  .meta({
+    description: `Advertisers of this network the show does not carry (adv_…), at most ${BLOCKED_ADVERTISERS_MAX}; an id that is no advertiser of the network → 400, a repeated one is kept once.`,
+  });
+
 export const podcastSchema = z
   .object({
     id: z.string().meta({ example: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd' }),
@@ -40,6 +60,13 @@ export const podcastSchema = z
     rss_url: z.string().nullable(),
     opt_in_status: optInStatusSchema,
     opted_in_at: timestamp.nullable(),
+    excluded_categories: z.array(z.string()).meta({
+      example: ['1361'],
+      description: 'Ad categories the show does not carry (`GET /v1/ad-categories`); an exclusion covers its sub-categories.',
+    }),
+    blocked_advertiser_ids: z
+      .array(z.string())
+      .meta({ example: ['adv_01jd8x6v2c9q7r5t3w1y0zabcd'], description: 'Advertisers the show does not carry.' }),
     ...versionedFields,
   })
   .meta({ id: 'Podcast' });
@@ -56,6 +83,8 @@ export function presentPodcast(row: PodcastRow): Podcast {
     rss_url: row.rssUrl,
     opt_in_status: row.optInStatus,
     opted_in_at: isoOrNull(row.optedInAt),
+    excluded_categories: row.excludedCategories,
+    blocked_advertiser_ids: row.blockedAdvertiserIds,
     ...versionedOf(row),
   };
 }

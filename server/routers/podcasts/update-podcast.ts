@@ -26,7 +26,14 @@ export const updatePodcastRoute = networkProcedure('administrator')
   .output(podcastSchema)
   .mutation(async ({ ctx, input }) => {
     const expected = expectedVersion(ctx.header('if-match'), input.version);
-    const changes = sentFields<PodcastFields>({ name: input.name, hostName: input.host_name, voice: input.voice, rssUrl: input.rss_url });
+    const changes = sentFields<PodcastFields>({
+      name: input.name,
+      hostName: input.host_name,
+      voice: input.voice,
+      rssUrl: input.rss_url,
+      excludedCategories: input.excluded_categories,
+      blockedAdvertiserIds: input.blocked_advertiser_ids,
+    });
     const row = await ctx.db.transaction((tx) =>
       updatePodcast({ tx, networkId: input.networkId, podcastId: input.podcastId, changes, expectedVersion: expected }),
     );

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { advertisers } from '@/db/schema';
 import { notFound } from '@/server/errors';
+import { adCategoryIds } from '@/server/services/ad-categories/ad-categories';
 import type { AdvertiserFields } from './create-advertiser';
 import { findAdvertiser, type AdvertiserRow } from './find-advertisers';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
@@ -25,11 +26,12 @@ export async function updateAdvertiser({
   if (!current) throw notFound('Advertiser');
   const version = versionToWrite('Advertiser', current.version, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
+  const { categories, ...changes } = input.changes;
   const [row] = await updateVersioned({
     tx,
     table: advertisers,
     networkId: current.networkId,
-    set: input.changes,
+    set: { ...changes, ...(categories ? { categories: adCategoryIds(categories, 'categories') } : {}) },
     where: eq(advertisers.id, current.id),
     version,
   }).returning();

@@ -15,13 +15,15 @@ export interface CreateCampaignInput extends CampaignTerms {
   name: string;
   script: string;
   status: CampaignStatus;
+  /** false when left out. */
+  competitiveSeparation?: boolean | undefined;
 }
 
 const c = campaigns;
 /** Every keyed POST of a campaign runs this: rendered once (db/statement.ts). Timestamps go in as ISO text. */
 const insertCampaign = tableStatement<
   typeof campaigns,
-  Pick<CampaignRow, 'id' | 'networkId' | 'advertiserId' | 'name' | 'script' | 'status' | 'budgetCents' | 'currency'> & {
+  Pick<CampaignRow, 'id' | 'networkId' | 'advertiserId' | 'name' | 'script' | 'status' | 'budgetCents' | 'currency' | 'competitiveSeparation'> & {
     startsAt: string | null;
     endsAt: string | null;
   }
@@ -29,9 +31,9 @@ const insertCampaign = tableStatement<
   const p = sql.placeholder;
   return sql`
     insert into ${c} (${column(c.id)}, ${column(c.networkId)}, ${column(c.advertiserId)}, ${column(c.name)}, ${column(c.script)}, ${column(c.status)},
-      ${column(c.startsAt)}, ${column(c.endsAt)}, ${column(c.budgetCents)}, ${column(c.currency)})
+      ${column(c.startsAt)}, ${column(c.endsAt)}, ${column(c.budgetCents)}, ${column(c.currency)}, ${column(c.competitiveSeparation)})
     values (${p('id')}, ${p('networkId')}, ${p('advertiserId')}, ${p('name')}, ${p('script')}, ${p('status')},
-      ${p('startsAt')}, ${p('endsAt')}, ${p('budgetCents')}, ${p('currency')})
+      ${p('startsAt')}, ${p('endsAt')}, ${p('budgetCents')}, ${p('currency')}, ${p('competitiveSeparation')})
     returning ${columns}`;
 });
 
@@ -63,6 +65,7 @@ export async function createCampaign({ tx, ...input }: { tx: Tx } & CreateCampai
     endsAt: input.endsAt?.toISOString() ?? null,
     budgetCents: input.budgetCents,
     currency: input.currency,
+    competitiveSeparation: input.competitiveSeparation ?? false,
   });
   return row!;
 }

@@ -2,7 +2,7 @@ import { eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { campaigns } from '@/db/schema';
 import type { CampaignStatus } from '@/domain/campaign-transitions';
-import { networkPage, networkRow, type NetworkPage } from '@/server/services/page';
+import { networkPage, networkRow, type NetworkPage, type RowLock } from '@/server/services/page';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -21,7 +21,7 @@ export async function findCampaign({
   db: Queryable;
   networkId: string;
   campaignId: string;
-  lock?: 'update' | 'share';
+  lock?: RowLock;
 }): Promise<CampaignRow | undefined> {
   return networkRow(campaigns, { db, networkId, id: campaignId, lock });
 }

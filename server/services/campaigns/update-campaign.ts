@@ -7,6 +7,7 @@ import { findCampaign, type CampaignRow } from './find-campaigns';
 import type { CampaignStatus } from '@/domain/campaign-transitions';
 import { assertCampaignTransition } from './transitions';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
+import { assertFlightsInside } from '@/server/services/flights/flight-rules';
 
 export interface CampaignChanges {
   name?: string;
@@ -16,6 +17,7 @@ export interface CampaignChanges {
   endsAt?: Date | null;
   budgetCents?: number | null;
   currency?: string | null;
+  competitiveSeparation?: boolean;
 }
 
 /**
@@ -35,7 +37,8 @@ export async function updateCampaign({
   changes: CampaignChanges;
   expectedVersion: number | undefined;
 }): Promise<CampaignRow> {
-  const current = await findCampaign({ db: tx, networkId: input.networkId, campaignId: input.campaignId });
+  // Locked (as the UPDATE would lock it) before its flights are checked against new dates: a flight's write share-locks it.
+  const current = await findCampaign({ db: tx, networkId: input.networkId, campaignId: input.campaignId, lock: 'no key update' });
   if (!current) throw notFound('Campaign');
   const version = versionToWrite('Campaign', current.version, input.expectedVersion);
   const { changes } = input;
@@ -43,12 +46,16 @@ export async function updateCampaign({
   // The transition check first, so a refused status change always names from and to.
   if (changes.status) assertCampaignTransition(current.status, changes.status);
   if (current.status === 'archived') throw conflict('This campaign is archived and can no longer be changed.');
-  assertCampaignTerms({
+  const next = {
     startsAt: changes.startsAt !== undefined ? changes.startsAt : current.startsAt,
     endsAt: changes.endsAt !== undefined ? changes.endsAt : current.endsAt,
     budgetCents: changes.budgetCents !== undefined ? changes.budgetCents : current.budgetCents,
     currency: changes.currency !== undefined ? changes.currency : current.currency,
-  });
+  };
+  assertCampaignTerms(next);
+  if (changes.startsAt !== undefined || changes.endsAt !== undefined) {
+    await assertFlightsInside({ tx, networkId: current.networkId, campaignId: current.id, startsAt: next.startsAt, endsAt: next.endsAt });
+  }
   const [row] = await updateVersioned({
     tx,
     table: campaigns,

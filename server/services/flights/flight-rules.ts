@@ -1,4 +1,6 @@
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { flights } from '@/db/schema';
 import type { PricingModel } from '@/domain/statuses';
 import { badRequest, conflict, notFound, type FieldError } from '@/server/errors';
 import { findCampaign, type CampaignRow } from '@/server/services/campaigns/find-campaigns';
@@ -13,7 +15,12 @@ export interface FlightTerms {
   impressionGoal: number | null;
 }
 
-/** The live flight a PATCH or DELETE writes (404 when there is none), and the version the write is conditional on (a stale one → 409). */
+/**
+ * The live flight a PATCH or DELETE writes (404 when there is none), locked as its UPDATE locks it
+ * (`no key update`) until the transaction ends, and the version the write is conditional on (a stale one → 409). Locked before
+ * its offers are looked at: an accept holds the flight's share lock (offers/flight-offers.ts), so
+ * the write sees every offer accepted before it, and no accept commits under it meanwhile.
+ */
 export async function flightToWrite({
   tx,
   networkId,
@@ -25,7 +32,7 @@ export async function flightToWrite({
   flightId: string;
   expectedVersion: number | undefined;
 }): Promise<{ current: FlightRow; version: number }> {
-  const current = await findFlight({ db: tx, networkId, flightId });
+  const current = await findFlight({ db: tx, networkId, flightId, lock: 'no key update' });
   if (!current) throw notFound('Flight');
   return { current, version: versionToWrite('Flight', current.version, expectedVersion) };
 }
@@ -57,4 +64,39 @@ export function assertFlightTerms(terms: FlightTerms, campaign: Pick<CampaignRow
   }
   const first = errors[0];
   if (first) throw badRequest(`Invalid request: ${first.path}: ${first.message}`, errors);
+}
+
+/**
+ * A campaign's dates may change only around its flights: 409 naming the first flight (not
+ * deleted, ended ones too) that the new `startsAt`/`endsAt` would leave outside. The caller holds
+ * the campaign's row lock, so no flight is written meanwhile (a flight's write share-locks the
+ * campaign, see campaignTakingFlights).
+ */
+export async function assertFlightsInside({
+  tx,
+  networkId,
+  campaignId,
+  startsAt,
+  endsAt,
+}: {
+  tx: Tx;
+  networkId: string;
+  campaignId: string;
+  startsAt: Date | null;
+  endsAt: Date | null;
+}): Promise<void> {
+  const outside = or(startsAt ? lt(flights.startsAt, startsAt) : undefined, endsAt ? gt(flights.endsAt, endsAt) : undefined);
+  if (!outside) return;
+  const [flight] = await tx
+    .select({ id: flights.id, name: flights.name, startsAt: flights.startsAt, endsAt: flights.endsAt })
+    .from(flights)
+    .where(and(eq(flights.networkId, networkId), eq(flights.campaignId, campaignId), isNull(flights.deletedAt), outside))
+    .orderBy(flights.id)
+    .limit(1);
+  if (flight) {
+    throw conflict(
+      `Flight ${flight.id} ("${flight.name}", ${flight.startsAt.toISOString()} to ${flight.endsAt.toISOString()}) would fall outside the ` +
+        "campaign's dates: a campaign's flights stay inside them. Move or delete the flight first.",
+    );
+  }
 }

@@ -11,10 +11,26 @@ export const SAMPLE_CURRENCY = 'USD';
 /** How long the sample offers stay open, in days from today. */
 export const SAMPLE_OFFER_DAYS = 14;
 
+// Categories are ids of the IAB Ad Product Taxonomy (GET /v1/ad-categories).
 export const SAMPLE_ADVERTISERS = {
-  cloudhollow: { name: 'Cloudhollow Mattresses', website: 'https://cloudhollow.example', contactEmail: 'partners@cloudhollow.example' },
-  pantryPorch: { name: 'Pantry Porch Meal Kits', website: 'https://pantryporch.example', contactEmail: 'podcasts@pantryporch.example' },
-  burrowlink: { name: 'Burrowlink VPN', website: 'https://burrowlink.example', contactEmail: 'sponsorships@burrowlink.example' },
+  cloudhollow: {
+    name: 'Cloudhollow Mattresses',
+    website: 'https://cloudhollow.example',
+    contactEmail: 'partners@cloudhollow.example',
+    categories: ['1279', '1287'], // Bedroom Furniture and Accessories; Linens and Bedding
+  },
+  pantryPorch: {
+    name: 'Pantry Porch Meal Kits',
+    website: 'https://pantryporch.example',
+    contactEmail: 'podcasts@pantryporch.example',
+    categories: ['1201'], // Meal Kits
+  },
+  burrowlink: {
+    name: 'Burrowlink VPN',
+    website: 'https://burrowlink.example',
+    contactEmail: 'sponsorships@burrowlink.example',
+    categories: ['1086'], // Personal Computer Software
+  },
 } satisfies Record<string, AdvertiserFields>;
 
 export interface SampleCampaign {
@@ -27,6 +43,8 @@ export interface SampleCampaign {
   startsInDays: number;
   runsForDays: number;
   budgetCents: number;
+  /** Kept apart from competitors (a shared category) on a show in overlapping dates. */
+  competitiveSeparation?: boolean;
 }
 
 export const SAMPLE_CAMPAIGNS = {
@@ -66,6 +84,7 @@ export const SAMPLE_CAMPAIGNS = {
     startsInDays: 3,
     runsForDays: 56,
     budgetCents: 1_800_000,
+    competitiveSeparation: true,
   },
   travelSeason: {
     advertiser: 'burrowlink',
@@ -114,6 +133,7 @@ export const SAMPLE_PODCASTS = {
     voice: 'fast',
     rssUrl: 'https://feeds.example/two-minute-money.xml',
     optedIn: true,
+    excludedCategories: ['1361'], // Gambling, and with it casinos, lotteries and sports betting
   },
   quietHours: {
     name: 'Quiet Hours',

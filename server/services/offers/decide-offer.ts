@@ -4,8 +4,10 @@ import { newId } from '@/db/ids';
 import { campaigns, creatives, offers, podcasts } from '@/db/schema';
 import { enqueueJob } from '@/server/jobs/enqueue';
 import { conflict, notFound } from '@/server/errors';
+import { assertBrandSafe } from '@/server/services/brand-safety/brand-safety';
 import { recordEvent } from '@/server/services/events/record-event';
 import { findOffer, offerStatus, type OfferRow } from './find-offers';
+import { assertFlightBookable, lockFlightToOffer } from './flight-offers';
 import { updateVersioned } from '@/server/services/optimistic-lock';
 import { config } from '@/server/config';
 
@@ -19,11 +21,25 @@ async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promis
 }
 
 /**
+ * An offer on a flight is accepted under the flight's share lock, taken before the offer's lock (the
+ * order of flight-offers.ts): the flight's terms cannot change, nor the flight be deleted, until
+ * this accept has committed; a flight that was deleted or has ended is a 409 here.
+ */
+async function lockBookedFlight(tx: Tx, networkId: string, offerId: string): Promise<void> {
+  const offer = await findOffer({ db: tx, networkId, id: offerId });
+  if (!offer?.flightId) return;
+  const flight = await lockFlightToOffer({ tx, networkId, flightId: offer.flightId });
+  assertFlightBookable(flight!);
+}
+
+/**
  * Accept: the offer update, the creative (generating), the offer.accepted
  * event and the synthesis job commit together or not at all.
  */
 export async function acceptOffer({ tx, networkId, offerId }: { tx: Tx; networkId: string; offerId: string }) {
+  await lockBookedFlight(tx, networkId, offerId);
   const offer = await lockOpenOffer(tx, networkId, offerId);
+  await assertBrandSafe({ tx, networkId, campaignId: offer.campaignId, podcastId: offer.podcastId, accepting: offer });
   const [campaign] = await tx
     .select()
     .from(campaigns)

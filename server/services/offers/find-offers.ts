@@ -16,6 +16,7 @@ export interface OfferFilter {
   status?: OfferStatus | undefined;
   campaignId?: string | undefined;
   podcastId?: string | undefined;
+  flightId?: string | undefined;
 }
 
 export async function listOffers({ filter, ...page }: NetworkPage & { filter: OfferFilter }) {
@@ -29,5 +30,6 @@ export async function listOffers({ filter, ...page }: NetworkPage & { filter: Of
   }
   if (filter.campaignId) conditions.push(eq(offers.campaignId, filter.campaignId));
   if (filter.podcastId) conditions.push(eq(offers.podcastId, filter.podcastId));
+  if (filter.flightId) conditions.push(eq(offers.flightId, filter.flightId));
   return networkPage(offers, page, conditions);
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { podcasts } from '@/db/schema';
 import { notFound } from '@/server/errors';
+import { checkedPodcastRules } from '@/server/services/brand-safety/podcast-rules';
 import type { PodcastFields } from './create-podcast';
 import { findPodcast, type PodcastRow } from './find-podcasts';
 import { versionToWrite, modifiedConcurrently, updateVersioned } from '@/server/services/optimistic-lock';
@@ -25,11 +26,13 @@ export async function updatePodcast({
   if (!current) throw notFound('Podcast');
   const version = versionToWrite('Podcast', current.version, input.expectedVersion);
   if (Object.keys(input.changes).length === 0) return current;
+  const { excludedCategories, blockedAdvertiserIds, ...changes } = input.changes;
+  const rules = await checkedPodcastRules({ db: tx, networkId: current.networkId, rules: { excludedCategories, blockedAdvertiserIds } });
   const [row] = await updateVersioned({
     tx,
     table: podcasts,
     networkId: current.networkId,
-    set: input.changes,
+    set: { ...changes, ...rules },
     where: eq(podcasts.id, current.id),
     version,
   }).returning();

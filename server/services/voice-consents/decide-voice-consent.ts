@@ -76,102 +76,76 @@ function assertDecidable(consent: VoiceConsentRow): void {
   if (status !== 'pending') throw conflict(`This consent is ${status}: only a pending request can be granted or refused.`);
 }
 
-/**
- * The host grants, from the link: pending → granted, recorded with the statement they read (version
- * and SHA-256), when, and their browser's user agent — never their address. `voice_consent.granted`
- * and the audit row (no key acted: the host's link did) commit with it.
- */
-export async function grantVoiceConsent({
-  tx,
-  consent,
-  statementVersion,
-  userAgent,
-}: {
+/** What the host sends from the link to decide: the statement version they read, and their browser. */
+interface HostDecision {
   tx: Tx;
   consent: VoiceConsentRow;
   statementVersion: number;
   userAgent: string | undefined;
-}): Promise<VoiceConsentRow> {
-  assertDecidable(consent);
-  const statement = readStatement(statementVersion);
-  const granted = await compareAndSet({
-    tx,
-    consent,
-    expected: pendingStill(),
-    stillLinked: true,
-    set: {
-      status: 'granted',
-      grantedAt: sql`now()`,
-      statementVersion: statement.version,
-      statementSha256: statement.sha256,
-      decisionUserAgent: keptUserAgent(userAgent),
-    },
-  });
-  await recordEvent({
-    tx,
-    networkId: granted.networkId,
-    type: 'voice_consent.granted',
-    data: {
-      consent_id: granted.id,
-      podcast_id: granted.podcastId,
-      host_name: granted.hostName,
-      scope: granted.scope,
-      advertiser_ids: granted.advertiserIds,
-      expires_at: granted.expiresAt?.toISOString() ?? null,
-      statement_version: statement.version,
-      statement_sha256: statement.sha256,
-    },
-  });
-  await recordAudit({
-    tx,
-    networkId: granted.networkId,
-    actorKeyId: null,
-    action: 'voice_consent.granted',
-    targetType: 'voice_consent',
-    targetId: granted.id,
-    data: { by: 'host', statement_version: statement.version, statement_sha256: statement.sha256 },
-  });
-  return granted;
 }
 
-/** The host refuses, from the link: pending → refused, recorded as a grant is. Final for this request. */
-export async function refuseVoiceConsent({
+/**
+ * The host decides, from the link: pending → granted or refused, recorded with the statement they
+ * read (version and SHA-256), when, and their browser's user agent — never their address. The
+ * audit row (no key acted: the host's link did), and for a grant `voice_consent.granted`, commit
+ * with it.
+ */
+async function decide({
   tx,
   consent,
   statementVersion,
   userAgent,
-}: {
-  tx: Tx;
-  consent: VoiceConsentRow;
-  statementVersion: number;
-  userAgent: string | undefined;
-}): Promise<VoiceConsentRow> {
+  decision,
+}: HostDecision & { decision: 'granted' | 'refused' }): Promise<VoiceConsentRow> {
   assertDecidable(consent);
   const statement = readStatement(statementVersion);
-  const refused = await compareAndSet({
+  const decided = await compareAndSet({
     tx,
     consent,
     expected: pendingStill(),
     stillLinked: true,
     set: {
-      status: 'refused',
-      refusedAt: sql`now()`,
+      status: decision,
+      ...(decision === 'granted' ? { grantedAt: sql`now()` } : { refusedAt: sql`now()` }),
       statementVersion: statement.version,
       statementSha256: statement.sha256,
       decisionUserAgent: keptUserAgent(userAgent),
     },
   });
+  if (decision === 'granted') {
+    await recordEvent({
+      tx,
+      networkId: decided.networkId,
+      type: 'voice_consent.granted',
+      data: {
+        consent_id: decided.id,
+        podcast_id: decided.podcastId,
+        host_name: decided.hostName,
+        scope: decided.scope,
+        advertiser_ids: decided.advertiserIds,
+        expires_at: decided.expiresAt?.toISOString() ?? null,
+        statement_version: statement.version,
+        statement_sha256: statement.sha256,
+      },
+    });
+  }
   await recordAudit({
     tx,
-    networkId: refused.networkId,
+    networkId: decided.networkId,
     actorKeyId: null,
-    action: 'voice_consent.refused',
+    action: `voice_consent.${decision}`,
     targetType: 'voice_consent',
-    targetId: refused.id,
+    targetId: decided.id,
     data: { by: 'host', statement_version: statement.version, statement_sha256: statement.sha256 },
   });
-  return refused;
+  return decided;
 }
+
+/** The host grants: the consent covers its scope until it ends or is revoked. */
+export const grantVoiceConsent = (input: HostDecision) => decide({ ...input, decision: 'granted' });
+
+/** The host refuses: final for this request (the network may ask again with a new one). No event. */
+export const refuseVoiceConsent = (input: HostDecision) => decide({ ...input, decision: 'refused' });
 
 /**
  * Revoke: the host (from the link, a consent they granted) or an administrator (a pending request

@@ -3,6 +3,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, type ComponentProps, type ReactNode } from 'react';
 import {
+  Controller,
   useForm,
   type FieldValues,
   type Path,
@@ -15,6 +16,7 @@ import {
 import { z } from 'zod';
 import { cn } from '@/app/(console)/_lib/cn';
 import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
+import { Checkbox } from './checkbox';
 import { Label } from './label';
 
 /**
@@ -138,11 +140,34 @@ export function FormField<TIn extends FieldValues, TOut>({
 }) {
   const id = useId();
   const error = errorAt(form.formState.errors, name);
-  const describedBy = [description ? `${id}-description` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = describedByOf(id, description, error);
   return (
     <FieldShell id={id} label={label} description={description} error={error} className={className}>
       {children({ ...form.register(name, registerOptions), id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
     </FieldShell>
+  );
+}
+
+/** The ids of what `<FieldNotes id>` draws for a control: its `aria-describedby`. */
+export function describedByOf(id: string, description: ReactNode, error: string | undefined): string | undefined {
+  return [description ? `${id}-description` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+}
+
+/** A field's description and error under it (`${id}-description`, `${id}-error`): see `describedByOf`. */
+export function FieldNotes({ id, description, error }: { id: string; description?: ReactNode; error?: string }) {
+  return (
+    <>
+      {description && (
+        <p id={`${id}-description`} className="text-xs text-slate-600">
+          {description}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -166,16 +191,49 @@ export function FieldShell({
     <div className={cn('space-y-1.5', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children}
-      {description && (
-        <p id={`${id}-description`} className="text-xs text-slate-600">
-          {description}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} description={description} error={error} />
+    </div>
+  );
+}
+
+/**
+ * A yes/no field as a checkbox with its label beside it and its description below:
+ *   <CheckboxField form={form} name="competitive_separation" label="Competitive separation" description="…" />
+ */
+export function CheckboxField<TIn extends FieldValues, TOut>({
+  form,
+  name,
+  label,
+  description,
+}: {
+  form: UseFormReturn<TIn, unknown, TOut>;
+  name: Path<TIn>;
+  label: ReactNode;
+  description?: ReactNode;
+}) {
+  const id = useId();
+  const error = errorAt(form.formState.errors, name);
+  return (
+    <div className="flex items-start gap-2.5">
+      <Controller
+        control={form.control}
+        name={name}
+        render={({ field }) => (
+          <Checkbox
+            id={id}
+            className="mt-0.5"
+            checked={field.value === true}
+            onCheckedChange={(checked) => field.onChange(checked === true)}
+            onBlur={field.onBlur}
+            aria-describedby={describedByOf(id, description, error)}
+            aria-invalid={error ? true : undefined}
+          />
+        )}
+      />
+      <div className="min-w-0 space-y-0.5">
+        <Label htmlFor={id}>{label}</Label>
+        <FieldNotes id={id} description={description} error={error} />
+      </div>
     </div>
   );
 }

@@ -12,3 +12,13 @@ export function Input({ className, ...props }: ComponentProps<'input'>) {
 export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
   return <textarea className={cn(fieldClasses, 'min-h-24', className)} {...props} />;
 }
+
+/** An amount in whole units of a currency, cents allowed ("250", "25.50"): a number box for `valueAsNumber`. */
+export function AmountInput(props: ComponentProps<'input'>) {
+  return <Input type="number" min={0} step="0.01" inputMode="decimal" {...props} />;
+}
+
+/** An ISO 4217 code ("USD"), shown in capitals. */
+export function CurrencyInput({ className, ...props }: ComponentProps<'input'>) {
+  return <Input maxLength={3} autoCapitalize="characters" className={cn('uppercase', className)} {...props} />;
+}

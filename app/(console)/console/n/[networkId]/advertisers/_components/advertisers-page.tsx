@@ -6,8 +6,10 @@ import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo, useState } from 'react';
 import { createAdvertiserInput } from '@/server/routers/advertisers/create-advertiser.types';
 import { updateAdvertiserInput } from '@/server/routers/advertisers/update-advertiser.types';
-import type { Advertiser } from '@/server/routers/advertisers/advertiser.types';
+import { ADVERTISER_CATEGORIES_MAX, type Advertiser } from '@/server/routers/advertisers/advertiser.types';
 import { EditFormDialog, FormDialog } from '@/app/(console)/_components/form-dialog';
+import { CategoryBadges } from '@/app/(console)/_components/category-badges';
+import { CategoryPicker } from '@/app/(console)/_components/multi-picker';
 import { actionsColumn, dateTimeColumn, externalLinkColumn, ListPage, nameColumn, Unset } from '@/app/(console)/_components/list-page';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
@@ -15,6 +17,7 @@ import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table'
 import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { toast } from '@/app/(console)/_components/ui/toaster';
+import { useAdCategories } from '@/app/(console)/_lib/ad-categories';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
@@ -31,10 +34,16 @@ export function AdvertisersPage() {
   const list = pagedList(useInfiniteQuery(trpc.advertisers.list.infiniteQueryOptions({ networkId, limit: 50 }, byCursor)));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Advertiser | null>(null);
+  const taxonomy = useAdCategories().data;
 
   const columns = useMemo<DataTableColumn<Advertiser>[]>(
     () => [
-      nameColumn('Name'),
+      // What it sells under its name: a column of its own would not leave the row's buttons room at 1280 px.
+      nameColumn<Advertiser>('Name', undefined, (advertiser) =>
+        advertiser.categories.length > 0 ? (
+          <CategoryBadges ids={advertiser.categories} label={`Categories of ${advertiser.name}`} taxonomy={taxonomy} />
+        ) : null,
+      ),
       externalLinkColumn('website', 'Website', (href) => href.replace(/^https?:\/\//, '')),
       { accessorKey: 'contact_email', header: 'Contact', cell: ({ row }) => row.original.contact_email ?? <Unset /> },
       dateTimeColumn('created_at', 'Created'),
@@ -54,7 +63,7 @@ export function AdvertisersPage() {
         </div>
       )),
     ],
-    [canAdminister, networkId],
+    [canAdminister, networkId, taxonomy],
   );
 
   return (
@@ -85,7 +94,7 @@ function CreateAdvertiserDialog({ open, onOpenChange }: { open: boolean; onOpenC
   const create = useMutation(
     trpc.advertisers.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }),
   );
-  const form = useZodForm(createSchema, { defaultValues: { name: '', website: '', contact_email: '' } });
+  const form = useZodForm(createSchema, { defaultValues: { name: '', website: '', contact_email: '', categories: [] } });
   return (
     <FormDialog
       open={open}
@@ -110,7 +119,7 @@ function CreateAdvertiserDialog({ open, onOpenChange }: { open: boolean; onOpenC
 type AdvertiserForm = ReturnType<typeof useZodForm<typeof createSchema>> | ReturnType<typeof useZodForm<typeof updateSchema>>;
 
 function AdvertiserFields({ form }: { form: AdvertiserForm }) {
-  // Both forms have the same three text fields.
+  // Both forms have the same fields.
   const f = form as ReturnType<typeof useZodForm<typeof createSchema>>;
   return (
     <>
@@ -123,6 +132,14 @@ function AdvertiserFields({ form }: { form: AdvertiserForm }) {
       <FormField form={f} name="contact_email" label="Contact email" description="Optional. Who to talk to at the advertiser.">
         {(field) => <Input type="email" autoComplete="email" {...field} />}
       </FormField>
+      <CategoryPicker
+        control={f.control}
+        name="categories"
+        label="Categories"
+        description="What the advertiser sells. Podcasts that exclude one of these (or a category above it) are not offered its campaigns."
+        placeholder="Search categories, e.g. mattresses"
+        max={ADVERTISER_CATEGORIES_MAX}
+      />
     </>
   );
 }
@@ -136,7 +153,12 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
     trpc.advertisers.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.advertisers.pathKey() }) }),
   );
   const form = useZodForm(updateSchema, {
-    defaultValues: { name: advertiser.name, website: advertiser.website ?? '', contact_email: advertiser.contact_email ?? '' },
+    defaultValues: {
+      name: advertiser.name,
+      website: advertiser.website ?? '',
+      contact_email: advertiser.contact_email ?? '',
+      categories: advertiser.categories,
+    },
   });
   return (
     <EditFormDialog
@@ -150,6 +172,8 @@ function EditAdvertiserDialog({ advertiser, onClose }: { advertiser: Advertiser;
           ...values,
           website: editedOptional(values.website, raw.website, advertiser.website),
           contact_email: editedOptional(values.contact_email, raw.contact_email, advertiser.contact_email),
+          // The list is replaced whole: sent only when it changed.
+          categories: form.formState.dirtyFields.categories ? (values.categories ?? []) : undefined,
           networkId,
           advertiserId: advertiser.id,
           version: advertiser.version,

@@ -21,6 +21,7 @@ import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_li
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { EditCampaignDialog } from './campaign-form';
+import { CampaignFlights } from './campaign-flights';
 import { CampaignOffers } from './campaign-offers';
 import { STATUS_HELP, TRANSITION_ACTIONS, type CampaignStatus } from './campaign-status';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
@@ -91,6 +92,7 @@ export function CampaignDetail() {
               <Fact term="Budget" value={formatMoney(c.budget_cents, c.currency)} />
               <Fact term="Starts" value={formatDateTime(c.starts_at)} />
               <Fact term="Ends" value={formatDateTime(c.ends_at)} />
+              <Fact term="Competitive separation" value={c.competitive_separation ? 'On: kept apart from competitors' : 'Off'} />
               <Fact term="Created" value={formatDateTime(c.created_at)} />
               <Fact term="Last changed" value={`${formatDateTime(c.updated_at)} (version ${c.version})`} />
             </dl>
@@ -100,6 +102,9 @@ export function CampaignDetail() {
           <StatusCard campaign={c} onRefresh={() => campaign.refetch()} />
           <PreviewCard campaign={c} />
         </div>
+      </div>
+      <div className="mt-6">
+        <CampaignFlights campaign={c} />
       </div>
       <div className="mt-6">
         <CampaignOffers networkId={networkId} campaignId={c.id} />

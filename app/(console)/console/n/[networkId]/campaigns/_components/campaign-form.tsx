@@ -1,41 +1,33 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/campaign.types';
 import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
 import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
 import { INITIAL_CAMPAIGN_STATUSES } from '@/domain/campaign-transitions';
 import { FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
-import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
-import { Input, Textarea } from '@/app/(console)/_components/ui/input';
+import { CheckboxField, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { AmountInput, CurrencyInput, Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { formatMoney, isoToLocal, useAdvertisers } from '@/app/(console)/_lib/ads';
-import { localDateTime } from '@/app/(console)/_lib/form-values';
+import { centsFromUnits, localDateTime } from '@/app/(console)/_lib/form-values';
 import { cn } from '@/app/(console)/_lib/cn';
 import { useNetworkId } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-
-/** The budget is typed in whole currency units (5000 = 5,000.00) and sent as minor units (cents). */
-const budgetInUnits = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => {
-    if (typeof value !== 'number') return value;
-    return Number.isNaN(value) ? undefined : Math.round(value * 100);
-  }, schema);
 
 const createShape = createCampaignInput.shape;
 const createSchema = createCampaignInput.omit({ networkId: true }).extend({
   starts_at: localDateTime(createShape.starts_at),
   ends_at: localDateTime(createShape.ends_at),
-  budget_cents: budgetInUnits(createShape.budget_cents),
+  budget_cents: centsFromUnits(createShape.budget_cents),
 });
 
 const updateShape = updateCampaignInput.shape;
 const updateSchema = updateCampaignInput.omit({ networkId: true, campaignId: true, version: true, status: true }).extend({
   starts_at: localDateTime(updateShape.starts_at),
   ends_at: localDateTime(updateShape.ends_at),
-  budget_cents: budgetInUnits(updateShape.budget_cents),
+  budget_cents: centsFromUnits(updateShape.budget_cents),
 });
 
 type CreateForm = ReturnType<typeof useZodForm<typeof createSchema>>;
@@ -86,12 +78,18 @@ function CampaignFields({ form }: { form: CreateForm }) {
               : 'Optional. In whole units of the currency, e.g. 5000.'
           }
         >
-          {(field) => <Input type="number" min={0} step="0.01" inputMode="decimal" {...field} />}
+          {(field) => <AmountInput {...field} />}
         </FormField>
         <FormField form={form} name="currency" label="Currency" description="ISO code, e.g. USD.">
-          {(field) => <Input maxLength={3} autoCapitalize="characters" className="uppercase" {...field} />}
+          {(field) => <CurrencyInput {...field} />}
         </FormField>
       </div>
+      <CheckboxField
+        form={form}
+        name="competitive_separation"
+        label="Competitive separation"
+        description="Keep this campaign off a podcast while it carries a competitor (an advertiser sharing a category) in overlapping dates: such an offer cannot be accepted."
+      />
     </>
   );
 }
@@ -114,7 +112,17 @@ export function CreateCampaignDialog({
   const create = useMutation(
     trpc.campaigns.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.campaigns.pathKey() }) }),
   );
-  const defaults = { name: '', advertiser_id: advertiserId ?? '', script: '', status: 'draft' as const, starts_at: '', ends_at: '', currency: 'USD' };
+  const defaults = {
+    name: '',
+    advertiser_id: advertiserId ?? '',
+    script: '',
+    status: 'draft' as const,
+    starts_at: '',
+    ends_at: '',
+    budget_cents: '',
+    currency: 'USD',
+    competitive_separation: false,
+  };
   const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
   return (
     <FormDialog
@@ -164,8 +172,9 @@ export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign:
     script: campaign.script,
     starts_at: isoToLocal(campaign.starts_at),
     ends_at: isoToLocal(campaign.ends_at),
-    budget_cents: campaign.budget_cents === null ? undefined : campaign.budget_cents / 100,
+    budget_cents: campaign.budget_cents === null ? '' : campaign.budget_cents / 100,
     currency: campaign.currency ?? '',
+    competitive_separation: campaign.competitive_separation,
   };
   const form = useZodForm(updateSchema, { defaultValues: defaults });
   return (

@@ -4,9 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Handshake } from 'lucide-react';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { useMemo } from 'react';
-import type { z } from 'zod';
-import type { offerSchema } from '@/server/routers/offers/offer.types';
-import { dateTimeColumn, moneyColumn, referenceColumn } from '@/app/(console)/_components/list-page';
+import { dateTimeColumn, referenceColumn, Unset } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { buttonVariants } from '@/app/(console)/_components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
@@ -16,8 +14,8 @@ import { formatDuration, namesById, usePodcasts } from '@/app/(console)/_lib/ads
 import { networkPath } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
-
-type Offer = z.infer<typeof offerSchema>;
+import type { Offer } from '@/app/(console)/console/n/[networkId]/offers/_components/offer-actions';
+import { FlightName, offerPriceColumn } from '@/app/(console)/console/n/[networkId]/offers/_components/offer-terms';
 
 /** The campaign's offers, each with its podcast and, once accepted, its creative. */
 export function CampaignOffers({ networkId, campaignId }: { networkId: string; campaignId: string }) {
@@ -28,6 +26,10 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
   const creatives = pagedList(
     useInfiniteQuery(trpc.creatives.list.infiniteQueryOptions({ networkId, limit: 50, campaign_id: campaignId }, byCursor)),
   );
+  // The campaign's flights, as its flights card lists them (the same query).
+  const flights = pagedList(useInfiniteQuery(trpc.flights.list.infiniteQueryOptions({ networkId, campaignId, limit: 50 }, byCursor)));
+  const flightNames = useMemo(() => namesById(flights.rows), [flights.rows]);
+  const flightsLoaded = flights.rows !== undefined;
   const creativeByOffer = useMemo(() => new Map((creatives.rows ?? []).map((c) => [c.offer_id, c])), [creatives.rows]);
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
@@ -39,8 +41,19 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
         idOf: (o) => o.podcast_id,
         href: (o) => networkPath(networkId, `offers?campaign=${encodeURIComponent(o.campaign_id)}&podcast=${encodeURIComponent(o.podcast_id)}`),
       }),
+      {
+        id: 'flight',
+        header: 'Flight',
+        accessorFn: (o) => (o.flight_id ? (flightNames.get(o.flight_id) ?? o.flight_id) : ''),
+        // A flight not among the campaign's (deleted since) is read on its own.
+        cell: ({ row, getValue }) => {
+          const flightId = row.original.flight_id;
+          if (!flightId) return <Unset />;
+          return flightNames.has(flightId) || !flightsLoaded ? getValue<string>() : <FlightName flightId={flightId} />;
+        },
+      },
       { accessorKey: 'status', header: 'Offer', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
-      moneyColumn('price', 'Price', (o) => ({ cents: o.price_cents, currency: o.currency })),
+      offerPriceColumn(),
       {
         id: 'creative',
         header: 'Creative',
@@ -64,7 +77,7 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
       },
       dateTimeColumn('created_at', 'Offered'),
     ],
-    [podcastNames, creativeByOffer, networkId],
+    [podcastNames, flightNames, flightsLoaded, creativeByOffer, networkId],
   );
 
   return (
@@ -93,7 +106,7 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
           <EmptyState
             icon={<Handshake className="size-6" />}
             title="Not offered yet"
-            description="Offer this campaign to opted-in podcasts on the Offers page."
+            description="Offer a flight to podcasts from its row above, or the campaign alone on the Offers page."
           />
         }
       />

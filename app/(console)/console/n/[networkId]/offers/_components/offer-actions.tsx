@@ -12,7 +12,7 @@ import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Textarea } from '@/app/(console)/_components/ui/input';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { formatMoney } from '@/app/(console)/_lib/ads';
+import { offerPrice } from '@/app/(console)/_lib/ads';
 import { networkPath, useNetworkId } from '@/app/(console)/_lib/network';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
@@ -74,7 +74,7 @@ export function OfferActions({
           </Button>
         }
         title="Accept this offer?"
-        description={`${campaignName ?? 'The campaign'} will be read on ${podcastName ?? 'the podcast'} for ${formatMoney(offer.price_cents, offer.currency)}. Accepting starts generating the creative in the host’s voice; it cannot be undone.`}
+        description={`${campaignName ?? 'The campaign'} will be read on ${podcastName ?? 'the podcast'} for ${offerPrice(offer)}. Accepting starts generating the creative in the host’s voice; it cannot be undone.`}
         confirmLabel="Accept offer"
         destructive={false}
         error={accept.error ? problemSentence(accept.error, 'accept the offer') : undefined}

@@ -5,10 +5,11 @@ import { DetailItem, DetailList, DetailSheet, Loaded } from '@/app/(console)/_co
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
-import { formatMoney } from '@/app/(console)/_lib/ads';
+import { offerPrice } from '@/app/(console)/_lib/ads';
 import { networkPath, useNetworkId } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { OfferActions } from './offer-actions';
+import { OfferTermsItems } from './offer-terms';
 
 /** One offer (`/offers?offer=off_…`): its terms, what became of it, and its buttons. */
 export function OfferSheet({
@@ -56,7 +57,7 @@ function OfferDetail({
               <DetailItem label="Status">
                 <StatusBadge status={o.status} />
               </DetailItem>
-              <DetailItem label="Price">{formatMoney(o.price_cents, o.currency)}</DetailItem>
+              <DetailItem label="Price">{offerPrice(o)}</DetailItem>
               <DetailItem label="Campaign">
                 <IntentLink
                   href={networkPath(networkId, `campaigns/${o.campaign_id}`)}
@@ -66,6 +67,7 @@ function OfferDetail({
                 </IntentLink>
               </DetailItem>
               <DetailItem label="Podcast">{podcastName ?? o.podcast_id}</DetailItem>
+              <OfferTermsItems offer={o} />
               <DetailItem label="Offered">
                 <DateTime value={o.created_at} />
               </DetailItem>

@@ -1,30 +1,22 @@
 'use client';
 
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Handshake } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { z } from 'zod';
 import { offerStatusSchema } from '@/server/routers/offers/offer.types';
 import { createOfferInput } from '@/server/routers/offers/create-offer.types';
 import { useBulkRun } from '@/app/(console)/_components/bulk-run';
 import { FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
-import {
-  actionsColumn,
-  dateTimeColumn,
-  ListDateRange,
-  ListFilter,
-  ListPage,
-  moneyColumn,
-  referenceColumn,
-} from '@/app/(console)/_components/list-page';
+import { actionsColumn, dateTimeColumn, ListDateRange, ListFilter, ListPage, referenceColumn } from '@/app/(console)/_components/list-page';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { FormField } from '@/app/(console)/_components/ui/form';
-import { Input } from '@/app/(console)/_components/ui/input';
+import { AmountInput, CurrencyInput, Input } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
-import { localDateTime } from '@/app/(console)/_lib/form-values';
+import { formatPricing, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
+import { centsFromUnits, localDateTime, optionalNumber } from '@/app/(console)/_lib/form-values';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
@@ -32,14 +24,15 @@ import { dayRange, useListFilters } from '@/app/(console)/_lib/url-filters';
 import { useOpenObject } from '@/app/(console)/_lib/open-object';
 import { BulkOfferActions, decidable, OfferActions, type Offer } from './offer-actions';
 import { OfferSheet } from './offer-sheet';
+import { OfferShareFields, type OfferShareForm } from './offer-share-fields';
+import { FlightName, offerPriceColumn } from './offer-terms';
 
-/** The price is typed in whole currency units and sent as minor units (cents). */
-const priceInUnits = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value !== 'number' ? value : Number.isNaN(value) ? undefined : Math.round(value * 100)), schema);
-
+const createShape = createOfferInput.shape;
 const createSchema = createOfferInput.omit({ networkId: true }).extend({
-  price_cents: priceInUnits(createOfferInput.shape.price_cents),
-  expires_at: localDateTime(createOfferInput.shape.expires_at),
+  price_cents: centsFromUnits(createShape.price_cents),
+  amount_cents: centsFromUnits(createShape.amount_cents),
+  impression_goal: optionalNumber(createShape.impression_goal),
+  expires_at: localDateTime(createShape.expires_at),
 });
 
 export function OffersPage() {
@@ -75,13 +68,31 @@ export function OffersPage() {
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
     () => [
-      referenceColumn({
-        id: 'campaign',
-        header: 'Campaign',
-        names: campaignNames,
-        idOf: (o) => o.campaign_id,
-        href: (o) => networkPath(networkId, `campaigns/${o.campaign_id}`),
-      }),
+      {
+        ...referenceColumn<Offer>({
+          id: 'campaign',
+          header: 'Campaign',
+          names: campaignNames,
+          idOf: (o) => o.campaign_id,
+          href: (o) => networkPath(networkId, `campaigns/${o.campaign_id}`),
+        }),
+        // The flight under its campaign, for an offer made on one.
+        cell: ({ row, getValue }) => (
+          <div>
+            <IntentLink
+              href={networkPath(networkId, `campaigns/${row.original.campaign_id}`)}
+              className="font-medium text-indigo-700 underline-offset-4 hover:underline"
+            >
+              {getValue<string>()}
+            </IntentLink>
+            {row.original.flight_id && (
+              <div className="text-xs text-slate-600">
+                <FlightName flightId={row.original.flight_id} />
+              </div>
+            )}
+          </div>
+        ),
+      },
       referenceColumn({ id: 'podcast', header: 'Podcast', names: podcastNames, idOf: (o) => o.podcast_id }),
       {
         accessorKey: 'status',
@@ -95,7 +106,7 @@ export function OffersPage() {
           </div>
         ),
       },
-      moneyColumn('price', 'Price', (o) => ({ cents: o.price_cents, currency: o.currency })),
+      offerPriceColumn(),
       dateTimeColumn('expires_at', 'Expires', 'Never'),
       dateTimeColumn('created_at', 'Offered'),
       actionsColumn((offer) => (
@@ -221,16 +232,39 @@ function CreateOfferDialog({
   );
   const offerable = (campaigns.data?.items ?? []).filter((c) => c.status === 'draft' || c.status === 'active');
   const optedIn = (podcasts.data?.items ?? []).filter((p) => p.opt_in_status === 'opted_in');
-  const defaults = { campaign_id: defaultCampaignId ?? '', podcast_id: defaultPodcastId ?? '', currency: 'USD', expires_at: '' };
+  const defaults = {
+    campaign_id: defaultCampaignId ?? '',
+    flight_id: '',
+    podcast_id: defaultPodcastId ?? '',
+    price_cents: '',
+    currency: 'USD',
+    amount_cents: '',
+    impression_goal: '',
+    expires_at: '',
+  };
   const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
+  // The chosen campaign's flights: an offer on one carries its terms (and is priced by it).
+  const chosenCampaign = form.watch('campaign_id');
+  const flights = useQuery(
+    trpc.flights.list.queryOptions({ networkId, campaignId: chosenCampaign ?? '', limit: 200 }, { enabled: open && Boolean(chosenCampaign) }),
+  );
+  const bookable = (flights.data?.items ?? []).filter((f) => f.status !== 'ended');
+  const flight = bookable.find((f) => f.id === form.watch('flight_id'));
   return (
     <FormDialog
       {...dialogProps}
       title="New offer"
-      description="Offer a campaign to a podcast. Only draft or active campaigns and opted-in podcasts can be chosen."
+      description="Offer a campaign, or one of its flights, to a podcast. Only draft or active campaigns and opted-in podcasts can be chosen."
       submitLabel="Make offer"
       onSubmit={async (values) => {
-        await create.mutateAsync({ ...values, networkId });
+        // On a flight the price is the flight's: what the form holds for a priced offer is left out, and the other way round.
+        // (A flight left chosen from another campaign is no flight.)
+        const { price_cents, currency, amount_cents, impression_goal, flight_id: _chosen, ...offer } = values;
+        await create.mutateAsync({
+          ...offer,
+          ...(flight ? { flight_id: flight.id, amount_cents, impression_goal } : { price_cents, currency }),
+          networkId,
+        });
         toast.success('Offer made: accept or reject it from the list.');
         close();
       }}
@@ -267,20 +301,43 @@ function CreateOfferDialog({
           />
         )}
       </FormField>
-      <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-        <FormField
-          form={form}
-          name="price_cents"
-          label="Price"
-          registerOptions={{ valueAsNumber: true }}
-          description="Optional. In whole units, e.g. 250."
-        >
-          {(field) => <Input type="number" min={0} step="0.01" inputMode="decimal" {...field} />}
-        </FormField>
-        <FormField form={form} name="currency" label="Currency" description="ISO code.">
-          {(field) => <Input maxLength={3} className="uppercase" {...field} />}
-        </FormField>
-      </div>
+      <FormField
+        form={form}
+        name="flight_id"
+        label="Flight"
+        description={
+          flight
+            ? `${formatPricing(flight.pricing, flight.impression_goal)}: the podcast decides on the flight’s terms.`
+            : 'Optional. An offer on a flight carries its dates, placement, length and price.'
+        }
+      >
+        {(field) => (
+          <Select
+            placeholder={!chosenCampaign ? 'Choose a campaign first' : flights.isPending ? 'Loading flights…' : 'No flight: price the offer here'}
+            options={namedOptions(bookable)}
+            disabled={!chosenCampaign}
+            {...field}
+          />
+        )}
+      </FormField>
+      {flight ? (
+        <OfferShareFields form={form as unknown as OfferShareForm} flight={flight} who="this podcast" />
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+          <FormField
+            form={form}
+            name="price_cents"
+            label="Price"
+            registerOptions={{ valueAsNumber: true }}
+            description="Optional. In whole units, e.g. 250."
+          >
+            {(field) => <AmountInput {...field} />}
+          </FormField>
+          <FormField form={form} name="currency" label="Currency" description="ISO code.">
+            {(field) => <CurrencyInput {...field} />}
+          </FormField>
+        </div>
+      )}
       <FormField
         form={form}
         name="expires_at"

@@ -4,10 +4,12 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { CheckCircle2, Mic, Pencil } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { createPodcastInput } from '@/server/routers/podcasts/create-podcast.types';
-import { voiceSchema, type Podcast } from '@/server/routers/podcasts/podcast.types';
+import { BLOCKED_ADVERTISERS_MAX, EXCLUDED_CATEGORIES_MAX, voiceSchema, type Podcast } from '@/server/routers/podcasts/podcast.types';
 import { updatePodcastInput } from '@/server/routers/podcasts/update-podcast.types';
 import { EditFormDialog, FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
+import { CategoryBadges } from '@/app/(console)/_components/category-badges';
 import { actionsColumn, externalLinkColumn, ListPage, nameColumn } from '@/app/(console)/_components/list-page';
+import { CategoryPicker, MultiPicker } from '@/app/(console)/_components/multi-picker';
 import { Badge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
@@ -16,11 +18,11 @@ import { FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Input } from '@/app/(console)/_components/ui/input';
 import { optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
-import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
-import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { VoiceConsentLink } from './voice-consent-link';
 import { useAdCategories } from '@/app/(console)/_lib/ad-categories';
 import { namesById, useAdvertisers } from '@/app/(console)/_lib/ads';
+import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { editedOptional } from '@/app/(console)/_lib/form-values';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
@@ -49,10 +51,28 @@ export function PodcastsPage() {
   const list = pagedList(useInfiniteQuery(trpc.podcasts.list.infiniteQueryOptions({ networkId, limit: 50 }, byCursor)));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Podcast | null>(null);
+  const taxonomy = useAdCategories().data;
+  const advertisers = useAdvertisers(networkId);
+  const advertiserNames = useMemo(() => namesById(advertisers.data?.items), [advertisers.data]);
 
   const columns = useMemo<DataTableColumn<Podcast>[]>(
     () => [
-      nameColumn('Podcast'),
+      // Its brand-safety rules under its name: a column of their own would squeeze the row (mostly "—").
+      nameColumn<Podcast>('Podcast', undefined, ({ excluded_categories: excluded, blocked_advertiser_ids: blocked, name }) => (
+        <>
+          {excluded.length > 0 && (
+            <div>
+              <span className="text-xs text-slate-600">Excludes</span>
+              <CategoryBadges ids={excluded} label={`Categories ${name} excludes`} taxonomy={taxonomy} />
+            </div>
+          )}
+          {blocked.length > 0 && (
+            <p className="max-w-64 text-sm">
+              <span className="text-xs text-slate-600">Blocks</span> {blocked.map((id) => advertiserNames.get(id) ?? id).join(', ')}
+            </p>
+          )}
+        </>
+      )),
       { accessorKey: 'host_name', header: 'Host' },
       { accessorKey: 'voice', header: 'Voice', cell: ({ row }) => <span className="capitalize">{row.original.voice}</span> },
       {
@@ -84,11 +104,12 @@ export function PodcastsPage() {
               <Pencil aria-hidden /> Edit
             </Button>
             <OptInActions podcast={podcast} />
+            <VoiceConsentLink podcast={podcast} />
           </div>
         ) : null,
       ),
     ],
-    [canAdminister],
+    [canAdminister, taxonomy, advertiserNames],
   );
 
   return (
@@ -104,7 +125,6 @@ export function PodcastsPage() {
           icon: <Mic className="size-6" />,
           title: 'No podcasts yet',
           description: 'Add a show, choose the voice its ads are read in, then opt it in.',
-            <VoiceConsentLink podcast={podcast} />
         }}
       />
       <CreatePodcastDialog open={creating} onOpenChange={setCreating} />
@@ -166,7 +186,7 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const create = useMutation(
     trpc.podcasts.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }),
   );
-  const defaults = { name: '', host_name: '', voice: 'default' as const, rss_url: '' };
+  const defaults = { name: '', host_name: '', voice: 'default' as const, rss_url: '', excluded_categories: [], blocked_advertiser_ids: [] };
   const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
   return (
     <FormDialog
@@ -188,8 +208,10 @@ function CreatePodcastDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 type PodcastForm = ReturnType<typeof useZodForm<typeof createSchema>> | ReturnType<typeof useZodForm<typeof updateSchema>>;
 
 function PodcastFields({ form }: { form: PodcastForm }) {
-  // Both forms have the same four fields.
+  // Both forms have the same fields.
   const f = form as ReturnType<typeof useZodForm<typeof createSchema>>;
+  const networkId = useNetworkId();
+  const advertisers = useAdvertisers(networkId);
   return (
     <>
       <FormField form={f} name="name" label="Podcast name">
@@ -209,6 +231,25 @@ function PodcastFields({ form }: { form: PodcastForm }) {
       <FormField form={f} name="rss_url" label="RSS feed URL" description="Optional. The show’s feed, http or https.">
         {(field) => <Input type="url" placeholder="https://example.com/feed.xml" {...field} />}
       </FormField>
+      <CategoryPicker
+        control={f.control}
+        name="excluded_categories"
+        label="Excluded categories"
+        description="Ads the show does not carry: advertisers in these categories, or in one below them, are not offered to it."
+        placeholder="Search categories, e.g. gambling"
+        max={EXCLUDED_CATEGORIES_MAX}
+      />
+      <MultiPicker
+        control={f.control}
+        name="blocked_advertiser_ids"
+        label="Blocked advertisers"
+        noun={['advertiser', 'advertisers']}
+        description="Advertisers the show does not carry, whatever their categories."
+        options={advertisers.data?.items.map((a) => ({ id: a.id, label: a.name, detail: a.website?.replace(/^https?:\/\//, '') }))}
+        loadError={advertisers.error}
+        onRetry={() => advertisers.refetch()}
+        max={BLOCKED_ADVERTISERS_MAX}
+      />
     </>
   );
 }
@@ -222,7 +263,14 @@ function EditPodcastDialog({ podcast, onClose }: { podcast: Podcast; onClose: ()
     trpc.podcasts.update.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.podcasts.pathKey() }) }),
   );
   const form = useZodForm(updateSchema, {
-    defaultValues: { name: podcast.name, host_name: podcast.host_name, voice: podcast.voice, rss_url: podcast.rss_url ?? '' },
+    defaultValues: {
+      name: podcast.name,
+      host_name: podcast.host_name,
+      voice: podcast.voice,
+      rss_url: podcast.rss_url ?? '',
+      excluded_categories: podcast.excluded_categories,
+      blocked_advertiser_ids: podcast.blocked_advertiser_ids,
+    },
   });
   return (
     <EditFormDialog
@@ -235,6 +283,9 @@ function EditPodcastDialog({ podcast, onClose }: { podcast: Podcast; onClose: ()
         await update.mutateAsync({
           ...values,
           rss_url: editedOptional(values.rss_url, raw.rss_url, podcast.rss_url),
+          // The lists are replaced whole: each sent only when it changed.
+          excluded_categories: form.formState.dirtyFields.excluded_categories ? (values.excluded_categories ?? []) : undefined,
+          blocked_advertiser_ids: form.formState.dirtyFields.blocked_advertiser_ids ? (values.blocked_advertiser_ids ?? []) : undefined,
           networkId,
           podcastId: podcast.id,
           version: podcast.version,
