@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { apiKeys, apiKeyScopes, memberships, serviceAccounts } from '@/db/schema';
 import { actsInMode, type Principal } from '@/server/auth/principal';
-import type { Mode } from '@/domain/modes';
+import { MODES, type Mode } from '@/domain/modes';
 import { roleAtLeast, type Role } from '@/domain/roles';
 import { forbidden } from '@/server/errors';
 
@@ -16,7 +16,7 @@ export interface Grants {
   scopes: Scope[];
   /** It proves who its owner is (`api_keys.identifies_owner`). */
   identifiesOwner?: boolean;
-  /** Its mode (`api_keys.environment`): a test key covers test keys only. */
+  /** Its mode (`api_keys.environment`): a key covers keys of the modes it acts in only. */
   mode?: Mode;
 }
 
@@ -52,8 +52,10 @@ export function assertWithinCreatorAccess(creator: Principal, requested: Grants)
  * owning a key grants nothing by itself.
  */
 export function coveredBy(caller: Principal): SQL | undefined {
-  // A test key covers test keys only, a test super_user's too: a sandbox key never reaches a live one.
-  const mode = actsInMode(caller, 'live') ? undefined : eq(apiKeys.environment, 'test');
+  // A key covers keys of the modes it acts in (as `covers` says): a test key test keys only, a sandbox
+  // key never reaching a live one; a live key live keys only, but for the operator's and a session.
+  const modes = MODES.filter((m) => actsInMode(caller, m));
+  const mode = modes.length === MODES.length ? undefined : inArray(apiKeys.environment, modes);
   if (caller.superUser) return mode;
   const identity = caller.identifiesOwner ? undefined : eq(apiKeys.identifiesOwner, false);
   const administered: string[] = [];

@@ -271,6 +271,21 @@ const REGRESSIONS: Regression[] = [
     ],
   },
   {
+    hole: 'a live key rotates a test key of its owner (coveredBy let a live key reach test keys, where covers did not)',
+    found: 'CI, suite replays, seed -1450141846',
+    world: 'shared',
+    steps: [
+      { op: 'seedMultiNetworkKey', params: { person: 0, mode: 'test' } },
+      { op: 'seedMultiNetworkKey', params: { person: 0, mode: 'live' } },
+      { op: 'rotateOwnKey', params: { actor: { owner: 0, key: 0, anyKey: false, wide: true }, target: { owner: 0, key: 919888385, from: 'own' } } },
+    ],
+    trace: [
+      'the database gets a multi-network key alice#13[test: no scopes]',
+      'the database gets a multi-network key alice#14[administrator@A,read_only@B]',
+      'alice#14[administrator@A,read_only@B] rotates own key alice#13[test: no scopes]',
+    ],
+  },
+  {
     hole: 'a test super_user key makes a key for a live network (the creator’s mode not checked)',
     found: 'the model predicting no creator rule: suite every operation, seed -1785132007',
     world: 'shared',
