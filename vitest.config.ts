@@ -35,10 +35,15 @@ export default defineConfig({
     projects: [
       {
         resolve,
-        // The tests beside the code (server/, db/, jobs/) hold no process-wide state they do not put
+        // The tests beside the code (server/, db/, domain/, jobs/) hold no process-wide state they do not put
         // back (a test that replaces the configuration restores it), so they share their workers'
         // module graph instead of importing it anew per file: a third of their time was importing.
-        test: { ...everyFile, name: 'unit', include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'jobs/**/*.test.ts'], isolate: false },
+        test: {
+          ...everyFile,
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'domain/**/*.test.ts', 'jobs/**/*.test.ts'],
+          isolate: false,
+        },
       },
       {
         resolve,

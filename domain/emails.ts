@@ -1,7 +1,15 @@
 import { NOTIFICATION_KINDS } from './notifications';
 
 /** What an email is about; each kind has its template in server/services/mail/templates.ts. */
-export const EMAIL_KINDS = ['invitation', 'sign_in', 'passkey_added', 'address_proven', 'voice_consent', ...NOTIFICATION_KINDS] as const;
+export const EMAIL_KINDS = [
+  'invitation',
+  'sign_in',
+  'passkey_added',
+  'address_proven',
+  'voice_consent',
+  'creative_review',
+  ...NOTIFICATION_KINDS,
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '@/domain/roles';
+import { CREATIVE_REVIEWERS } from '@/domain/statuses';
 import { VOICE_CONSENT_REVOKERS, VOICE_CONSENT_SCOPES } from '@/domain/voice-consent';
 
 /** Every event type the service records and delivers (spec: Events). */
@@ -8,8 +9,12 @@ export const EVENT_TYPES = {
   'offer.rejected': 'A campaign offer is rejected.',
   'optin.completed': 'A podcast completes opt-in.',
   'invitation.accepted': 'A network invitation is accepted.',
-  'creative.ready': 'A host-voiced creative has finished generating and its audio is ready.',
+  'creative.ready': "A host-voiced creative has finished generating: its audio awaits the host's approval (pending_approval).",
   'creative.failed': 'A creative failed to generate.',
+  'creative.approved':
+    'A revision of a host-voiced creative is approved, by the host or an administrator on their behalf: its audio is offered for delivery.',
+  'creative.changes_requested':
+    'Changes are requested to a revision of a host-voiced creative, by the host or an administrator on their behalf: the next revision is being made.',
   'voice_consent.granted': 'A podcast host grants consent to ads in their synthesized voice.',
   'voice_consent.revoked': 'A voice consent (or a pending request for one) is revoked, by the host or an administrator.',
 } as const;
@@ -31,7 +36,13 @@ const offerParties = {
  * Strict: a field added to an emitter without its schema fails, in tests and at runtime.
  */
 export const EVENT_DATA_SCHEMAS = {
-  'offer.accepted': z.strictObject({ ...offerParties, creative_id: id('crv', 'creative being generated for the offer') }),
+  'offer.accepted': z.strictObject({
+    ...offerParties,
+    creative_id: id('crv', 'creative being generated for the offer'),
+    tracking_url: z
+      .string()
+      .describe('What the host’s ad server calls (GET or HEAD) each time it serves the ad, its macros filled in (docs/measurement.md).'),
+  }),
   'offer.rejected': z.strictObject({ ...offerParties, reason: z.string().nullable().describe('Why, when the podcast gave a reason.') }),
   'optin.completed': z.strictObject({
     podcast_id: id('pod', 'podcast'),
@@ -57,6 +68,26 @@ export const EVENT_DATA_SCHEMAS = {
     ...offerParties,
     failure_reason: z.string().describe('Why generation failed, in a sentence meant for people.'),
   }),
+  'creative.approved': z.strictObject({
+    creative_id: id('crv', 'creative: the revision approved'),
+    ...offerParties,
+    revision: z.number().int().describe('Which revision of the offer’s creative (1, 2, …).'),
+    reviewed_by: z
+      .enum(CREATIVE_REVIEWERS)
+      .describe('host: from the emailed review link; administrator: an administrator’s key, on the host’s behalf.'),
+    audio_url: z.string().describe('Where the API serves the approved audio (GET, with an API key of the network).'),
+  }),
+  'creative.changes_requested': z.strictObject({
+    creative_id: id('crv', 'creative: the revision changes were requested to'),
+    ...offerParties,
+    revision: z.number().int().describe('Which revision of the offer’s creative the changes were requested to.'),
+    reviewed_by: z
+      .enum(CREATIVE_REVIEWERS)
+      .describe('host: from the emailed review link; administrator: an administrator’s key, on the host’s behalf.'),
+    comment: z.string().describe('What should change, as the reviewer wrote it.'),
+    new_creative_id: id('crv', 'next revision, now generating or awaiting consent'),
+    new_revision: z.number().int().describe('The next revision’s number (revision + 1).'),
+  }),
   'voice_consent.granted': z.strictObject({
     consent_id: id('vcn', 'voice consent'),
     podcast_id: id('pod', 'podcast whose host granted it'),
@@ -74,6 +105,10 @@ export const EVENT_DATA_SCHEMAS = {
     previous_status: z
       .enum(['pending', 'granted'])
       .describe('granted: a consent in force was withdrawn; pending: a request was withdrawn before the host decided.'),
+    withdrawn_creative_ids: z
+      .array(id('crv', 'creative'))
+      .describe('Creatives made under it that no other consent covers, now awaiting consent with their audio deleted (at most 100 ids).'),
+    withdrawn_creatives: z.number().int().describe('How many creatives were withdrawn (all of them, also past the 100 ids listed).'),
   }),
 } satisfies Record<EventType, z.ZodType>;
 
@@ -86,6 +121,7 @@ export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
     campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
     podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
     creative_id: 'crv_01jd8x6v2c9q7r5t3w1y0zabcd',
+    tracking_url: 'https://ads.example.com/t/trk_3f9a1c0b7d2e4a6f8b1c3d5e7f9a0b2c?episode={episode_id}&ts={timestamp}&rid={request_id}',
   },
   'offer.rejected': {
     offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
@@ -117,6 +153,26 @@ export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
     podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
     failure_reason: 'The voice service was unavailable; retry the creative.',
   },
+  'creative.approved': {
+    creative_id: 'crv_01jd8x6v2c9q7r5t3w1y0zabcd',
+    offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    revision: 2,
+    reviewed_by: 'host',
+    audio_url: 'https://ads.example.com/v1/networks/net_01jd8x6v2c9q7r5t3w1y0zabcd/creatives/crv_01jd8x6v2c9q7r5t3w1y0zabcd/audio',
+  },
+  'creative.changes_requested': {
+    creative_id: 'crv_01jd8x6v2c9q7r5t3w1y0zabcd',
+    offer_id: 'off_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
+    revision: 1,
+    reviewed_by: 'administrator',
+    comment: 'Say the code more slowly, and drop the line about mornings.',
+    new_creative_id: 'crv_01jd8x7k4m2n6p8r0t2v4x6zefgh',
+    new_revision: 2,
+  },
   'voice_consent.granted': {
     consent_id: 'vcn_01jd8x6v2c9q7r5t3w1y0zabcd',
     podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
@@ -132,6 +188,8 @@ export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
     podcast_id: 'pod_01jd8x6v2c9q7r5t3w1y0zabcd',
     revoked_by: 'host',
     previous_status: 'granted',
+    withdrawn_creative_ids: ['crv_01jd8x6v2c9q7r5t3w1y0zabcd'],
+    withdrawn_creatives: 1,
   },
 };
 

@@ -12,7 +12,18 @@ export type FlightPlacement = (typeof FLIGHT_PLACEMENTS)[number];
 /** cpm: price per 1,000 impressions, with an impression goal; flat: a fixed fee. */
 export const PRICING_MODELS = ['cpm', 'flat'] as const;
 export type PricingModel = (typeof PRICING_MODELS)[number];
-export const CREATIVE_STATUSES = ['generating', 'ready', 'failed'] as const;
+/**
+ * A creative (one revision of a host-voiced ad; docs/creative-review.md):
+ * awaiting_consent → generating → pending_approval → approved, or changes_requested (revision n+1
+ * replaces it), or failed. A consent revoked or ended sends generating, pending_approval and
+ * approved back to awaiting_consent (the audio is withdrawn); a consent granted sends
+ * awaiting_consent on to generating. Only `approved` audio is offered for delivery.
+ */
+export const CREATIVE_STATUSES = ['awaiting_consent', 'generating', 'pending_approval', 'approved', 'changes_requested', 'failed'] as const;
+export type CreativeStatus = (typeof CREATIVE_STATUSES)[number];
+/** Who reviewed a revision: the host (the emailed review link) or an administrator on the host's behalf. */
+export const CREATIVE_REVIEWERS = ['host', 'administrator'] as const;
+export type CreativeReviewer = (typeof CREATIVE_REVIEWERS)[number];
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** An API key's state now: revoked (also once a rotation's grace has passed), else expired, else active. */
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;

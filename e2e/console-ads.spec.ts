@@ -1,13 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { createNetwork, e2eToken, expectNoSeriousA11yViolations, holdVoice, releaseVoice, screenshot, signInToConsole } from './console-helpers';
+import {
+  createNetwork,
+  e2eToken,
+  expectNoSeriousA11yViolations,
+  grantVoiceConsent,
+  holdVoice,
+  releaseVoice,
+  screenshot,
+  signInToConsole,
+} from './console-helpers';
 
 /**
  * The advertising flow through the console, against the real server and its
  * worker (voice synthesis through a fake vendor that holds this spec's script, e2e/serve.ts): advertiser → campaign (activated) → podcast →
- * opt in → offers → accept (creative generating → ready, audio plays and downloads on demand) and
- * reject with a reason; conflicts and refusals are shown as sentences.
+ * opt in (its host grants their voice, over /v1) → offers → accept (creative generating → pending
+ * approval, its audio plays and downloads on demand for the administrator who reviews it) and reject
+ * with a reason; conflicts and refusals are shown as sentences. The review itself is
+ * e2e/creative-review.spec.ts's.
  */
 
 const SCRIPT =
@@ -34,7 +45,10 @@ async function recordCreativeStatuses(page: Page): Promise<void> {
 }
 
 test.describe('console: the advertising flow', () => {
-  test('advertiser → campaign → podcast → opt in → offers → accept and reject → creative ready with audio', async ({ page, request }, testInfo) => {
+  test('advertiser → campaign → podcast → opt in → offers → accept and reject → creative pending approval with audio', async ({
+    page,
+    request,
+  }, testInfo) => {
     test.setTimeout(240_000);
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Ads ${suffix}`);
@@ -160,6 +174,11 @@ test.describe('console: the advertising flow', () => {
     await expectNoSeriousA11yViolations(page, testInfo, 'podcasts');
     await screenshot(page, testInfo, 'console-podcasts-1280');
 
+    // The host grants their voice for every campaign, over /v1 (their page is e2e/voice-consent.spec.ts's):
+    // nothing is said in it before, a preview included; the accepted offer's creative is made.
+    const podcasts = (await (await request.get(`${v1}/podcasts`, { headers: auth })).json()) as { items: { id: string; name: string }[] };
+    await grantVoiceConsent(request, network.id, podcasts.items.find((p) => p.name === 'Night Owls')!.id);
+
     // --- Voice preview of the campaign in the podcast's voice ----------------------------------
     await page.goto(campaignUrl);
     await page.getByRole('radio', { name: /Night Owls/ }).check();
@@ -240,7 +259,7 @@ test.describe('console: the advertising flow', () => {
     await expectNoSeriousA11yViolations(page, testInfo, 'offers');
     await screenshot(page, testInfo, 'console-offers-1280');
 
-    // --- Creatives: generating → ready without a reload, and the audio plays -------------------
+    // --- Creatives: generating → pending approval without a reload, and the audio plays ---------
     await offerRow('250')
       .getByRole('link', { name: /View creative/ })
       .click();
@@ -249,16 +268,16 @@ test.describe('console: the advertising flow', () => {
     const status = page.locator('[data-testid^="creative-status-"]');
     await expect(status).toHaveCount(1);
     // The vendor holds its answer until the page has shown the creative generating; released, the
-    // page shows it ready without a reload.
+    // page shows it made, pending the host's approval, without a reload.
     await expect(status).toHaveText('generating');
     await releaseVoice(request, SCRIPT);
-    await expect(status).toHaveText('ready', { timeout: 90_000 });
+    await expect(status).toHaveText('pending approval', { timeout: 90_000 });
     const seen = await page.evaluate(() => (window as unknown as { __creativeStatuses: string[] }).__creativeStatuses);
-    expect([...new Set(seen)]).toEqual(['generating', 'ready']);
+    expect([...new Set(seen)]).toEqual(['generating', 'pending approval']);
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 
-    // Nothing is downloaded until asked: Play fetches the audio (with the key, never in the URL)
-    // and plays it; Download saves the same file.
+    // An administrator plays it to review it. Nothing is downloaded until asked: Play fetches the
+    // audio (with the key, never in the URL) and plays it; Download saves the same file.
     const audioRequests: string[] = [];
     page.on('request', (req) => {
       if (/\/creatives\/[^/]+\/audio/.test(req.url())) audioRequests.push(req.url());
@@ -283,7 +302,7 @@ test.describe('console: the advertising flow', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: /^Download Audio: Spring sale on Night Owls/ }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^creative-crv_\w+\.(mp3|wav)$/);
+    expect(download.suggestedFilename()).toMatch(/^creative-crv_\w+-r1\.(mp3|wav)$/); // revision 1 of the offer's creative
     const saved = statSync((await download.path())!);
     expect(saved.size).toBeGreaterThan(1_000);
     expect(audioRequests).toHaveLength(1);
@@ -333,7 +352,7 @@ test.describe('console: the advertising flow', () => {
     await expectNoSeriousA11yViolations(page, testInfo, 'offers-390');
     await screenshot(page, testInfo, 'console-offers-390');
     await page.goto(`${base}/creatives`);
-    await expect(page.locator('[data-testid^="creative-status-"]')).toHaveText('ready');
+    await expect(page.locator('[data-testid^="creative-status-"]')).toHaveText('pending approval');
     await expectNoSeriousA11yViolations(page, testInfo, 'creatives-390');
     await screenshot(page, testInfo, 'console-creatives-390');
   });

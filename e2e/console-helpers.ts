@@ -172,3 +172,28 @@ export async function signInLinkFor(request: APIRequestContext, to: string, afte
     .toBe(true);
   return link!;
 }
+
+/**
+ * The podcast host's voice consent for every campaign, asked and granted over /v1 as a test
+ * network allows (docs/voice-consent.md): the request's answer carries the link's token once, and
+ * the host grants through the link on the statement it reads. Without one, an accepted offer's
+ * creative awaits consent and no audio is made. The page the host grants on is
+ * e2e/voice-consent.spec.ts's; a spec that only needs creatives made uses this.
+ */
+export async function grantVoiceConsent(request: APIRequestContext, networkId: string, podcastId: string, hostName = 'Sam'): Promise<string> {
+  const asked = await post<{ id: string; token?: string }>(request, `/networks/${networkId}/podcasts/${podcastId}/voice-consents`, {
+    host_name: hostName,
+    host_email: `host-${podcastId.toLowerCase()}@example.test`,
+    scope: 'all_campaigns',
+  });
+  expect(asked.token, 'a test network answers the link token once').toMatch(/^vcl_/);
+  const link = await v1<{ statement: { version: number } }>(request, 'GET', '/voice-consents/current', undefined, asked.token);
+  const granted = await post<{ status: string }>(
+    request,
+    '/voice-consents/current/grant',
+    { statement_version: link.statement.version },
+    asked.token,
+  );
+  expect(granted.status).toBe('granted');
+  return asked.id;
+}

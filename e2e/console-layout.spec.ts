@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { DEEP, createNetwork, e2eToken, post, startOkReceiver, expectNoSeriousA11yViolations, screenshot, signInToConsole } from './console-helpers';
+import {
+  DEEP,
+  createNetwork,
+  e2eToken,
+  grantVoiceConsent,
+  post,
+  startOkReceiver,
+  expectNoSeriousA11yViolations,
+  screenshot,
+  signInToConsole,
+} from './console-helpers';
 
 /*
  * A console that holds up at 1280, 1024 and 390 px (issues 18 and 35): tables become stacked cards
@@ -129,6 +139,8 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
     });
     const podcast = await post<{ id: string }>(request, `/networks/${n}/podcasts`, { name: LONG_PODCAST, host_name: 'Sam Host', voice: 'warm' });
     await post(request, `/networks/${n}/podcasts/${podcast.id}/opt-in`, {});
+    // The host grants their voice: the accepted offer's creative is made (and waits for approval).
+    await grantVoiceConsent(request, n, podcast.id, 'Sam Host');
     const offer = await post<{ id: string }>(request, `/networks/${n}/offers`, {
       campaign_id: campaign.id,
       podcast_id: podcast.id,
@@ -149,7 +161,7 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
     await expect(
       events.getByRole('link', { name: `Offer of “Spring sale” to “${LONG_PODCAST}” accepted — its creative is generating` }),
     ).toHaveAttribute('href', `/console/n/${n}/offers?campaign=${campaign.id}`);
-    await expect(events.getByRole('link', { name: `Creative of “Spring sale” on “${LONG_PODCAST}” is ready to play` })).toBeVisible({
+    await expect(events.getByRole('link', { name: `Creative of “Spring sale” on “${LONG_PODCAST}” is made and waits for approval` })).toBeVisible({
       timeout: 45_000,
     });
     await expect(events).not.toContainText('off_');
@@ -183,7 +195,7 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
     await row.getByRole('link', { name: 'Spring sale' }).click();
     const offers = page.getByRole('table', { name: 'Offers of this campaign' });
     await atEveryWidth(page, testInfo, 'campaign-detail', async (width) => {
-      await expect(offers.getByRole('row').filter({ hasText: LONG_PODCAST })).toContainText('ready', { timeout: 30_000 });
+      await expect(offers.getByRole('row').filter({ hasText: LONG_PODCAST })).toContainText('pending approval', { timeout: 30_000 });
       await expect(offers.getByRole('link', { name: 'Open creative' })).toHaveAttribute('href', `/console/n/${n}/creatives?offer=${offer.id}`);
       // The podcast selector shows the whole name, wrapped if need be, never cut off.
       const choice = page.getByRole('radio', { name: new RegExp(LONG_PODCAST) });

@@ -13,6 +13,7 @@ const SECTIONS = [
   'Podcasts',
   'Offers',
   'Creatives',
+  'Review queue',
   'Events',
   'Audit log',
   'Settings',

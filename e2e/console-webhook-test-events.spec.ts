@@ -62,7 +62,9 @@ test('webhooks: auto-disable shows its reason; "Send test event" reaches a disab
     await page.getByRole('button', { name: 'Send test event' }).click();
     const dialog = page.getByRole('dialog', { name: 'Send a test event' });
     await dialog.getByLabel('Event type').selectOption('creative.ready');
-    await expect(dialog.getByText('A host-voiced creative has finished generating and its audio is ready.')).toBeVisible();
+    await expect(
+      dialog.getByText("A host-voiced creative has finished generating: its audio awaits the host's approval (pending_approval)."),
+    ).toBeVisible();
     await expectNoSeriousA11yViolations(page, testInfo, 'webhook-send-test-event');
     await dialog.getByRole('button', { name: 'Send test event' }).click();
     await expect(dialog).toBeHidden();

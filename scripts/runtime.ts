@@ -11,6 +11,7 @@ import { createAppServer, type PageHandler } from '@/server/transport/server';
 import { flushLogs, logger } from '@/server/logger';
 import { loadAppSecret } from '@/server/secrets';
 import { bootstrapSuperUser } from '@/server/services/keys/bootstrap';
+import { startHitRecorder, stopHitRecorder } from '@/server/services/tracking/hit-recorder';
 
 export interface RunningService {
   url: string;
@@ -68,6 +69,17 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
   }
 
   const limits = configureLimits(db, c);
+  // Tracking URLs' hits, on a pool of their own (docs/measurement.md).
+  await startHitRecorder({
+    databaseUrl,
+    poolMax: c.TRACKING_DATABASE_POOL_MAX,
+    prepare: c.DATABASE_PREPARED_STATEMENTS === 'on',
+    flushMs: c.TRACKING_FLUSH_MS,
+    flushHits: c.TRACKING_FLUSH_HITS,
+    bufferHits: c.TRACKING_BUFFER_HITS,
+    networkShare: c.TRACKING_NETWORK_SHARE,
+    sourceDailyLimit: c.TRACKING_SOURCE_DAILY_LIMIT,
+  });
   let worker: WorkerHandle | undefined;
   if (options.worker ?? c.WORKER === 'on') {
     worker = await startWorker({
@@ -103,6 +115,7 @@ export async function startService(c: Config, options: { pages?: PageHandler; wo
           }),
           worker?.stop(),
         ]);
+        await stopHitRecorder();
         await limits.close();
         await closeDatabase();
         await embedded?.stop();

@@ -121,6 +121,19 @@ const envSchema = z.object({
   WEBHOOK_AUTO_DISABLE_DAYS: z.coerce.number().positive().default(5),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().default(30),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  // Tracking URLs (server/services/tracking/, docs/measurement.md): hits are group-committed — a flush
+  // every TRACKING_FLUSH_MS or every TRACKING_FLUSH_HITS hits, one transaction on a pool of its own;
+  // past TRACKING_BUFFER_HITS waiting, 503. A source (IPv4 address or IPv6 /64) sending more than
+  // TRACKING_SOURCE_DAILY_LIMIT hits to one network in a UTC day is flagged and that day's hits excluded.
+  // Raw hits are kept TRACKING_RETENTION_DAYS days (at least 2: the rolling 24 hours reads yesterday's).
+  TRACKING_FLUSH_MS: z.coerce.number().int().min(1).max(1_000).default(5),
+  TRACKING_FLUSH_HITS: z.coerce.number().int().min(1).max(10_000).default(500),
+  TRACKING_BUFFER_HITS: z.coerce.number().int().min(1).default(10_000),
+  // The most of that buffer one network's hits may hold (a fraction): one network's flood leaves room for the others.
+  TRACKING_NETWORK_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
+  TRACKING_DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(10).default(2),
+  TRACKING_SOURCE_DAILY_LIMIT: z.coerce.number().int().min(1).default(1_000),
+  TRACKING_RETENTION_DAYS: z.coerce.number().int().min(2).default(35),
   // Voice synthesis (server/synth/): the provider, and the `http` provider's vendor API (its base URL,
   // required with it; key; model; preset → voice id map, merged over the built-in one; one attempt's
   // time-out; retries within a call and their backoff). Synthesis job attempts before a creative is failed.

@@ -12,6 +12,7 @@ export const ERROR_KINDS = {
   conflict: { status: 409, title: 'Conflict' },
   'quota-exceeded': { status: 409, title: 'Quota exceeded' },
   'brand-safety': { status: 409, title: 'Brand safety' },
+  'voice-consent-required': { status: 409, title: 'Voice consent required' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'range-not-satisfiable': { status: 416, title: 'Range not satisfiable' },

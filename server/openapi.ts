@@ -109,6 +109,12 @@ const GATE_ERRORS: Record<Gate, Partial<Record<ErrorKind, string>>> = {
       'The voice consent link’s token is missing, malformed or unknown, or the link has expired (counts against the failed-authentication limit).',
     'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',
   },
+  'creative-review-link': {
+    'not-found':
+      'The review link’s token is missing, malformed or unknown, or the link has expired or been superseded by a later revision (counts against ' +
+      'the failed-authentication limit).',
+    'rate-limited': 'The token spent its rate limit, or its address failed to authenticate too often.',
+  },
 };
 
 /** What reading the request can answer, by method (server/transport/rest.ts reads bodies of POST and PATCH). */
@@ -170,7 +176,8 @@ export function openApiDocument(): OpenAPIObject {
         scheme: 'bearer',
         description:
           'An API key: sk_test_… or sk_live_…. GET /invitations/current and POST /invitations/accept take the invitation token (inv_…) instead, ' +
-          'POST /sign-in the sign-in link’s token (sil_…), and /voice-consents/current a host’s voice consent link token (vcl_…). ' +
+          'POST /sign-in the sign-in link’s token (sil_…), /voice-consents/current a host’s voice consent link token (vcl_…), and ' +
+          '/creative-reviews/current a host’s review link token (crl_…). ' +
           'POST /sign-in/email takes none.',
       },
     },
@@ -231,6 +238,19 @@ export function openApiDocument(): OpenAPIObject {
       if (parameters.length === 0) delete operation.parameters;
       for (const [code, response] of Object.entries(responses)) {
         if (Number(code) < 300 && secured) response.headers = { ...(response.headers as Json | undefined), ...RATE_LIMIT_HEADERS };
+      }
+      // An operation that also takes `text/csv` (server/transport/csv.ts, parseCsvBody): its list field's rows, as CSV.
+      const csv = ((operation.requestBody as Json | undefined)?.content as Json | undefined)?.['text/csv'] as Json | undefined;
+      if (csv) {
+        const properties = ((csv.schema as Json | undefined)?.properties ?? {}) as Record<string, Json>;
+        const list = Object.values(properties).find((p) => p.type === 'array');
+        const items = list?.items as Json | undefined;
+        const row = (typeof items?.$ref === 'string' ? doc.components?.schemas?.[items.$ref.split('/').pop()!] : items) as Json | undefined;
+        const columns = Object.keys((row?.properties as Json | undefined) ?? {});
+        csv.schema = {
+          type: 'string',
+          description: `The list as CSV: one row per item, its fields in this order: ${columns.join(', ')} (a first line naming them is a header and skipped).`,
+        };
       }
       // Procedures whose JSON output is `null` send bytes (ctx.http.raw): describe them as audio.
       const json = ((responses['200']?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;

@@ -35,6 +35,10 @@ import { SIGN_IN_TOKEN_PATTERN } from './services/sign-in/sign-in-link';
 import { readUnsubscribeToken } from './services/notifications/unsubscribe-token';
 import { findVoiceConsentByToken, linkWorks, type VoiceConsentRow } from './services/voice-consents/find-voice-consents';
 import { VOICE_CONSENT_TOKEN_PATTERN } from '@/domain/voice-consent';
+import { CREATIVE_REVIEW_TOKEN_PATTERN } from '@/domain/creative-review';
+import type { CreativeRow } from './services/creatives/complete-creative';
+import { findCreativeByReviewToken } from './services/creatives/find-creatives';
+import { reviewLinkWorks } from './services/creatives/review-link';
 import type { NotificationKind } from '@/domain/notifications';
 import type { HttpOut } from './http/answer';
 
@@ -54,6 +58,8 @@ export interface Context {
   unsubscribe?: { userId: string; kind: NotificationKind };
   /** A voice consent link's token as the bearer: the consent it opens (`row` as the gate read it). */
   voiceConsent?: { id: string; row: VoiceConsentRow };
+  /** A creative review link's token as the bearer: the revision it opens (`row` as the gate read it). */
+  creativeReview?: { id: string; row: CreativeRow };
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
@@ -137,7 +143,8 @@ export type Gate =
   | 'passkey-options'
   | 'passkey'
   | 'unsubscribe'
-  | 'voice-consent-link';
+  | 'voice-consent-link'
+  | 'creative-review-link';
 
 /**
  * A procedure's meta: its OpenAPI operation, the gate (set by the procedure builders below, never
@@ -543,5 +550,30 @@ export const voiceConsentLinkProcedure = base
       'not-found',
     );
     return next({ ctx: { voiceConsent } });
+  })
+  .use(idempotent);
+
+/**
+ * A podcast host's review link of one revision of a creative (`GET /v1/creative-reviews/current`, its
+ * audio and its decisions): its token (`crl_…`) is the bearer and opens that one revision, while its
+ * link works — until its end, and while no later revision replaces it. Anything else — no token, a
+ * malformed or unknown one, another kind of credential, a link past its end or superseded — is a
+ * 404, as if there were nothing there, and counts as a failed attempt of the address.
+ */
+export const creativeReviewLinkProcedure = base
+  .meta({ gate: 'creative-review-link' })
+  .use(async ({ ctx, next }) => {
+    const token = bearerToken(ctx.header('authorization'));
+    const creativeReview = await admit(
+      ctx,
+      async () => {
+        const found = token && CREATIVE_REVIEW_TOKEN_PATTERN.test(token) ? await findCreativeByReviewToken({ db: ctx.db, token }) : undefined;
+        if (!found || !reviewLinkWorks(found)) throw new AppError('not-found', 'This review link is not valid, or it has expired.');
+        return { id: found.id, row: found };
+      },
+      () => undefined,
+      'not-found',
+    );
+    return next({ ctx: { creativeReview } });
   })
   .use(idempotent);

@@ -111,6 +111,15 @@ const PROSE: Record<ErrorKind, ErrorProse> = {
       'Offer the campaign to another show (`GET …/flights/{flightId}/eligible-podcasts` lists which are eligible and why not), change dates so they no longer overlap, or have the rule changed on the podcast, the advertiser’s categories or the campaign’s `competitive_separation`. The rules are checked again at accept, since they can change after an offer is made.',
     retry: 'after-fix',
   },
+  'voice-consent-required': {
+    summary: 'The podcast’s host has not granted voice consent covering this campaign’s advertiser, so nothing may be synthesized in their voice.',
+    causes: [
+      'Previewing a campaign in a podcast’s voice when no granted consent of that podcast’s host covers the campaign’s advertiser (none asked for, still pending, refused, revoked, or past its `expires_at`).',
+    ],
+    remedy:
+      'Ask the host (`POST …/podcasts/{podcastId}/voice-consents`, scope `all_campaigns` or the advertiser) and preview once they have granted it; `GET …/voice-consents?podcast_id=…&status=granted` shows what is in force. Offers can be made and accepted meanwhile: their creatives wait in `awaiting_consent`.',
+    retry: 'after-fix',
+  },
   'payload-too-large': {
     summary: 'The request body is larger than 1 MiB.',
     causes: ['A body over 1 MiB (1,048,576 bytes).'],

@@ -1,7 +1,22 @@
+import { Fragment } from 'react';
 import { eventCatalog } from '@/domain/events';
 import { CodeBlock } from './code-block';
 import { dataFields } from './event-fields';
 import { Code } from './inline-text';
+
+/** A field name that may wrap after its underscores only (`withdrawn_creative_ids` at 390 px), never inside a word. */
+function breakableName(name: string) {
+  return name.split('_').map((part, i, parts) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? (
+        <>
+          _<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));
+}
 
 /** The "Webhook events" guide: every type of the catalog GET /v1/event-types serves, with its fields and an example. */
 export function WebhookEvents() {
@@ -39,7 +54,7 @@ export function WebhookEvents() {
                 {dataFields(event.data_schema).map((field) => (
                   <tr key={field.name}>
                     <th scope="row">
-                      <code className="field-name">{field.name}</code>
+                      <code className="field-name">{breakableName(field.name)}</code>
                       {field.required ? null : <span className="field-note">optional</span>}
                     </th>
                     <td>{field.type}</td>

@@ -4,6 +4,7 @@ import { at, lifecycle, versioned } from './columns';
 import {
   AUDIO_FORMATS,
   CAMPAIGN_STATUSES,
+  CREATIVE_REVIEWERS,
   CREATIVE_STATUSES,
   FLIGHT_PLACEMENTS,
   OFFER_STATUSES,
@@ -73,6 +74,16 @@ export const campaigns = pgTable(
     name: text('name').notNull(),
     /** The ad copy the host voice reads. */
     script: text('script').notNull().default(''),
+    /** Points the host is shown when reviewing (docs/creative-review.md); not read verbatim. */
+    talkingPoints: text('talking_points')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Lines every script and revision must contain word for word (legal lines, disclosures). */
+    requiredLines: text('required_lines')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('draft'),
     startsAt: at('starts_at'),
     endsAt: at('ends_at'),
@@ -175,6 +186,8 @@ export const offers = pgTable(
     rejectReason: text('reject_reason'),
     creativeId: text('creative_id'),
     decidedAt: at('decided_at'),
+    /** Set at acceptance: the random `trk_…` of its tracking URL (docs/measurement.md); not a credential. */
+    trackingToken: text('tracking_token').unique(),
     ...versioned,
     ...lifecycle,
   },
@@ -202,9 +215,26 @@ export const creatives = pgTable(
     campaignId: text('campaign_id').notNull(),
     podcastId: text('podcast_id').notNull(),
     status: text('status', { enum: CREATIVE_STATUSES }).notNull().default('generating'),
-    /** What was read and in which voice, fixed at acceptance. */
+    /** 1 for the creative made at acceptance; a request for changes makes revision n+1 (a new row). */
+    revision: integer('revision').notNull().default(1),
+    /** The revision this one replaces; null for revision 1. */
+    previousRevisionId: text('previous_revision_id'),
+    /** What was read and in which voice: fixed at acceptance, or by the request for changes that made this revision. */
     script: text('script').notNull(),
     voice: text('voice').notNull(),
+    /** Every creative is read by a synthesized voice, and says so. */
+    syntheticVoice: boolean('synthetic_voice').notNull().default(true),
+    /** The granted consent (voice_consents.id) it was synthesized under; null until synthesis is admitted. */
+    voiceConsentId: text('voice_consent_id'),
+    /** The host's review link (`crl_…`, SHA-256 only), made when the audio is ready for review. */
+    reviewTokenHash: text('review_token_hash').unique(),
+    reviewLinkExpiresAt: at('review_link_expires_at'),
+    /** The decision on this revision: approved, or changes requested (then `review_comment`). */
+    reviewedAt: at('reviewed_at'),
+    reviewedBy: text('reviewed_by', { enum: CREATIVE_REVIEWERS }),
+    /** The administrator's key when an administrator reviewed on the host's behalf. */
+    reviewedByKeyId: text('reviewed_by_key_id'),
+    reviewComment: text('review_comment'),
     /** Of the default rendition (MP3). */
     mimeType: text('mime_type'),
     durationMs: integer('duration_ms'),
@@ -226,7 +256,13 @@ export const creatives = pgTable(
     index('creatives_network_id_idx').on(t.networkId, t.id),
     index('creatives_network_status_id_idx').on(t.networkId, t.status, t.id),
     // One creative per offer: a second accept can never make a second one.
-    uniqueIndex('creatives_offer_uq').on(t.offerId),
+    uniqueIndex('creatives_offer_uq')
+      .on(t.offerId)
+      .where(sql`revision = 1`),
+    // Revisions of an offer's creative are numbered 1, 2, … without gaps or twins.
+    uniqueIndex('creatives_offer_revision_uq').on(t.offerId, t.revision),
+    // What a grant or a revocation of a podcast's consent moves.
+    index('creatives_network_podcast_status_idx').on(t.networkId, t.podcastId, t.status),
   ],
 );
 

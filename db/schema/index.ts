@@ -7,3 +7,4 @@ export * from './ads';
 export * from './webhooks';
 export * from './mail';
 export * from './voice';
+export * from './measurement';

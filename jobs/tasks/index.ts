@@ -5,7 +5,9 @@ import { autoDisableFailingWebhooks } from '@/server/services/webhooks/auto-disa
 import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
 import { sendEmail } from '@/server/services/mail/send-email';
 import { noticeExpiringKeys } from '@/server/services/notifications/expiring-keys';
+import { withdrawLapsedConsents } from '@/server/services/creatives/consent-gate';
 import { sendSignInLink } from '@/server/services/sign-in/request-sign-in';
+import { maintainTracking } from '@/server/services/tracking/partitions';
 import { taskPayloadSchemas, type TaskName, type TaskPayload } from '@/server/jobs/payloads';
 import { deliverWebhook } from './deliver-webhook';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys';
@@ -17,6 +19,8 @@ export const crontab = [
   '7 * * * * auto-disable-webhooks',
   '37 * * * * prune-webhook-deliveries',
   '23 * * * * notice-expiring-keys',
+  '* * * * * withdraw-lapsed-consents',
+  '3 * * * * maintain-tracking',
 ].join('\n');
 
 /** The task `name`, its payload parsed with its schema (server/jobs/payloads.ts) before `run` sees it. */
@@ -34,6 +38,8 @@ export const taskList: TaskList = {
   'auto-disable-webhooks': task('auto-disable-webhooks', () => autoDisableFailingWebhooks({ db: database() })),
   'prune-webhook-deliveries': task('prune-webhook-deliveries', () => pruneWebhookDeliveries({ db: database() })),
   'notice-expiring-keys': task('notice-expiring-keys', () => noticeExpiringKeys({ db: database() })),
+  'withdraw-lapsed-consents': task('withdraw-lapsed-consents', () => withdrawLapsedConsents({ db: database() })),
+  'maintain-tracking': task('maintain-tracking', () => maintainTracking({ db: database() })),
   'send-email': task('send-email', ({ emailId }, helpers) => sendEmail({ db: database(), emailId, helpers })),
   'request-sign-in': task('request-sign-in', ({ email }) => database().transaction((tx) => sendSignInLink({ tx, email }))),
 };

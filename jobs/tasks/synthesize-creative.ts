@@ -2,6 +2,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { database } from '@/db/client';
 import { completeCreative, failCreative, loadGeneratingCreative, noteAttempt, type CreativeRow } from '@/server/services/creatives/complete-creative';
 import { admitSynthesis, requeueSynthesis } from '@/server/services/creatives/synthesis-lanes';
+import { consentForSynthesis } from '@/server/services/creatives/consent-gate';
 import { logger } from '@/server/logger';
 import { synthesisProviderFor } from '@/server/synth';
 import { networkMode } from '@/server/services/networks/find-network';
@@ -11,8 +12,9 @@ import type { TaskPayload } from '@/server/jobs/payloads';
 
 /**
  * Generate a creative's audio and master it (server/synth/master.ts: −16 LUFS, MP3 + WAV).
- * Re-reads the creative and does nothing unless it
- * is still generating (a retry of a finished job, or a duplicate, is harmless). Beyond its
+ * Re-reads the creative and does nothing unless it is still generating (a retry of a finished
+ * job, or a duplicate, is harmless) and a consent of the host still covers it (consent-gate.ts;
+ * checked again when the audio is stored). Beyond its
  * network's share of the synthesis slots, the job is put back (synthesis-lanes.ts).
  * Retryable upstream failures throw so graphile-worker retries with backoff;
  * a permanent failure, or the last attempt, fails the creative with a
@@ -22,6 +24,8 @@ export async function synthesizeCreative(payload: TaskPayload<'synthesize-creati
   const db = database();
   const creative = await loadGeneratingCreative({ db, networkId: payload.networkId, id: payload.creativeId });
   if (!creative) return;
+  // No consent covers it any more (revoked or ended since it was queued): back to awaiting consent, no synthesis.
+  if (!(await db.transaction((tx) => consentForSynthesis({ tx, creative })))) return;
   // Beyond its network's share of this process's synthesis slots, the job waits in the network's lanes.
   const admission = admitSynthesis({ networkId: creative.networkId, creativeId: creative.id });
   if (!admission.admitted) {

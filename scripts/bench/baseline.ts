@@ -11,7 +11,7 @@
  * that path in both, is written here (the service's goes through Drizzle's query builder).
  *
  * Routes (Authorization: Bearer <API key> on all):
- *   GET /v1/me                 the key lookup, then {key_id, key_name, super_user, session, expires_at, scopes, owner}
+ *   GET /v1/me                 the key lookup, then {key_id, key_name, super_user, session, mode, expires_at, scopes, owner}
  *   GET /v1/networks?limit=N   the key lookup, then the keyset page of the networks in scope
  *                              ({items, next_cursor}, HMAC'd cursor like the service's)
  *   POST /v1/networks/{n}/campaigns  (optional Idempotency-Key) the key lookup, then ONE transaction
@@ -173,6 +173,8 @@ interface CampaignRow {
   advertiserId: string;
   name: string;
   script: string;
+  talkingPoints: string[];
+  requiredLines: string[];
   status: string;
   startsAt: Date | null;
   endsAt: Date | null;
@@ -191,6 +193,8 @@ function presentCampaign(r: CampaignRow) {
     advertiser_id: r.advertiserId,
     name: r.name,
     script: r.script,
+    talking_points: r.talkingPoints,
+    required_lines: r.requiredLines,
     status: r.status,
     starts_at: r.startsAt?.toISOString() ?? null,
     ends_at: r.endsAt?.toISOString() ?? null,
@@ -332,6 +336,8 @@ async function createCampaign(req: IncomingMessage, res: ServerResponse, key: Ke
       advertiserId: advertiser.id,
       name: input.name,
       script,
+      talkingPoints: [],
+      requiredLines: [],
       status,
       startsAt: null,
       endsAt: null,
@@ -409,6 +415,7 @@ const server = createServer((req, res) => {
         key_name: key.name,
         super_user: key.super_user,
         session: key.session,
+        mode: key.mode,
         expires_at: key.expires_at_ms === null ? null : new Date(key.expires_at_ms).toISOString(),
         scopes: key.scopes.map((s) => ({ network_id: s.network_id, role: s.role })),
         owner: key.user_id

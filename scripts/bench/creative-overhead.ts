@@ -8,15 +8,16 @@
  * recording, on its side, how long each request took). For each offer we time:
  *  - server side: the creative's `ready_at` minus the offer's `decided_at` (both the database's
  *    `now()`, i.e. one clock) minus the vendor's time for that creative's request = our overhead;
- *  - client side: from sending POST …/accept until GET …/creatives/{id} first says `ready`
- *    (polled every POLL_MS), minus the vendor time — an upper bound that adds the accept
- *    round trip and up to one poll interval.
- * Runs: sequentially (one offer at a time) and at a modest concurrency.
+ *  - client side: from sending POST …/accept until GET …/creatives/{id} first says
+ *    `pending_approval` (synthesized: when `creative.ready` fires; polled every POLL_MS), minus the
+ *    vendor time — an upper bound that adds the accept round trip and up to one poll interval.
+ * Runs: sequentially (one offer at a time) and at a modest concurrency. The podcast's host has
+ * granted their voice for every campaign first, so each creative starts generating on accept.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, type Api } from '@/scripts/bench/api';
+import { api, grantVoiceConsent, type Api } from '@/scripts/bench/api';
 import { log, verdict } from '@/scripts/bench/format';
 import { listenOnLoopback } from '@/scripts/bench/services';
 import { finiteSorted, percentile } from '@/scripts/bench/stats';
@@ -102,13 +103,14 @@ interface PreparedOffer {
   script: string;
 }
 
-/** One network, advertiser and opted-in podcast; one campaign (with a unique script) and offer per sample. */
+/** One network, advertiser and opted-in podcast whose host granted their voice; one campaign (with a unique script) and offer per sample. */
 export async function prepareOffers(a: Api, count: number, label: string): Promise<{ networkId: string; offers: PreparedOffer[] }> {
   const network = await api<{ id: string }>(a, 'POST', '/networks', { name: `Bench creatives ${label}` });
   const n = network.id;
   const adv = await api<{ id: string }>(a, 'POST', `/networks/${n}/advertisers`, { name: 'Bench advertiser' });
   const pod = await api<{ id: string }>(a, 'POST', `/networks/${n}/podcasts`, { name: 'Bench podcast', host_name: 'Sam' });
   await api(a, 'POST', `/networks/${n}/podcasts/${pod.id}/opt-in`);
+  await grantVoiceConsent(a, n, pod.id);
   const offers: PreparedOffer[] = [];
   for (let i = 0; i < count; i++) {
     const script = `Bench ${label} ${i + 1}: Acme makes mornings better.`;
@@ -127,7 +129,7 @@ export async function prepareOffers(a: Api, count: number, label: string): Promi
 // ---------------------------------------------------------------- measurement
 
 export interface CreativeSample {
-  /** Client: send accept → first GET creative saying ready. */
+  /** Client: send accept → first GET creative saying pending_approval. */
   clientMs: number;
   /** Server: ready_at − decided_at (database clock, ms resolution). */
   serverMs: number;
@@ -244,7 +246,7 @@ const stats = (values: number[]): Stats => {
 };
 
 export function summarizeCreatives(run: CreativeRun): CreativeSummary {
-  const ok = run.samples.filter((s) => s.status === 'ready');
+  const ok = run.samples.filter((s) => s.status === 'pending_approval');
   const serverOverhead = stats(ok.map((s) => s.serverMs - s.vendorMs));
   return {
     label: run.label,
@@ -269,7 +271,7 @@ export function creativeLogLine(s: CreativeSummary): string {
     `creatives ${s.label} (concurrency ${s.concurrency}, n=${s.n}): accept→ready server p50/p95/max ${triple(s.serverTotal)} ms, ` +
     `overhead ${triple(s.serverOverhead)} ms (client-observed ${triple(s.clientOverhead)} ms), vendor ${triple(s.vendor)} ms — ` +
     `${s.met ? 'met' : 'MISSED'}` +
-    (s.notReady ? `, ${s.notReady} not ready` : '')
+    (s.notReady ? `, ${s.notReady} not synthesized` : '')
   );
 }
 
@@ -290,12 +292,12 @@ export function renderCreativeSection(
     '|---|---|---|---|---|---|---|',
     ...summaries.map(
       (s) =>
-        `| ${s.label}, concurrency ${s.concurrency} | ${s.n}${s.notReady ? ` (${s.notReady} not ready)` : ''} | ${triple(s.serverTotal)} | ${triple(s.vendor)} | **${triple(s.serverOverhead)}** | ${triple(s.clientOverhead)} | ${verdict(s.met)} |`,
+        `| ${s.label}, concurrency ${s.concurrency} | ${s.n}${s.notReady ? ` (${s.notReady} not synthesized)` : ''} | ${triple(s.serverTotal)} | ${triple(s.vendor)} | **${triple(s.serverOverhead)}** | ${triple(s.clientOverhead)} | ${verdict(s.met)} |`,
     ),
     '',
     `- **Setup**: a separate start of the service (same command and settings as above, same database) with \`SYNTH_PROVIDER=http\` and \`SYNTH_BASE_URL\` pointing at a fake vendor in the benchmark process: a \`node:http\` server that answers \`POST /v1/text-to-speech/:voice\` with a fixed ${Math.round(toneWav().length / 1024)} KiB WAV after a fixed ${info.vendorDelayMs} ms and records its own time per request (request received → response finished). Worker concurrency ${info.workerConcurrency}. Every offer has its own campaign (unique script), all for one opted-in podcast; ${info.warmup} accepts before the measured runs are not counted.`,
-    `- **accept→ready** is the creative's \`ready_at\` minus the offer's \`decided_at\`, both from the API and both the database's \`now()\` (one clock, millisecond resolution; \`now()\` is the start of each transaction, so the commit of the final transaction — a few ms — is only in the client-observed figure). **overhead** = accept→ready − the vendor's time for that creative's request. **client-observed** is from sending \`POST …/accept\` until \`GET …/creatives/{id}\` (polled every ${POLL_MS} ms) first says \`ready\`, minus the vendor time: an upper bound that adds the accept round trip and up to one poll interval, and the polling itself loads the service.`,
-    `- **What the overhead is**: the accept transaction commits the offer, the creative (\`generating\`) and the graphile-worker job; the worker hears about it through LISTEN/NOTIFY (not its 2 s poll), fetches and locks the job, loads the creative (\`loadGeneratingCreative\`) and records the attempt (\`noteAttempt\`, one UPDATE), calls the provider (HTTP to the vendor: connection, request, reading the body, parsing the WAV header — only the part on the vendor's side is subtracted), masters the audio (\`masterAudio\`, server/synth/master.ts: ffmpeg measures the input's loudness, renders the MP3 and the WAV, and measures both as decoded, rendering again while either is more than 0.3 LU off −16 LUFS; each of these steps is an ffmpeg process, and at most one creative per core is mastered at a time), then in one transaction stores the audio, sets the creative \`ready\` and writes the \`creative.ready\` event, and finally completes the job. At concurrency ${summaries.at(-1)?.concurrency ?? ''} these steps of several jobs, plus the benchmark's polling, share the same process and cores.`,
+    `- **accept→ready** is the creative's \`ready_at\` minus the offer's \`decided_at\`, both from the API and both the database's \`now()\` (one clock, millisecond resolution; \`now()\` is the start of each transaction, so the commit of the final transaction — a few ms — is only in the client-observed figure). **overhead** = accept→ready − the vendor's time for that creative's request. **client-observed** is from sending \`POST …/accept\` until \`GET …/creatives/{id}\` (polled every ${POLL_MS} ms) first says \`pending_approval\`, minus the vendor time: an upper bound that adds the accept round trip and up to one poll interval, and the polling itself loads the service.`,
+    `- **What the overhead is**: the accept transaction finds the host's voice consent covering the campaign and commits the offer, the creative (\`generating\`) and the graphile-worker job; the worker hears about it through LISTEN/NOTIFY (not its 2 s poll), fetches and locks the job, loads the creative (\`loadGeneratingCreative\`) and records the attempt (\`noteAttempt\`, one UPDATE), calls the provider (HTTP to the vendor: connection, request, reading the body, parsing the WAV header — only the part on the vendor's side is subtracted), masters the audio (\`masterAudio\`, server/synth/master.ts: ffmpeg measures the input's loudness, renders the MP3 and the WAV, and measures both as decoded, rendering again while either is more than 0.3 LU off −16 LUFS; each of these steps is an ffmpeg process, and at most one creative per core is mastered at a time), then in one transaction checks the consent again (share-locked), stores the audio, sets the creative \`pending_approval\`, opens its review (the host's link, its email queued) and writes the \`creative.ready\` event, and finally completes the job. At concurrency ${summaries.at(-1)?.concurrency ?? ''} these steps of several jobs, plus the benchmark's polling, share the same process and cores.`,
     '',
   );
   return lines;

@@ -57,6 +57,8 @@ export interface IdempotentContext {
   signInLink?: { id: string };
   /** A host's voice consent link: the consent it opens is the caller. */
   voiceConsent?: { id: string };
+  /** A host's review link: the revision it opens is the caller. */
+  creativeReview?: { id: string };
 }
 
 /** A procedure's outcome as tRPC's middlewares pass it on. */
@@ -91,7 +93,9 @@ export async function idempotently<R extends Outcome>(
       ? `invitation:${ctx.invitation.id}`
       : ctx.voiceConsent
         ? `voice-consent:${ctx.voiceConsent.id}`
-        : `sign-in:${ctx.signInLink!.id}`);
+        : ctx.creativeReview
+          ? `creative-review:${ctx.creativeReview.id}`
+          : `sign-in:${ctx.signInLink!.id}`);
 
   let outcome: R | undefined;
   let answered: StoredResponse | undefined;

@@ -42,6 +42,7 @@ const TRPC_CODE_BY_KIND = {
   // 409s of their own kinds: tRPC knows one code per status.
   'quota-exceeded': 'CONFLICT',
   'brand-safety': 'CONFLICT',
+  'voice-consent-required': 'CONFLICT',
 } as Record<ErrorKind, TRPC_ERROR_CODE_KEY>;
 
 /** A TRPCError whose code gives the right HTTP status on both transports. */

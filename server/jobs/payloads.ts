@@ -16,6 +16,8 @@ export const taskPayloadSchemas = {
   'auto-disable-webhooks': z.object({}).passthrough(),
   'prune-webhook-deliveries': z.object({}).passthrough(),
   'notice-expiring-keys': z.object({}).passthrough(),
+  'withdraw-lapsed-consents': z.object({}).passthrough(),
+  'maintain-tracking': z.object({}).passthrough(),
   'send-email': z.object({ emailId: z.string().min(1) }),
   'request-sign-in': z.object({ email: z.string().min(1) }),
 } satisfies Record<string, z.ZodType>;

@@ -4,6 +4,7 @@ import { adCategoriesRouter } from './ad-categories/router';
 import { advertisersRouter } from './advertisers/router';
 import { auditRouter } from './audit/router';
 import { campaignsRouter } from './campaigns/router';
+import { creativeReviewsRouter } from './creative-reviews/router';
 import { creativesRouter } from './creatives/router';
 import { emailsRouter } from './emails/router';
 import { eventsRouter } from './events/router';
@@ -14,6 +15,7 @@ import { meRouter } from './me/router';
 import { membersRouter } from './members/router';
 import { networksRouter } from './networks/router';
 import { offersRouter } from './offers/router';
+import { offerDeliveryRouter } from './offer-delivery/router';
 import { podcastsRouter } from './podcasts/router';
 import { searchRouter } from './search/router';
 import { serviceAccountsRouter } from './service-accounts/router';
@@ -40,7 +42,9 @@ export const appRouter = router({
   podcasts: podcastsRouter,
   voiceConsents: voiceConsentsRouter,
   offers: offersRouter,
+  offerDelivery: offerDeliveryRouter,
   creatives: creativesRouter,
+  creativeReviews: creativeReviewsRouter,
   webhooks: webhooksRouter,
   emails: emailsRouter,
   search: searchRouter,

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { TRPCError } from '@trpc/server';
 import { ZodArray, ZodObject } from 'zod/v4';
-import { AppError } from '@/server/errors';
+import { AppError, badRequest } from '@/server/errors';
 import { logger } from '@/server/logger';
 
 /*
@@ -160,4 +160,61 @@ export function csvFilename(path: string): string {
     .filter((segment) => segment && !segment.startsWith('{'))
     .at(-1);
   return `${name ?? 'export'}-${new Date().toISOString().slice(0, 10)}.csv`;
+}
+
+/**
+ * A `text/csv` request body (RFC 4180: quoted fields, CRLF or LF), for an operation that takes one
+ * (`contentTypes` with text/csv in its meta: its one list field is the rows). Each row becomes an
+ * object of `columns`, in that order; a first line that names the columns (any case) is a header and
+ * skipped; blank lines are skipped; a value of a number column that reads as a number becomes one
+ * (anything else stays text, for the schema to refuse at its row and column).
+ */
+export function parseCsvBody(raw: Buffer, columns: string[], numeric: ReadonlySet<string>): Array<Record<string, unknown>> {
+  const records = csvRecords(raw.toString('utf8').replace(/^\uFEFF/, ''));
+  const nonBlank = records.filter((fields) => fields.some((f) => f.trim() !== ''));
+  const header = nonBlank[0]?.map((f) => f.trim().toLowerCase());
+  const rows = header && header.length === columns.length && header.every((f, i) => f === columns[i]) ? nonBlank.slice(1) : nonBlank;
+  return rows.map((fields) => {
+    if (fields.length !== columns.length) {
+      throw badRequest(`Each CSV row has ${columns.length} fields (${columns.join(', ')}); one has ${fields.length}.`, [
+        { path: '(body)', message: `Expected ${columns.join(',')} on every row.` },
+      ]);
+    }
+    return Object.fromEntries(
+      columns.map((column, i) => {
+        const value = fields[i]!.trim();
+        return [column, numeric.has(column) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value];
+      }),
+    );
+  });
+}
+
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      fields.push(field);
+      records.push(fields);
+      fields = [];
+      field = '';
+    } else field += c;
+  }
+  if (quoted) throw badRequest('The CSV body ends inside a quoted field.', [{ path: '(body)', message: 'Unterminated quote.' }]);
+  if (field !== '' || fields.length > 0) records.push([...fields, field]);
+  return records;
 }

@@ -11,7 +11,7 @@ import {
   normalizePath,
   unwrapZodType,
 } from 'trpc-to-openapi';
-import { ZodArray } from 'zod/v4';
+import { ZodArray, ZodNumber } from 'zod/v4';
 import { csvColumnsOf } from './csv';
 import type { RouteMeta } from '@/server/trpc';
 
@@ -43,6 +43,8 @@ export interface RestRoute {
   openapiPath: string;
   /** The unsubscribe link's operation: a one-click form POST (RFC 8058) gives its input in the query. */
   takesOneClickForm: boolean;
+  /** Takes a `text/csv` body (its meta's `contentTypes`): the rows of its one list field (server/transport/csv.ts). */
+  csvBody: { field: string; columns: string[]; numeric: Set<string> } | undefined;
 }
 
 export interface RestMatch {
@@ -58,6 +60,19 @@ function arrayFieldsOf(schema: ZodType): string[] {
         field instanceof ZodArray || (instanceofZodTypeOptional(field as ZodType) && (field as { unwrap(): unknown }).unwrap() instanceof ZodArray),
     )
     .map(([name]) => name);
+}
+
+/** A `text/csv` body's shape: the input's one list field, and the fields of its rows (those that are numbers too). */
+function csvBodyOf(schema: ZodType): RestRoute['csvBody'] {
+  const [field] = arrayFieldsOf(schema);
+  if (!field) return undefined;
+  let list = (schema as unknown as { shape: Record<string, unknown> }).shape[field] as { unwrap?: () => unknown };
+  while (!(list instanceof ZodArray) && typeof list.unwrap === 'function') list = list.unwrap() as typeof list;
+  const row = unwrapZodType((list as unknown as ZodArray).element as ZodType, true);
+  if (!instanceofZodTypeObject(row)) return undefined;
+  const shape = (row as unknown as { shape: Record<string, ZodType> }).shape;
+  const numeric = Object.keys(shape).filter((name) => unwrapZodType(shape[name]!, true) instanceof ZodNumber);
+  return { field, columns: Object.keys(shape), numeric: new Set(numeric) };
 }
 
 function pagesByCursor(schema: ZodType): boolean {
@@ -83,6 +98,7 @@ export function compileRestRoutes(router: AnyRouter): (method: string, path: str
       arrayFields: arrayFieldsOf(schema),
       openapiPath: openapi.path,
       takesOneClickForm: (meta as RouteMeta).gate === 'unsubscribe',
+      csvBody: openapi.contentTypes?.includes('text/csv') ? csvBodyOf(schema) : undefined,
       // A list that pages (takes limit and cursor): CSV is every page of it.
       csvColumns: openapi.method === 'GET' && pagesByCursor(schema) ? csvColumnsOf(getInputOutputParsers(procedure).outputParser) : undefined,
     });

@@ -11,7 +11,7 @@ import { isOneClickUnsubscribe, parseJsonBody, readBody, refuseUnsafeHeaders, re
 import { requestFingerprint } from '@/server/http/idempotency';
 import { paceRefusal } from '@/server/http/refusal-pacing';
 import { errorHeaders, problem, problemFromError, PROBLEM_CONTENT_TYPE, type Problem } from '@/server/http/problem';
-import { acceptsCsv, CSV_PAGE_SIZE, csvFilename, streamCsv } from './csv';
+import { acceptsCsv, CSV_PAGE_SIZE, csvFilename, parseCsvBody, streamCsv } from './csv';
 import { callRoute, compileRestRoutes, queryInput } from './rest-routes';
 
 export const REST_PREFIX = '/v1';
@@ -120,10 +120,13 @@ export function createRestHandler() {
       if (BODY_METHODS.has(req.method!)) {
         const raw = await readBody(req);
         // A mail client's one-click unsubscribe posts a fixed form; its input is the URL's query.
+        const csvBody = found?.route.csvBody;
         body =
           found?.route.takesOneClickForm && isOneClickUnsubscribe(raw, req.headers['content-type'])
             ? undefined
-            : parseJsonBody(raw, req.headers['content-type']);
+            : csvBody && /^text\/csv\b/i.test(req.headers['content-type'] ?? '')
+              ? { [csvBody.field]: parseCsvBody(raw, csvBody.columns, csvBody.numeric) }
+              : parseJsonBody(raw, req.headers['content-type']);
         const idempotencyKey = req.headers['idempotency-key'];
         // Only read here; the procedure's last middleware takes it (server/http/idempotency.ts).
         if (req.method === 'POST' && typeof idempotencyKey === 'string') {

@@ -5,6 +5,7 @@ import { CONSOLE_PREFIX, createConsoleHandler } from './console-transport';
 import { HEALTH_PATH, serveHealth } from './health';
 import { problem, PROBLEM_CONTENT_TYPE } from '@/server/http/problem';
 import { createRestHandler, REST_PREFIX } from './rest';
+import { isTrackingPath, serveTrackingHit } from './tracking';
 
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
@@ -18,13 +19,19 @@ function startsWithSegment(url: string, prefix: string): boolean {
  * One HTTP server for the whole service. /v1 goes to the procedures through the route table
  * compiled from their `openapi` meta (rest.ts) and /api/trpc to tRPC's node handler
  * (console-transport.ts) — both off Next's route-handler layer, which alone would cap the API near
- * 1,000 req/s — and everything else (the console and /docs) to Next.
+ * 1,000 req/s — and everything else (the console and /docs) to Next. Tracking URLs (/t/…) come
+ * before all of them: the hosts' ad servers call them, and they have limits of their own.
  */
 export function createAppServer(pages?: PageHandler): Server {
   const serveRest = createRestHandler();
   const serveConsole = createConsoleHandler();
 
   return createServer((req: AppRequest, res) => {
+    // Tracking URLs first, and on their own: no request state, no log line, no key (tracking.ts).
+    if (isTrackingPath(req.url ?? '/')) {
+      serveTrackingHit(req, res);
+      return;
+    }
     const started = process.hrtime.bigint();
     const incomingId = req.headers['x-request-id'];
     const state = requestState(req);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 import { CHECK_FALL, CHECK_INTERVAL_MS } from '@/scripts/cluster/haproxy';
-import { api, type ApiResponse } from '@/tests/support/api';
+import { api, grantVoiceConsentOverHttp, type ApiResponse } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { freePort } from '@/tests/support/free-port';
 import { ROOT } from '@/tests/support/server-process';
@@ -163,7 +163,7 @@ describe('npm run cluster, through HAProxy', () => {
     expect((await fetch(`${cluster.url}/healthz`)).status).toBe(200);
   });
 
-  it('runs the whole flow: network → … → accept → creative ready → a signed webhook received', async () => {
+  it('runs the whole flow: network → … → the host’s consent → accept → creative pending approval → a signed webhook received', async () => {
     const n = (await call<{ id: string }>('POST', '/networks', { body: { name: 'Cluster flow' } })).body.id;
     const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, {
       body: { url: receiver.url, events: ['offer.accepted', 'creative.ready'] },
@@ -176,6 +176,7 @@ describe('npm run cluster, through HAProxy', () => {
     });
     const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { body: { name: 'Pod', host_name: 'Sam' } });
     expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
+    await grantVoiceConsentOverHttp((method, p, body) => call(method, p, { body }), n, podcast.body.id, { baseUrl: cluster.url });
     const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, {
       body: { campaign_id: campaign.body.id, podcast_id: podcast.body.id },
     });
@@ -183,7 +184,7 @@ describe('npm run cluster, through HAProxy', () => {
     expect(accepted.status).toBe(200);
     await until(async () => {
       const c = await call<{ status: string }>('GET', `/networks/${n}/creatives/${accepted.body.creative_id}`);
-      return c.body.status === 'ready' || undefined;
+      return c.body.status === 'pending_approval' || undefined;
     }, 90_000);
     const ready = await until(() => receiver.received.find((r) => r.headers['x-service-event'] === 'creative.ready'), 60_000);
     expect(ready.verified).toBe(true);

@@ -1,25 +1,28 @@
 import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { creativeAudio } from '@/db/schema';
 import { database } from '@/db/client';
-import { api, type Problem } from '@/tests/support/api';
+import { api, grantVoiceConsentOverHttp, type Problem } from '@/tests/support/api';
 import { adInventory, createNetworkRow, creativeRow, offerRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 import { adScript, expectMasteredCreative, fetchAudio, type CreativeAudioFields } from '@/tests/support/loudness';
 
 /**
  * Broadcast-ready creatives from the local provider (the shared test server runs it): loudness,
- * formats and their negotiation, on the bytes GET …/audio serves. The http provider's creatives
- * are checked the same way in synthesis-upstream.test.ts.
+ * formats and their negotiation, on the bytes GET …/audio serves — to an administrator, who plays a
+ * creative pending the host's approval to review it (the host granted their voice first). The http
+ * provider's creatives are checked the same way in synthesis-upstream.test.ts.
  */
 useTestDatabase();
 
 const ONE_SENTENCE = 'Sleep better tonight with Acme, and use code POD for twenty percent off.';
 
-async function readyCreative(script: string, voice = 'warm') {
+/** A creative synthesized under the host's consent (pending approval), and an administrator's token to play it. */
+async function synthesizedCreative(script: string, voice = 'warm') {
   const network = await createNetworkRow();
   const admin = await personKey([{ networkId: network.id, role: 'administrator' }]);
   const reader = await personKey([{ networkId: network.id, role: 'read_only' }]);
   const inventory = await adInventory(network.id, { script, voice });
   const n = network.id;
+  await grantVoiceConsentOverHttp((method, path, body) => api(method, path, { token: admin.token, body }), n, inventory.podcast.id);
   const offer = await api<{ id: string }>('POST', `/networks/${n}/offers`, {
     token: admin.token,
     body: { campaign_id: inventory.campaign.id, podcast_id: inventory.podcast.id },
@@ -29,7 +32,7 @@ async function readyCreative(script: string, voice = 'warm') {
   const deadline = Date.now() + 150_000;
   for (;;) {
     const res = await api<CreativeAudioFields>('GET', `/networks/${n}/creatives/${id}`, { token: reader.token });
-    if (res.body.status !== 'generating' || Date.now() > deadline) return { n, reader: reader.token, creative: res.body };
+    if (res.body.status !== 'generating' || Date.now() > deadline) return { n, admin: admin.token, reader: reader.token, creative: res.body };
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -41,8 +44,8 @@ describe('creatives a podcast host can publish (local provider)', () => {
   ] as const) {
     it(`${name}: MP3 and WAV at −16 ± 1 LUFS, true peak ≤ −1 dBTP, 44.1 kHz, as an independent meter measures them`, async () => {
       expect(script.length).toBe(name.startsWith('a 2,000') ? 2_000 : ONE_SENTENCE.length);
-      const { reader, creative } = await readyCreative(script, voice);
-      await expectMasteredCreative(creative, { baseUrl: inject('baseUrl'), token: reader });
+      const { admin, creative } = await synthesizedCreative(script, voice);
+      await expectMasteredCreative(creative, { baseUrl: inject('baseUrl'), token: admin });
     }, 200_000);
   }
 });
@@ -53,10 +56,10 @@ describe('GET …/creatives/{id}/audio chooses the rendition', () => {
   let sizes: { mp3: number; wav: number };
 
   beforeAll(async () => {
-    const { n, reader, creative } = await readyCreative(ONE_SENTENCE);
-    expect(creative.status).toBe('ready');
+    const { n, admin, creative } = await synthesizedCreative(ONE_SENTENCE);
+    expect(creative.status).toBe('pending_approval');
     url = `${inject('baseUrl')}/v1/networks/${n}/creatives/${creative.id}/audio`;
-    token = reader;
+    token = admin;
     sizes = { mp3: creative.formats[0]!.size_bytes, wav: creative.formats[1]!.size_bytes };
   }, 200_000);
 
@@ -137,6 +140,7 @@ describe('GET …/creatives/{id}/audio chooses the rendition', () => {
 });
 
 describe('audio stored before mastering existed', () => {
+  // Before mastering, and before voice consent: made under no consent, `ready` then and `approved` since (migration 0022).
   it('is listed as the one format it is in, without measurements, and served only in it', async () => {
     const network = await createNetworkRow();
     const reader = await personKey([{ networkId: network.id, role: 'read_only' }]);
@@ -146,7 +150,7 @@ describe('audio stored before mastering existed', () => {
     const creative = await creativeRow(network.id, offer, {
       script: 'Old.',
       voice: 'warm',
-      status: 'ready',
+      status: 'approved',
       mimeType: 'audio/wav',
       durationMs: 1000,
       sizeBytes: wav.length,

@@ -92,6 +92,7 @@ const fixtures: Record<string, (networkId: string) => Promise<string>> = {
 
 /** A body that passes validation, for writes whose 404 would otherwise hide behind a 400. */
 const validBodies: Record<string, unknown> = {
+  'POST /networks/{networkId}/offers/{offerId}/delivery-reports': { date: '2026-12-01', impressions: 1, source: 'probe' },
   'PATCH /networks/{networkId}/members/{memberId}': { role: 'read_only' },
   'POST /networks/{networkId}/members/{memberId}/keys': { key_name: 'probe' },
   'POST /networks/{networkId}/service-accounts/{serviceAccountId}/keys': { key_name: 'probe' },
@@ -106,6 +107,7 @@ const validBodies: Record<string, unknown> = {
   'POST /networks/{networkId}/flights/{flightId}/offers': { podcast_ids: ['pod_00000000000000000000000000'] },
   'POST /networks/{networkId}/webhooks/{webhookId}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
   'POST /networks/{networkId}/webhooks/{webhookId}/test': { event_type: 'offer.accepted' },
+  'POST /networks/{networkId}/creatives/{creativeId}/request-changes': { comment: 'Probe' },
   'POST /networks/{networkId}/podcasts/{podcastId}/voice-consents': { host_name: 'Probe', host_email: 'probe@example.test', scope: 'all_campaigns' },
 };
 

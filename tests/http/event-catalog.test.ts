@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
-import { adInventoryOverHttp, api, type Page } from '@/tests/support/api';
+import { adInventoryOverHttp, api, grantVoiceConsentOverHttp, type Page } from '@/tests/support/api';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { useOwnServer } from '@/tests/support/own-server';
 import { until } from '@/tests/support/until';
@@ -50,6 +50,8 @@ describe('event catalog', () => {
   it('every event a full flow records (every type of the catalog) matches its published schema', async () => {
     const n = (await call<{ id: string }>('POST', '/networks', { name: 'Catalog flow' })).body.id;
     const { campaignId, podcastId } = await adInventoryOverHttp(call, n);
+    // The host grants their voice (voice_consent.granted): creatives are synthesized from then on.
+    const { consentId } = await grantVoiceConsentOverHttp(call, n, podcastId, { baseUrl: own.server.url });
     const offer = () => call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
     const creativeSettled = (id: string) =>
       until(async () => {
@@ -60,7 +62,13 @@ describe('event catalog', () => {
     vendor.setMode('ok');
     const good = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${(await offer()).body.id}/accept`);
     expect(good.status).toBe(200);
-    expect(await creativeSettled(good.body.creative_id)).toBe('ready');
+    expect(await creativeSettled(good.body.creative_id)).toBe('pending_approval');
+    // Reviewed by an administrator on the host's behalf: one approved, one sent back with changes.
+    expect((await call('POST', `/networks/${n}/creatives/${good.body.creative_id}/approve`)).status).toBe(200);
+    const second = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${(await offer()).body.id}/accept`);
+    expect(await creativeSettled(second.body.creative_id)).toBe('pending_approval');
+    const changes = await call('POST', `/networks/${n}/creatives/${second.body.creative_id}/request-changes`, { comment: 'Slower, please.' });
+    expect(changes.status, changes.text).toBe(201);
     vendor.setMode('reject');
     const bad = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${(await offer()).body.id}/accept`);
     expect(await creativeSettled(bad.body.creative_id)).toBe('failed');
@@ -75,14 +83,8 @@ describe('event catalog', () => {
     expect((await api('POST', '/invitations/accept', { token: invitation.body.token, baseUrl: own.server.url, body: { name: 'Alex' } })).status).toBe(
       201,
     );
-    const consent = await call<{ id: string; token: string }>('POST', `/networks/${n}/podcasts/${podcastId}/voice-consents`, {
-      host_name: 'Sam',
-      host_email: `host-${randomUUID()}@example.com`,
-      scope: 'all_campaigns',
-    });
-    const asHost = { token: consent.body.token, baseUrl: own.server.url, body: { statement_version: 1 } };
-    expect((await api('POST', '/voice-consents/current/grant', asHost)).status).toBe(200);
-    expect((await call('POST', `/networks/${n}/voice-consents/${consent.body.id}/revoke`)).status).toBe(200);
+    // Revoked: the creatives made under it are withdrawn (voice_consent.revoked names them).
+    expect((await call('POST', `/networks/${n}/voice-consents/${consentId}/revoke`)).status).toBe(200);
 
     const catalog = await call<{ items: Array<{ type: string; data_schema: object }> }>('GET', '/event-types');
     const ajv = new Ajv2020({ strict: false });

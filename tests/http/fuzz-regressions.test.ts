@@ -4,7 +4,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { api, type Problem } from '@/tests/support/api';
-import { adInventory, useTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, grantedConsentRow, useTestDatabase } from '@/tests/support/fixtures';
 
 useTestDatabase();
 
@@ -112,6 +112,7 @@ describe('preview of a campaign with nothing speakable in it', () => {
   it('is a 409 about the campaign, not a 502 that says to retry', async () => {
     const network = await newNetwork();
     const { advertiser, podcast } = await adInventory(network.id);
+    await grantedConsentRow(network.id, podcast); // the host's voice may speak: what is refused is the script
     const campaign = await api<{ id: string }>('POST', `/networks/${network.id}/campaigns`, {
       body: { name: '\u0001\u0002', advertiser_id: advertiser.id },
     });

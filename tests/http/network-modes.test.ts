@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adInventoryOverHttp, expectProblem, type Page, type Problem } from '@/tests/support/api';
+import { adInventoryOverHttp, expectProblem, grantVoiceConsentOverHttp, type Page, type Problem } from '@/tests/support/api';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { useOwnServer } from '@/tests/support/own-server';
 import { startSmtpReceiver } from '@/tests/support/smtp-receiver';
@@ -212,6 +212,14 @@ describe('network modes (APP_ENV=live)', () => {
     for (const network of [await createNetwork({ name: 'Live voice' }), await createNetwork({ name: 'Test voice', mode: 'test' })]) {
       const call = <T>(method: string, path: string, body?: unknown) => live.call<T>(method, path, body);
       const { campaignId, podcastId } = await adInventoryOverHttp(call, network.id);
+      // The host's consent first (nothing is said in their voice without it), its link read off the wire: live mode answers without it.
+      await grantVoiceConsentOverHttp(call, network.id, podcastId, {
+        baseUrl: live.server.url,
+        tokenFromMail: async (to) => {
+          const mail = await until(() => relay.received.find((m) => m.to.includes(to)), 30_000);
+          return /#token=(vcl_[0-9A-Za-z]{40})/.exec(mail.parsed.text ?? '')![1]!;
+        },
+      });
       const before = vendor.requests.length;
       const preview = await live.call('POST', `/networks/${network.id}/campaigns/${campaignId}/preview`, { podcast_id: podcastId });
       expect(preview.status).toBe(200);

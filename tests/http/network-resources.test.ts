@@ -98,6 +98,9 @@ const RESOURCES: Record<string, (n: Net) => Promise<CreateContract>> = {
           starts_at: '2026-12-01T00:00:00.000Z',
           ends_at: '2026-12-31T00:00:00.000Z',
           competitive_separation: false,
+          // None given: none to talk about, no line the script must hold.
+          talking_points: [],
+          required_lines: [],
         },
       },
       base: { name: 'C', advertiser_id },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useOwnServer } from '@/tests/support/own-server';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
-import { adInventoryOverHttp } from '@/tests/support/api';
+import { adInventoryOverHttp, grantVoiceConsentOverHttp } from '@/tests/support/api';
 import { startSmtpReceiver, type ReceivedMail } from '@/tests/support/smtp-receiver';
 import { until } from '@/tests/support/until';
 
@@ -228,6 +228,7 @@ describe('notification emails', () => {
     vendor.setMode('reject');
     const call = <T>(method: string, path: string, body?: unknown) => own.call<T>(method, path, body);
     const { campaignId, podcastId } = await adInventoryOverHttp(call, ann.n, 'Acme makes mornings better.');
+    await grantVoiceConsentOverHttp(call, ann.n, podcastId, { baseUrl: own.server.url }); // the host's voice: synthesis is tried (and fails)
     const offer = await own.call<{ id: string }>('POST', `/networks/${ann.n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
     expect((await own.call('POST', `/networks/${ann.n}/offers/${offer.body.id}/accept`)).status).toBe(200);
     const failed = await arrives('creative@notices.example', /A creative of Network of creative@notices\.example failed/);

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { creatives, offers } from '@/db/schema';
 import { expireOffers } from '@/server/services/offers/expire-offers';
-import { api } from '@/tests/support/api';
+import { api, grantVoiceConsentOverHttp } from '@/tests/support/api';
 import { adInventory, networkWithKeys, useTestDatabase } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
 
@@ -36,7 +36,9 @@ async function setup(options: Parameters<typeof adInventory>[1] = {}) {
       token: admin,
       body: { campaign_id: inventory.campaign.id, podcast_id: inventory.podcast.id, ...body },
     });
-  return { n, admin, reader, ...inventory, offer };
+  /** The host grants their voice for every campaign: creatives are synthesized from then on. */
+  const consent = () => grantVoiceConsentOverHttp((method, path, body) => api(method, path, { token: admin, body }), n, inventory.podcast.id);
+  return { n, admin, reader, ...inventory, offer, consent };
 }
 
 async function waitForCreative(n: string, id: string, token: string, until: (c: Creative) => boolean, ms = 30_000): Promise<Creative> {
@@ -80,22 +82,36 @@ describe('offers', () => {
     expect(byReader.status).toBe(403);
   });
 
-  it('accept → creative generating → ready with playable audio; events in the log', async () => {
+  it('accept → creative awaiting the host’s consent → granted: generating → pending approval with playable audio; events in the log', async () => {
     const s = await setup();
     const offer = (await s.offer()).body;
     const accepted = await api<Offer>('POST', `/networks/${s.n}/offers/${offer.id}/accept`, { token: s.admin });
     expect(accepted.status).toBe(200);
     expect(accepted.body.status).toBe('accepted');
     expect(accepted.body.creative_id).toMatch(/^crv_/);
+    const path = `/networks/${s.n}/creatives/${accepted.body.creative_id}`;
 
-    const creative = await waitForCreative(s.n, accepted.body.creative_id!, s.reader, (c) => c.status !== 'generating');
-    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/mpeg', failure_reason: null });
+    // No consent of the host's yet: nothing is synthesized in their voice, and there is no audio.
+    const awaiting = await api<Creative>('GET', path, { token: s.reader });
+    expect(awaiting.body).toMatchObject({ status: 'awaiting_consent', mime_type: null, audio_url: null, failure_reason: null });
+    expect((await api('GET', `${path}/audio`, { token: s.admin })).status).toBe(409);
+
+    // The host grants: the creative waiting for it is made.
+    await s.consent();
+    const creative = await waitForCreative(
+      s.n,
+      accepted.body.creative_id!,
+      s.reader,
+      (c) => c.status !== 'awaiting_consent' && c.status !== 'generating',
+    );
+    expect(creative).toMatchObject({ status: 'pending_approval', mime_type: 'audio/mpeg', failure_reason: null });
     expect(creative.duration_ms).toBeGreaterThan(500);
-    expect(creative.audio_url).toContain(`/v1/networks/${s.n}/creatives/${creative.id}/audio`);
+    // Not offered for delivery until approved: no audio_url, and only an administrator (reviewing
+    // on the host's behalf) may play it.
+    expect(creative.audio_url).toBeNull();
+    expect((await api('GET', `${path}/audio`, { token: s.reader })).status).toBe(409);
 
-    const audio = await fetch(creative.audio_url!.replace(/^https?:\/\/[^/]+/, inject('baseUrl')), {
-      headers: { authorization: `Bearer ${s.reader}` },
-    });
+    const audio = await fetch(`${inject('baseUrl')}/v1${path}/audio`, { headers: { authorization: `Bearer ${s.admin}` } });
     expect(audio.status).toBe(200);
     expect(audio.headers.get('content-type')).toBe('audio/mpeg'); // MP3 unless asked otherwise (creative-audio.test.ts)
     const bytes = Buffer.from(await audio.arrayBuffer());
@@ -108,7 +124,13 @@ describe('offers', () => {
       token: s.reader,
     });
     const accepted_ = events.body.items.find((e) => e.type === 'offer.accepted');
-    expect(accepted_!.data).toEqual({ offer_id: offer.id, campaign_id: s.campaign.id, podcast_id: s.podcast.id, creative_id: creative.id });
+    expect(accepted_!.data).toEqual({
+      offer_id: offer.id,
+      campaign_id: s.campaign.id,
+      podcast_id: s.podcast.id,
+      creative_id: creative.id,
+      tracking_url: expect.stringMatching(/\/t\/trk_[0-9a-f]{32}\?/),
+    });
     const ready = events.body.items.find((e) => e.type === 'creative.ready');
     expect(ready!.data).toMatchObject({ creative_id: creative.id, offer_id: offer.id, mime_type: 'audio/mpeg' });
     expect(JSON.stringify(ready!.data)).not.toMatch(/mespeak|elevenlabs|bytea|storage/i);
@@ -120,17 +142,30 @@ describe('offers', () => {
     expect(ofOther.body.items).toEqual([]);
   });
 
-  it('serves byte ranges for seeking, and 416 past the end', async () => {
+  it('accept under the host’s consent: the creative starts generating at once', async () => {
     const s = await setup();
+    await s.consent();
     const offer = (await s.offer()).body;
     const accepted = await api<Offer>('POST', `/networks/${s.n}/offers/${offer.id}/accept`, { token: s.admin });
-    const creative = await waitForCreative(s.n, accepted.body.creative_id!, s.reader, (c) => c.status === 'ready');
+    expect(accepted.status).toBe(200);
+    const creative = await api<Creative>('GET', `/networks/${s.n}/creatives/${accepted.body.creative_id}`, { token: s.reader });
+    expect(['generating', 'pending_approval']).toContain(creative.body.status);
+    expect((await waitForCreative(s.n, creative.body.id, s.reader, (c) => c.status !== 'generating')).status).toBe('pending_approval');
+  });
+
+  it('serves byte ranges for seeking, and 416 past the end', async () => {
+    const s = await setup();
+    await s.consent();
+    const offer = (await s.offer()).body;
+    const accepted = await api<Offer>('POST', `/networks/${s.n}/offers/${offer.id}/accept`, { token: s.admin });
+    const creative = await waitForCreative(s.n, accepted.body.creative_id!, s.reader, (c) => c.status === 'pending_approval');
     const path = `/networks/${s.n}/creatives/${creative.id}/audio`;
-    const part = await api<string>('GET', path, { token: s.reader, headers: { range: 'bytes=0-99' } });
+    // An administrator plays a creative pending approval (to review it); seeking works the same.
+    const part = await api<string>('GET', path, { token: s.admin, headers: { range: 'bytes=0-99' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 0-99/${creative.size_bytes}`);
     expect(part.headers.get('content-length')).toBe('100');
-    const past = await api('GET', path, { token: s.reader, headers: { range: `bytes=${creative.size_bytes}-` } });
+    const past = await api('GET', path, { token: s.admin, headers: { range: `bytes=${creative.size_bytes}-` } });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${creative.size_bytes}`);
   });
@@ -215,29 +250,38 @@ describe('offers', () => {
 describe('creatives', () => {
   it('retry is only for failed creatives (409 otherwise); a failed one generates again', async () => {
     const s = await setup();
+    await s.consent();
     const offer = (await s.offer()).body;
     const accepted = await api<Offer>('POST', `/networks/${s.n}/offers/${offer.id}/accept`, { token: s.admin });
     const id = accepted.body.creative_id!;
-    await waitForCreative(s.n, id, s.reader, (c) => c.status === 'ready');
+    await waitForCreative(s.n, id, s.reader, (c) => c.status === 'pending_approval');
     expect((await api('POST', `/networks/${s.n}/creatives/${id}/retry`, { token: s.admin })).status).toBe(409);
 
     await database().update(creatives).set({ status: 'failed', failureReason: 'The voice service is unavailable.' }).where(eq(creatives.id, id));
     const retried = await api<Creative>('POST', `/networks/${s.n}/creatives/${id}/retry`, { token: s.admin });
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ status: 'generating', failure_reason: null });
-    expect((await waitForCreative(s.n, id, s.reader, (c) => c.status !== 'generating')).status).toBe('ready');
+    expect((await waitForCreative(s.n, id, s.reader, (c) => c.status !== 'generating')).status).toBe('pending_approval');
   });
 
-  it('a creative that is not ready has no audio yet (409)', async () => {
+  it('a creative with no audio (failed) has none to play, not even for an administrator (409)', async () => {
     const s = await setup();
     const offer = (await s.offer()).body;
     const accepted = await api<Offer>('POST', `/networks/${s.n}/offers/${offer.id}/accept`, { token: s.admin });
     await database().update(creatives).set({ status: 'failed' }).where(eq(creatives.id, accepted.body.creative_id!));
-    expect((await api('GET', `/networks/${s.n}/creatives/${accepted.body.creative_id}/audio`, { token: s.reader })).status).toBe(409);
+    for (const token of [s.reader, s.admin])
+      expect((await api('GET', `/networks/${s.n}/creatives/${accepted.body.creative_id}/audio`, { token })).status).toBe(409);
   });
 
-  it('previews the start of the script in the podcast’s voice', async () => {
+  it('previews the start of the script in the podcast’s voice, once its host has granted it', async () => {
     const s = await setup();
+    const before = await api<{ type: string }>('POST', `/networks/${s.n}/campaigns/${s.campaign.id}/preview`, {
+      token: s.reader,
+      body: { podcast_id: s.podcast.id },
+    });
+    expect(before.status).toBe(409);
+    expect(before.body.type).toMatch(/\/errors\/voice-consent-required$/);
+    await s.consent();
     const res = await api<string>('POST', `/networks/${s.n}/campaigns/${s.campaign.id}/preview`, {
       token: s.reader,
       body: { podcast_id: s.podcast.id },
@@ -251,6 +295,7 @@ describe('creatives', () => {
 
   it('takes no Idempotency-Key on a preview: two at once with the same key both get audio (no transaction waits with them)', async () => {
     const s = await setup();
+    await s.consent();
     const headers = { 'idempotency-key': `preview-${s.campaign.id}` };
     const preview = () =>
       api<string>('POST', `/networks/${s.n}/campaigns/${s.campaign.id}/preview`, { token: s.reader, body: { podcast_id: s.podcast.id }, headers });

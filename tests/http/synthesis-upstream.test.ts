@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { adInventoryOverHttp, api } from '@/tests/support/api';
+import { adInventoryOverHttp, api, grantVoiceConsentOverHttp } from '@/tests/support/api';
 import { createTestDatabase } from '@/tests/support/database';
 import { spokenMs, startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { adScript, expectMasteredCreative, type CreativeAudioFields } from '@/tests/support/loudness';
@@ -8,7 +8,8 @@ import { API_ONLY, freePort, startServerProcess, type ServerProcess } from '@/te
 
 /**
  * The http synthesis provider end to end: a server of our own configured
- * against a fake vendor that can succeed, fail, refuse or hang.
+ * against a fake vendor that can succeed, fail, refuse or hang. Each podcast's host has granted
+ * their voice, so an accepted offer's creative is synthesized and left pending their approval.
  */
 let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
 let server: ServerProcess;
@@ -51,6 +52,7 @@ async function newOffer(script = 'Acme makes mornings better.') {
   const call = <T>(method: string, path: string, body?: unknown) => api<T>(method, path, { token, baseUrl: server.url, body });
   const n = (await call<{ id: string }>('POST', '/networks', { name: 'Synth' })).body.id;
   const { campaignId, podcastId } = await adInventoryOverHttp(call, n, script);
+  await grantVoiceConsentOverHttp(call, n, podcastId, { baseUrl: server.url });
   const off = await call<{ id: string }>('POST', `/networks/${n}/offers`, { campaign_id: campaignId, podcast_id: podcastId });
   expect(off.status).toBe(201);
   return { n, campaignId, podcastId, offerId: off.body.id };
@@ -70,12 +72,12 @@ async function creativeOf(n: string, offerId: string, until: (status: string) =>
 }
 
 describe('voice synthesis through the http provider', () => {
-  it('makes the creative ready with the vendor’s audio, calling it as documented', async () => {
+  it('makes the creative (pending approval) with the vendor’s audio, calling it as documented', async () => {
     vendor.setMode('ok');
     const o = await newOffer();
     await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
     const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
-    expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/mpeg' });
+    expect(creative).toMatchObject({ status: 'pending_approval', mime_type: 'audio/mpeg' });
     const call = vendor.requests.at(-1)!;
     expect(call.path).toMatch(/^\/v1\/text-to-speech\/[^/]+$/);
     expect(JSON.parse(call.body).text).toBe('Acme makes mornings better.');
@@ -90,7 +92,7 @@ describe('voice synthesis through the http provider', () => {
       const o = await newOffer(script);
       await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
       const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 150_000);
-      expect(creative.status, `failure_reason: ${creative.failure_reason}`).toBe('ready');
+      expect(creative.status, `failure_reason: ${creative.failure_reason}`).toBe('pending_approval');
       const measured = await expectMasteredCreative(creative, { baseUrl: server.url, token });
       // The vendor spoke the whole script (its audio is as long as the text), at about −11 LUFS: mastering turned it down.
       expect(Math.abs(measured.wav.durationMs - spokenMs(script))).toBeLessThan(100);
@@ -136,7 +138,7 @@ describe('voice synthesis through the http provider', () => {
     vendor.setMode('ok');
     const retried = await api('POST', `/networks/${o.n}/creatives/${creative.id}/retry`, { token, baseUrl: server.url });
     expect(retried.status).toBe(200);
-    expect((await creativeOf(o.n, o.offerId, (s) => s !== 'generating')).status).toBe('ready');
+    expect((await creativeOf(o.n, o.offerId, (s) => s !== 'generating')).status).toBe('pending_approval');
   }, 60_000);
 
   it('a permanent refusal fails the creative at once, without retries', async () => {
@@ -161,6 +163,6 @@ describe('voice synthesis through the http provider', () => {
     vendor.setMode('ok');
     await start();
     const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 30_000);
-    expect(creative.status).toBe('ready');
+    expect(creative.status).toBe('pending_approval');
   }, 120_000);
 });

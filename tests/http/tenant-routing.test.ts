@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKeyToken } from '@/server/auth/tokens';
-import { adInventoryOverHttp, api } from '@/tests/support/api';
+import { adInventoryOverHttp, api, grantVoiceConsentOverHttp } from '@/tests/support/api';
 import { proxiedTestDatabase } from '@/tests/support/pg-proxy';
 import { API_ONLY, ROOT, startServerProcess, type ServerProcess } from '@/tests/support/server-process';
 import { loadSqlParser, tenantRelations, unroutedReferences, type Unrouted } from '@/tests/support/tenant-statements';
@@ -79,6 +79,12 @@ const SWEEPS: Array<{ cron: string; matches: RegExp }> = [
     cron: 'auto-disable-webhooks',
     matches:
       /^update "webhooks" set "status" = \$1, "disabled_reason" = \$2, [^]* where \("webhooks"\."status" = \$3 and "webhooks"\."deleted_at" is null and exists \(select 1 from "webhook_deliveries"/,
+  },
+  {
+    // Finds the lapsed consents; what it withdraws is then done per consent, naming its network.
+    cron: 'withdraw-lapsed-consents',
+    matches:
+      /^select [^]* from "voice_consents" where \("voice_consents"\."status" = \$1 and "voice_consents"\."expires_at" <= now\(\) and exists \(select 1 from "creatives"/,
   },
 ];
 
@@ -177,7 +183,7 @@ async function joined(n: string, role: 'administrator' | 'read_only') {
 }
 
 describe('every statement on a tenant relation names its network', () => {
-  it('the ad flow: webhook, advertiser, campaign, podcast, opt-in, offer, accept, the creative and its delivered webhook, what the console reads', async () => {
+  it('the ad flow: webhook, advertiser, campaign, podcast, opt-in, offer, accept, the host’s consent, the creative and its delivered webhook, what the console reads', async () => {
     const n = await network('Citus');
     const statements = await record('the ad flow', async () => {
       const hook = await call<{ id: string; secret: string }>('POST', `/networks/${n}/webhooks`, {
@@ -190,9 +196,12 @@ describe('every statement on a tenant relation names its network', () => {
       expect(offer.status).toBe(201);
       const accepted = await call<{ creative_id: string }>('POST', `/networks/${n}/offers/${offer.body.id}/accept`);
       expect(accepted.status).toBe(200);
+      // Accepted before the host's consent: the creative awaits it, and the grant sets it generating.
+      expect((await call<{ status: string }>('GET', `/networks/${n}/creatives/${accepted.body.creative_id}`)).body.status).toBe('awaiting_consent');
+      await grantVoiceConsentOverHttp(call, n, podcastId, { baseUrl: server.url });
       await until(async () => {
         const c = await call<{ status: string }>('GET', `/networks/${n}/creatives/${accepted.body.creative_id}`);
-        return c.body.status === 'ready' ? c : undefined;
+        return c.body.status === 'pending_approval' ? c : undefined;
       }, 60_000);
       await until(async () => (receiver.received.some((r) => r.headers['x-service-event'] === 'creative.ready') ? true : undefined), 60_000);
       // What the console and an integration read afterwards.

@@ -375,7 +375,18 @@ describe('the host decides through the link', () => {
     const events = await net.call<Page<{ type: string; data: Record<string, unknown> }>>('GET', `/networks/${net.n}/events`);
     expect(events.body.items.map((e) => [e.type, e.data])).toEqual([
       ['voice_consent.granted', expect.objectContaining({ consent_id: consent.id })],
-      ['voice_consent.revoked', { consent_id: consent.id, podcast_id: net.podcast, revoked_by: 'host', previous_status: 'granted' }],
+      [
+        'voice_consent.revoked',
+        // Nothing was made under it: no creative withdrawn.
+        {
+          consent_id: consent.id,
+          podcast_id: net.podcast,
+          revoked_by: 'host',
+          previous_status: 'granted',
+          withdrawn_creative_ids: [],
+          withdrawn_creatives: 0,
+        },
+      ],
     ]);
     expectProblem(await hostRevoke(consent.token), 409, 'conflict');
   });

@@ -135,7 +135,7 @@ describe('network overview', () => {
       campaigns: { draft: 0, active: 0, paused: 0, completed: 0, archived: 0 },
       podcasts: { total: 0, opted_in: 0 },
       offers: { open: 0, accepted: 0, rejected: 0, expired: 0 },
-      creatives: { generating: 0, ready: 0, failed: 0 },
+      creatives: { awaiting_consent: 0, generating: 0, pending_approval: 0, approved: 0, changes_requested: 0, failed: 0 },
     });
     await adInventory(network.id);
     await adInventory(network.id, { campaignStatus: 'draft', optedIn: false });

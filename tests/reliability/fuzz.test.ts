@@ -33,6 +33,7 @@ import {
   creativeRow,
   deliveryRow,
   eventRow,
+  grantedConsentRow,
   invitationRow,
   membershipOf,
   offerRow,
@@ -679,19 +680,26 @@ async function makeFixtures(): Promise<void> {
     addToPool('podcastId', { ...n, podcastId: inv.podcast.id });
     const offer = await offerRow(networkId, inv);
     addToPool('offerId', { ...n, offerId: offer.id });
-    const decided = await offerRow(networkId, inv, { status: 'accepted', decidedAt: new Date() });
-    const status = (['ready', 'failed', 'generating'] as const)[i]!;
-    const creative = await creativeRow(networkId, decided, {
-      script: 'Sleep better tonight.',
-      voice: 'warm',
-      status,
-      ...(status === 'ready' ? { mimeType: 'audio/wav', durationMs: 1000, sizeBytes: 4000, readyAt: new Date() } : {}),
-    });
-    if (status === 'ready')
-      await database()
-        .insert(creativeAudio)
-        .values({ creativeId: creative.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
-    addToPool('creativeId', { ...n, creativeId: creative.id });
+    // The host's voice, granted on two of the podcasts; a creative of every state, those with audio made under it.
+    const consent = i < 2 ? (await grantedConsentRow(networkId, inv.podcast)).consent : null;
+    if (consent) addToPool('consentId', { ...n, consentId: consent.id });
+    const statuses = ([['pending_approval', 'approved'], ['failed', 'generating'], ['awaiting_consent']] as const)[i]!;
+    for (const status of statuses) {
+      const decided = await offerRow(networkId, inv, { status: 'accepted', decidedAt: new Date() });
+      const voiced = status === 'pending_approval' || status === 'approved';
+      const creative = await creativeRow(networkId, decided, {
+        script: 'Sleep better tonight.',
+        voice: 'warm',
+        status,
+        ...(status !== 'awaiting_consent' && consent ? { voiceConsentId: consent.id } : {}),
+        ...(voiced ? { mimeType: 'audio/wav', durationMs: 1000, sizeBytes: 4000, readyAt: new Date() } : {}),
+      });
+      if (voiced)
+        await database()
+          .insert(creativeAudio)
+          .values({ creativeId: creative.id, networkId, format: 'wav', bytes: Buffer.alloc(4000, 1) });
+      addToPool('creativeId', { ...n, creativeId: creative.id });
+    }
 
     const hook = await webhookRow(networkId, { url: 'https://93.184.215.14/hooks' });
     addToPool('webhookId', { ...n, webhookId: hook.id });

@@ -4,7 +4,7 @@ import { database } from '@/db/client';
 import { creatives, events, offers } from '@/db/schema';
 import { AppError } from '@/server/errors';
 import { acceptOffer } from '@/server/services/offers/decide-offer';
-import { adInventory, createNetworkRow, offerRow, useTestDatabase } from '@/tests/support/fixtures';
+import { adInventory, createNetworkRow, grantedConsentRow, offerRow, useTestDatabase } from '@/tests/support/fixtures';
 import { refusal } from './refusal';
 
 // The rules of accepting an offer, called on the service itself (no server, no HTTP):
@@ -12,11 +12,13 @@ import { refusal } from './refusal';
 
 useTestDatabase();
 
-async function openOffer(options: { expiresAt?: Date } = {}) {
+async function openOffer(options: { expiresAt?: Date; consent?: boolean } = {}) {
   const network = await createNetworkRow();
   const { campaign, podcast } = await adInventory(network.id, { script: 'Sleep better with Acme.', voice: 'deep' });
   const offer = await offerRow(network.id, { campaign, podcast }, { expiresAt: options.expiresAt ?? null });
-  return { network, campaign, podcast, offer };
+  // The host's voice consent, granted for every campaign, unless the test is about its absence.
+  const consent = options.consent === false ? null : (await grantedConsentRow(network.id, podcast)).consent;
+  return { network, campaign, podcast, offer, consent };
 }
 
 /** What acceptOffer left behind for this offer: the creative, the event and the synthesis job. */
@@ -37,7 +39,7 @@ async function sideEffects(db: Pick<ReturnType<typeof database>, 'select' | 'exe
 
 describe('acceptOffer', () => {
   it('accepts, makes the creative with the script and voice of that moment, records offer.accepted and enqueues synthesis — on the caller’s transaction', async () => {
-    const { network, campaign, offer } = await openOffer();
+    const { network, campaign, offer, consent } = await openOffer();
     const seen = await database().transaction(async (tx) => {
       const accepted = await acceptOffer({ tx, networkId: network.id, offerId: offer.id });
       expect(accepted).toMatchObject({ status: 'accepted', version: offer.version + 1 });
@@ -45,10 +47,27 @@ describe('acceptOffer', () => {
       return sideEffects(tx, offer.id);
     });
     expect(seen.creatives).toHaveLength(1);
-    expect(seen.creatives[0]).toMatchObject({ status: 'generating', script: 'Sleep better with Acme.', voice: 'deep', campaignId: campaign.id });
+    expect(seen.creatives[0]).toMatchObject({
+      status: 'generating',
+      voiceConsentId: consent!.id,
+      script: 'Sleep better with Acme.',
+      voice: 'deep',
+      campaignId: campaign.id,
+    });
     expect(seen.events).toHaveLength(1);
     expect(seen.events[0]!.data).toMatchObject({ offer_id: offer.id, creative_id: seen.creatives[0]!.id });
     expect(seen.jobs).toBe(1);
+  });
+
+  it('without the host’s consent, accepts all the same but the creative awaits consent: no synthesis job', async () => {
+    const { network, campaign, offer } = await openOffer({ consent: false });
+    const accepted = await database().transaction((tx) => acceptOffer({ tx, networkId: network.id, offerId: offer.id }));
+    expect(accepted).toMatchObject({ status: 'accepted', version: offer.version + 1 });
+    const seen = await sideEffects(database(), offer.id);
+    expect(seen.creatives).toHaveLength(1);
+    expect(seen.creatives[0]).toMatchObject({ id: accepted.creativeId, status: 'awaiting_consent', voiceConsentId: null, campaignId: campaign.id });
+    expect(seen.events).toHaveLength(1);
+    expect(seen.jobs).toBe(0);
   });
 
   it('leaves nothing behind when the caller’s transaction rolls back', async () => {

@@ -13,6 +13,9 @@ import { listEvents } from '@/server/services/events/list-events';
 import { fillWithSampleData } from '@/server/services/networks/sample-data';
 import { listOffers } from '@/server/services/offers/find-offers';
 import { listPodcasts } from '@/server/services/podcasts/find-podcasts';
+import { requestVoiceConsentInput } from '@/server/routers/voice-consents/request-voice-consent.types';
+import { listVoiceConsents } from '@/server/services/voice-consents/find-voice-consents';
+import { currentStatement } from '@/server/services/voice-consents/statement';
 import { createNetworkRow, useTestDatabase } from '@/tests/support/fixtures';
 
 // The sample data a new sandbox network is filled with, on the service itself: what the network's
@@ -29,13 +32,14 @@ async function contents(db: Queryable, networkId: string) {
     advertisers: await listAdvertisers(page),
     campaigns: await listCampaigns({ ...page, filter: {} }),
     podcasts: await listPodcasts(page),
+    voiceConsents: await listVoiceConsents({ ...page, filter: {} }),
     offers: await listOffers({ ...page, filter: {} }),
     creatives: await listCreatives({ ...page, filter: {} }),
     events: await listEvents({ ...page, filter: {} }),
   };
 }
 
-const nothing = { advertisers: [], campaigns: [], podcasts: [], offers: [], creatives: [], events: [] };
+const nothing = { advertisers: [], campaigns: [], podcasts: [], voiceConsents: [], offers: [], creatives: [], events: [] };
 
 const tally = (values: string[]) => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
 
@@ -44,11 +48,12 @@ describe('fillWithSampleData', () => {
     const network = await createNetworkRow();
     const summary = await fill(network.id);
     const held = await contents(database(), network.id);
-    expect(summary).toEqual({ advertisers: 3, campaigns: 4, podcasts: 5, offers: 8 });
+    expect(summary).toEqual({ advertisers: 3, campaigns: 4, podcasts: 5, consents: 3, offers: 8 });
     expect(summary).toEqual({
       advertisers: held.advertisers.length,
       campaigns: held.campaigns.length,
       podcasts: held.podcasts.length,
+      consents: held.voiceConsents.length,
       offers: held.offers.length,
     });
     const now = Date.now();
@@ -65,23 +70,77 @@ describe('fillWithSampleData', () => {
     expect(held.campaigns.filter((c) => c.competitiveSeparation)).toHaveLength(1);
   });
 
-  it('leaves offers open, accepted and rejected: the accepted one with its creative, the rejected one with its reason, each with its event', async () => {
+  it('has most hosts’ voice consent granted, as a host grants it: the statement recorded, each with its event', async () => {
     const network = await createNetworkRow();
     await fill(network.id);
     const held = await contents(database(), network.id);
-    expect(tally(held.offers.map((o) => o.status))).toEqual({ open: 6, accepted: 1, rejected: 1 });
+    const statement = currentStatement();
+    expect(held.voiceConsents).toHaveLength(3);
+    for (const consent of held.voiceConsents) {
+      expect(consent).toMatchObject({ status: 'granted', statementVersion: statement.version, statementSha256: statement.sha256 });
+      expect(consent.grantedAt).toBeInstanceOf(Date);
+      const podcast = held.podcasts.find((p) => p.id === consent.podcastId)!;
+      expect(podcast.optInStatus).toBe('opted_in');
+      expect(consent.hostName).toBe(podcast.hostName);
+      if (consent.expiresAt) expect(consent.expiresAt.getTime()).toBeGreaterThan(Date.now());
+    }
+    // Both scopes, one for a year: what a network sees in its consents.
+    expect(tally(held.voiceConsents.map((c) => c.scope))).toEqual({ all_campaigns: 2, advertisers: 1 });
+    const scoped = held.voiceConsents.find((c) => c.scope === 'advertisers')!;
+    for (const id of scoped.advertiserIds) expect(held.advertisers.map((a) => a.id)).toContain(id);
+    expect(held.voiceConsents.filter((c) => c.expiresAt)).toHaveLength(1);
+    // One opted-in host has not been asked yet.
+    const asked = new Set(held.voiceConsents.map((c) => c.podcastId));
+    expect(held.podcasts.filter((p) => p.optInStatus === 'opted_in' && !asked.has(p.id))).toHaveLength(1);
+
+    const granted = held.events.filter((e) => e.type === 'voice_consent.granted');
+    expect(granted.map((e) => (e.data as { consent_id: string }).consent_id).sort()).toEqual(held.voiceConsents.map((c) => c.id).sort());
+    for (const e of granted) expect(e.data).toMatchObject({ statement_version: statement.version, statement_sha256: statement.sha256 });
+  });
+
+  it('leaves offers open, accepted and rejected: each accepted one with its creative, made under its host’s consent or awaiting one; the rejected one with its reason; each with its event', async () => {
+    const network = await createNetworkRow();
+    // Read on the filling transaction: the creative being made is as the fill left it (the shared
+    // server's worker synthesizes it once this commits).
+    const { held, jobs } = await database().transaction(async (tx) => {
+      await fillWithSampleData({ tx, networkId: network.id });
+      const [queued] = await tx.execute<{ n: number }>(
+        sql`select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+             where t.identifier = 'synthesize-creative' and j.payload->>'networkId' = ${network.id}`,
+      );
+      return { held: await contents(tx, network.id), jobs: queued!.n };
+    });
+    expect(tally(held.offers.map((o) => o.status))).toEqual({ open: 5, accepted: 2, rejected: 1 });
     for (const open of held.offers.filter((o) => o.status === 'open')) expect(open.expiresAt!.getTime()).toBeGreaterThan(Date.now());
 
-    const accepted = held.offers.find((o) => o.status === 'accepted')!;
-    const creative = held.creatives.find((c) => c.offerId === accepted.id);
-    expect(creative?.id).toBe(accepted.creativeId);
-    expect(creative?.script).toBe(held.campaigns.find((c) => c.id === accepted.campaignId)!.script);
-    expect(creative?.voice).toBe(held.podcasts.find((p) => p.id === accepted.podcastId)!.voice);
+    const accepted = held.offers.filter((o) => o.status === 'accepted');
+    for (const offer of accepted) {
+      const creative = held.creatives.find((c) => c.offerId === offer.id);
+      expect(creative?.id).toBe(offer.creativeId);
+      expect(creative?.script).toBe(held.campaigns.find((c) => c.id === offer.campaignId)!.script);
+      expect(creative?.voice).toBe(held.podcasts.find((p) => p.id === offer.podcastId)!.voice);
+      const event = held.events.find((e) => e.type === 'offer.accepted' && (e.data as { offer_id: string }).offer_id === offer.id);
+      expect(event!.data).toMatchObject({ creative_id: creative!.id });
+    }
+    // Where the host granted their voice the creative is being made under that consent (its job
+    // queued); where the host was not asked yet it awaits one, and nothing is synthesized.
+    const consentOf = (podcastId: string) => held.voiceConsents.find((c) => c.podcastId === podcastId);
+    expect(held.creatives.map((c) => c.status).sort()).toEqual(['awaiting_consent', 'generating']);
+    const generating = held.creatives.find((c) => c.status === 'generating')!;
+    expect(generating.voiceConsentId).toBe(consentOf(generating.podcastId)!.id);
+    const awaiting = held.creatives.find((c) => c.status === 'awaiting_consent')!;
+    expect(awaiting.voiceConsentId).toBeNull();
+    expect(consentOf(awaiting.podcastId)).toBeUndefined();
+    expect(jobs).toBe(1);
+
     const rejected = held.offers.find((o) => o.status === 'rejected')!;
     expect(rejected.rejectReason).toMatch(/\w/);
-
-    expect(tally(held.events.map((e) => e.type))).toEqual({ 'optin.completed': 4, 'offer.accepted': 1, 'offer.rejected': 1 });
-    expect(held.events.find((e) => e.type === 'offer.accepted')!.data).toMatchObject({ offer_id: accepted.id, creative_id: creative!.id });
+    expect(tally(held.events.map((e) => e.type))).toEqual({
+      'optin.completed': 4,
+      'voice_consent.granted': 3,
+      'offer.accepted': 2,
+      'offer.rejected': 1,
+    });
     expect(held.events.find((e) => e.type === 'offer.rejected')!.data).toMatchObject({ offer_id: rejected.id, reason: rejected.rejectReason });
   });
 
@@ -95,11 +154,19 @@ describe('fillWithSampleData', () => {
     const ids = (rows: Array<{ id: string }>) => new Set(rows.map((r) => r.id));
     const [advertisers, campaigns, podcasts, offers] = [ids(held.advertisers), ids(held.campaigns), ids(held.podcasts), ids(held.offers)];
     for (const c of held.campaigns) expect(advertisers).toContain(c.advertiserId);
+    for (const v of held.voiceConsents) {
+      expect(podcasts).toContain(v.podcastId);
+      for (const a of v.advertiserIds) expect(advertisers).toContain(a);
+    }
     for (const o of held.offers) {
       expect(campaigns).toContain(o.campaignId);
       expect(podcasts).toContain(o.podcastId);
     }
-    for (const c of held.creatives) expect(offers).toContain(c.offerId);
+    const consents = ids(held.voiceConsents);
+    for (const c of held.creatives) {
+      expect(offers).toContain(c.offerId);
+      if (c.voiceConsentId) expect(consents).toContain(c.voiceConsentId);
+    }
   });
 
   it('runs on the caller’s transaction: when the caller rolls back, nothing of the sample remains, not even the synthesis job', async () => {
@@ -156,6 +223,16 @@ describe('fillWithSampleData', () => {
         rss_url: p.rssUrl ?? undefined,
         excluded_categories: p.excludedCategories,
         blocked_advertiser_ids: p.blockedAdvertiserIds,
+      });
+    for (const v of held.voiceConsents)
+      requestVoiceConsentInput.parse({
+        networkId,
+        podcastId: v.podcastId,
+        host_name: v.hostName,
+        host_email: v.hostEmail,
+        scope: v.scope,
+        advertiser_ids: v.scope === 'advertisers' ? v.advertiserIds : undefined,
+        expires_at: v.expiresAt?.toISOString(),
       });
     for (const o of held.offers) {
       const terms = { price_cents: o.priceCents ?? undefined, currency: o.currency ?? undefined, expires_at: o.expiresAt?.toISOString() };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 
 export interface ApiResponse<T = unknown> {
@@ -51,6 +52,39 @@ export async function adInventoryOverHttp(
   const podcast = await call<{ id: string }>('POST', `/networks/${n}/podcasts`, { name: 'Pod', host_name: 'Sam' });
   expect((await call('POST', `/networks/${n}/podcasts/${podcast.body.id}/opt-in`)).status).toBe(200);
   return { advertiserId: advertiser.body.id, campaignId: campaign.body.id, podcastId: podcast.body.id };
+}
+
+/**
+ * The podcast host's voice consent, asked and granted over HTTP as it happens for real
+ * (docs/voice-consent.md): the network asks for every campaign (`all_campaigns`) with `call`, and
+ * the host reads the statement through the link and grants it on that version. The link's token is
+ * in the request's answer under APP_ENV=test (once); a live deployment answers without it, so
+ * `tokenFromMail` reads it from the mail sent to the host. From then on the podcast's creatives are
+ * synthesized (server/services/creatives/consent-gate.ts), those awaiting a consent included.
+ * `baseUrl` is the service the host's link is of (the shared test server unless given).
+ */
+export async function grantVoiceConsentOverHttp(
+  call: <T>(method: string, path: string, body?: unknown) => Promise<ApiResponse<T>>,
+  n: string,
+  podcastId: string,
+  options: { baseUrl?: string; hostName?: string; tokenFromMail?: (hostEmail: string) => Promise<string> } = {},
+): Promise<{ consentId: string }> {
+  const hostEmail = `host-${randomUUID()}@example.test`;
+  const asked = await call<{ id: string; token?: string }>('POST', `/networks/${n}/podcasts/${podcastId}/voice-consents`, {
+    host_name: options.hostName ?? 'Sam',
+    host_email: hostEmail,
+    scope: 'all_campaigns',
+  });
+  expect(asked.status, asked.text).toBe(201);
+  const token = asked.body.token ?? (await options.tokenFromMail?.(hostEmail));
+  expect(token, 'the link token: in the answer under APP_ENV=test, else from the mail (tokenFromMail)').toMatch(/^vcl_/);
+  const asHost = <T>(method: string, path: string, body?: unknown) => api<T>(method, path, { token: token!, baseUrl: options.baseUrl, body });
+  const link = await asHost<{ statement: { version: number } }>('GET', '/voice-consents/current');
+  expect(link.status, link.text).toBe(200);
+  const granted = await asHost<{ status: string }>('POST', '/voice-consents/current/grant', { statement_version: link.body.statement.version });
+  expect(granted.status, granted.text).toBe(200);
+  expect(granted.body.status).toBe('granted');
+  return { consentId: asked.body.id };
 }
 
 /** Assert-friendly view of an error envelope: exactly the spec's four keys (plus optional errors). */

@@ -23,6 +23,7 @@ import type { Role } from '@/domain/roles';
 import { hashToken } from '@/server/auth/tokens';
 import { loadAppSecret } from '@/server/secrets';
 import { mintApiKey } from '@/server/services/keys/mint-api-key';
+import { currentStatement } from '@/server/services/voice-consents/statement';
 
 /** Open the run's database in this test file's process (for setup and for checks). */
 export async function openTestDatabase() {
@@ -291,4 +292,20 @@ export async function voiceConsentRow(networkId: string, podcast: { id: string }
     })
     .returning();
   return { consent: row!, token };
+}
+
+/**
+ * A consent the podcast's host has granted, on the current statement, for all campaigns unless
+ * `values` say otherwise: what a creative needs to be synthesized (consent-gate.ts) when a test
+ * calls acceptOffer directly. Over HTTP, `grantVoiceConsentOverHttp` (tests/support/api.ts).
+ */
+export async function grantedConsentRow(networkId: string, podcast: { id: string }, values: Partial<typeof voiceConsents.$inferInsert> = {}) {
+  const statement = currentStatement();
+  return voiceConsentRow(networkId, podcast, {
+    status: 'granted',
+    grantedAt: new Date(Date.now() - 1000), // before the transaction that asks for it, whatever the clocks
+    statementVersion: statement.version,
+    statementSha256: statement.sha256,
+    ...values,
+  });
 }

@@ -129,12 +129,17 @@ export async function fetchAudio(url: string, token: string, headers: Record<str
 }
 
 /**
- * Everything docs/ad-flow.md promises of a ready creative, checked on the bytes the API serves:
- * both renditions download, decode (independently), sit at −16 ± 1 LUFS with true peaks ≤ −1 dBTP
- * at 44.1 kHz, the MP3 at ≥ 128 kbit/s; and the numbers the resource reports agree with ours.
+ * Everything docs/ad-flow.md promises of a synthesized creative, checked on the bytes the API
+ * serves: both renditions download, decode (independently), sit at −16 ± 1 LUFS with true peaks
+ * ≤ −1 dBTP at 44.1 kHz, the MP3 at ≥ 128 kbit/s; and the numbers the resource reports agree with
+ * ours. Synthesis leaves a creative pending the host's approval (`status` says otherwise), whose
+ * audio only an administrator's `token` plays.
  */
-export async function expectMasteredCreative(creative: CreativeAudioFields, { baseUrl, token }: { baseUrl: string; token: string }) {
-  expect(creative).toMatchObject({ status: 'ready', mime_type: 'audio/mpeg', sample_rate: 44_100 });
+export async function expectMasteredCreative(
+  creative: CreativeAudioFields,
+  { baseUrl, token, status = 'pending_approval' }: { baseUrl: string; token: string; status?: 'pending_approval' | 'approved' },
+) {
+  expect(creative).toMatchObject({ status, mime_type: 'audio/mpeg', sample_rate: 44_100 });
   expect(creative.formats.map((f) => [f.format, f.mime_type])).toEqual([
     ['mp3', 'audio/mpeg'],
     ['wav', 'audio/wav'],

@@ -21,6 +21,7 @@ export function describeEvent(type: string, data: Record<string, unknown>, names
   const podcast = quoted((podcastId && names.podcasts.get(podcastId)) || id('name')) ?? 'a podcast';
   const offers = campaignId ? `offers?campaign=${encodeURIComponent(campaignId)}` : 'offers';
   const creatives = id('offer_id') ? `creatives?offer=${encodeURIComponent(id('offer_id')!)}` : 'creatives';
+  const consents = podcastId ? `podcasts/${encodeURIComponent(podcastId)}/voice-consent` : 'podcasts';
   switch (type) {
     case 'optin.completed':
       return { text: `${podcast.replace(/^a /, 'A ')} opted in to ads${id('host_name') ? ` (host ${id('host_name')})` : ''}`, section: 'podcasts' };
@@ -29,7 +30,24 @@ export function describeEvent(type: string, data: Record<string, unknown>, names
     case 'offer.rejected':
       return { text: `Offer of ${campaign} to ${podcast} rejected${id('reason') ? `: ${id('reason')}` : ''}`, section: offers };
     case 'creative.ready':
-      return { text: `Creative of ${campaign} on ${podcast} is ready to play`, section: creatives };
+      return { text: `Creative of ${campaign} on ${podcast} is made and waits for approval`, section: creatives };
+    case 'creative.approved':
+      return {
+        text: `Creative of ${campaign} on ${podcast} approved by ${id('reviewed_by') === 'host' ? 'the host' : 'an administrator'}`,
+        section: creatives,
+      };
+    case 'creative.changes_requested':
+      return {
+        text: `Changes requested to the creative of ${campaign} on ${podcast} by ${id('reviewed_by') === 'host' ? 'the host' : 'an administrator'}`,
+        section: creatives,
+      };
+    case 'voice_consent.granted':
+      return { text: `${id('host_name') ?? 'The host'} granted voice consent for ${podcast}`, section: consents };
+    case 'voice_consent.revoked':
+      return {
+        text: `Voice consent for ${podcast} ${id('previous_status') === 'pending' ? 'request withdrawn' : 'revoked'} by ${id('revoked_by') === 'host' ? 'the host' : 'an administrator'}`,
+        section: consents,
+      };
     case 'creative.failed':
       return { text: `Creative of ${campaign} on ${podcast} failed to generate`, section: creatives };
     case 'invitation.accepted':

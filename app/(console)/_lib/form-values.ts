@@ -34,3 +34,19 @@ export const editedOptional = <T>(value: T | null | undefined, typed: string | n
  */
 export const centsFromUnits = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (emptyNumber(value) ? undefined : typeof value === 'number' ? Math.round(value * 100) : value), schema);
+
+/**
+ * A list of short texts typed in one text box, an item a line (a campaign's talking points and
+ * required lines): lines trimmed, blank ones dropped. An empty box is an empty list.
+ */
+export const linesOf = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(/\r?\n/)
+            .map((line) => line.trim())
+            .filter((line) => line !== '')
+        : value,
+    schema,
+  );

@@ -10,6 +10,8 @@ const PLACES: Record<string, { kind: string; section: string; param?: string; ow
   crv: { kind: 'Creative', section: 'creatives', param: 'creative' },
   cmp: { kind: 'Campaign', section: 'campaigns', own: true },
   pod: { kind: 'Podcast', section: 'podcasts' },
+  // A consent's page is its podcast's (podcasts/{podcastId}/voice-consent), which the id alone does not name.
+  vcn: { kind: 'Voice consent', section: 'podcasts' },
   adv: { kind: 'Advertiser', section: 'advertisers' },
   key: { kind: 'API key', section: 'api-keys', param: 'key' },
   mem: { kind: 'Member', section: 'members', param: 'member' },

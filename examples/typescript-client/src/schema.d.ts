@@ -702,7 +702,7 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign
-         * @description `advertiser_id` must name an advertiser of this network that is not deleted (else 400 on `advertiser_id`). `status` is draft (default) or active. `ends_at` must be after `starts_at`; `currency` is required with `budget_cents`.
+         * @description `advertiser_id` must name an advertiser of this network that is not deleted (else 400 on `advertiser_id`). `status` is draft (default) or active. `ends_at` must be after `starts_at`; `currency` is required with `budget_cents`. The `script` must contain each of `required_lines` word for word (else 400 naming the line).
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -732,7 +732,7 @@ export interface paths {
         head?: never;
         /**
          * Update a campaign or change its status
-         * @description Optimistically locked (If-Match or `version`; stale → 409). A status change the state machine does not allow → 409; an archived campaign cannot be changed (409). The advertiser of a campaign cannot be changed.
+         * @description Optimistically locked (If-Match or `version`; stale → 409). A status change the state machine does not allow → 409; an archived campaign cannot be changed (409). The advertiser of a campaign cannot be changed. The script as it will be must contain each required line as they will be, word for word (else 400 naming the line); creatives made before keep their scripts.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1209,6 +1209,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/networks/{networkId}/offers/{offerId}/delivery-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report an offer’s delivery
+         * @description Impressions the host (or its ad server: Megaphone, Acast…) counted for an accepted offer, per UTC day and `source`: one report (`date`, `impressions`, `source`), or many (`reports`, or a `text/csv` body of rows date,impressions,source — a header line may come first). A later report for the same day and source replaces the earlier one; each day and source once per request. Days from the day before the offer was accepted to tomorrow (UTC). Read both counts with `GET …/delivery`; the counting rules are in docs/measurement.md.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Quota exceeded](/docs/errors/quota-exceeded) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["offerDelivery-report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/offers/{offerId}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an offer’s delivery, tracked and reported
+         * @description Per UTC day, both counts, labelled: `tracked` — what this service counted from the offer’s tracking URL, with the calls it did not count and why — and `reported` — what each source reported, and their sum. From the day the offer was accepted to today unless `from`/`to` say otherwise; at most 400 days. Read from daily rollups kept as hits arrive.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["offerDelivery-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/creatives": {
         parameters: {
             query?: never;
@@ -1218,7 +1262,7 @@ export interface paths {
         };
         /**
          * List creatives
-         * @description Filters `status`, `offer_id`, `campaign_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.
+         * @description Filters `status`, `offer_id`, `campaign_id`, `podcast_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id. Every revision is a creative of its own: `status=pending_approval` is the review queue.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
@@ -1259,14 +1303,80 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download the audio of a ready creative
-         * @description The audio bytes, mastered to −16 LUFS with true peak ≤ −1 dBTP, with their Content-Type and Content-Length: **MP3** (audio/mpeg, 44.1 kHz, 128 kbit/s CBR, mono; the default) or **WAV** (audio/wav, 44.1 kHz 16-bit PCM, mono). Choose with `?format=mp3|wav` or `Accept: audio/mpeg` / `audio/wav` (q-values honoured; `?format=` wins); an `Accept` that matches neither answers 406. Supports `Range: bytes=…` (206) for seeking, in either format. A creative that is not ready answers 409.
+         * Download the audio of an approved creative
+         * @description The audio bytes, mastered to −16 LUFS with true peak ≤ −1 dBTP, with their Content-Type and Content-Length: **MP3** (audio/mpeg, 44.1 kHz, 128 kbit/s CBR, mono; the default) or **WAV** (audio/wav, 44.1 kHz 16-bit PCM, mono). Choose with `?format=mp3|wav` or `Accept: audio/mpeg` / `audio/wav` (q-values honoured; `?format=` wins); an `Accept` that matches neither answers 406. Supports `Range: bytes=…` (206) for seeking, in either format. Served to any key of the network once the creative is **approved**, while a consent of the host still covers it; **pending_approval** audio only to administrator keys, who review it on the host’s behalf. Anything else answers 409.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [406 Not acceptable](/docs/errors/not-acceptable) · [409 Conflict](/docs/errors/conflict) · [416 Range not satisfiable](/docs/errors/range-not-satisfiable) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */
         get: operations["creatives-audio"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/creatives/{creativeId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every revision of a creative
+         * @description Every revision of the same offer’s creative — the one named, those before it and those after — revision 1 first, each with its `review` (who decided, when, the comment). One page: an offer has at most 20 revisions (`next_cursor` is always null).
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["creatives-revisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/creatives/{creativeId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a creative on the host’s behalf
+         * @description pending_approval → approved, recorded as the host’s review is, but `review.reviewed_by: administrator` and the key in the audit log. The audio is then offered for delivery (`audio_url`). Sends `creative.approved`. Any other state → 409 naming it: of two decisions racing on one revision (the host’s included), exactly one wins.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["creatives-approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/networks/{networkId}/creatives/{creativeId}/request-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request changes to a creative on the host’s behalf
+         * @description pending_approval → changes_requested, with the comment recorded (`review.reviewed_by: administrator`, the key in the audit log), and answers 201 with the **next revision**: a new creative of the same offer (`revision` n + 1, `previous_revision_id` this one) with the new `script` or the old one kept, generating under the host’s consent (or awaiting one); the offer’s `creative_id` points to it. Sends `creative.changes_requested`. A creative has at most 20 revisions (the 21st → 409). Any state but pending_approval → 409.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["creatives-requestChanges"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1306,11 +1416,99 @@ export interface paths {
         put?: never;
         /**
          * Hear the start of the script in a podcast’s voice
-         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409. Previews are admitted per network: a few at a time, a few more waiting; past that the answer is 429 with Retry-After, so one network’s previews never hold up another’s, nor the synthesis of creatives. It changes nothing, so it takes no Idempotency-Key (one sent is ignored): a retry makes the audio again.
+         * @description Synthesizes a short preview synchronously and answers with the audio bytes. When the voice service fails it answers 502 (upstream-unavailable); retry later. A script (or, without one, a name) with nothing speakable in it answers 409; so does a podcast whose host has not granted voice consent covering the campaign’s advertiser (`voice-consent-required`). Previews are admitted per network: a few at a time, a few more waiting; past that the answer is 429 with Retry-After, so one network’s previews never hold up another’s, nor the synthesis of creatives. It changes nothing, so it takes no Idempotency-Key (one sent is ignored): a retry makes the audio again.
          *
-         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal) · [502 Upstream unavailable](/docs/errors/upstream-unavailable).
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [409 Voice consent required](/docs/errors/voice-consent-required) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal) · [502 Upstream unavailable](/docs/errors/upstream-unavailable).
          */
         post: operations["creatives-previewCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/creative-reviews/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the creative revision a review link is for
+         * @description With the link’s token as the bearer (`Authorization: Bearer crl_…`), what the host’s review page shows: the revision (script, length, the decision on it), the campaign’s talking points and required lines, who made it, and the revisions before it. No API key: the token opens this one revision until the link’s end (14 days) or until a later revision replaces it; any other bearer, or none, answers 404. A decided revision still reads.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["creativeReviews-current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/creative-reviews/current/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listen to the revision a review link is for
+         * @description The link’s token as the bearer. The revision’s MP3 (audio/mpeg), while it is pending approval or approved; supports `Range: bytes=…` (206). Any other state → 409.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [406 Not acceptable](/docs/errors/not-acceptable) · [409 Conflict](/docs/errors/conflict) · [416 Range not satisfiable](/docs/errors/range-not-satisfiable) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["creativeReviews-audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/creative-reviews/current/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the revision (the host, from the review link)
+         * @description The link’s token as the bearer. pending_approval → approved (`reviewed_by: host`): the audio is then offered for delivery. Sends `creative.approved`; answers with the review. Any other state → 409: of two decisions racing on one revision (an administrator’s included) exactly one wins.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["creativeReviews-approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/creative-reviews/current/request-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request changes to the revision (the host, from the review link)
+         * @description The link’s token as the bearer. pending_approval → changes_requested with the `comment` (`reviewed_by: host`); the next revision is made with the new `script` or the old one kept, and the host is emailed its own review link when its audio is ready. This link is then superseded: it answers 404 from now on. Sends `creative.changes_requested`; answers with the review. A script lacking one of the campaign’s required lines → 400 naming it; any state but pending_approval → 409.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        post: operations["creativeReviews-requestChanges"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1836,9 +2034,9 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "voice_consent.granted" | "voice_consent.revoked";
+        EventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked";
         /** @enum {string} */
-        AuditTargetType: "api_key" | "member" | "invitation" | "service_account" | "webhook" | "network" | "voice_consent";
+        AuditTargetType: "api_key" | "member" | "invitation" | "service_account" | "webhook" | "network" | "voice_consent" | "creative";
         /**
          * @description draft → active | archived; active → paused | completed | archived; paused → active | completed | archived; completed → archived; archived is final.
          * @enum {string}
@@ -1869,8 +2067,27 @@ export interface components {
          * @enum {string}
          */
         VoiceConsentScope: "all_campaigns" | "advertisers";
+        DeliveryReportInput: {
+            /** @example 2026-11-28 */
+            date: string;
+            /**
+             * @description Impressions the source counted for the offer on that day.
+             * @example 1250
+             */
+            impressions: number;
+            /**
+             * @description Who counted: the host’s ad server or export (`megaphone`, `acast`, `host-export`).
+             * @example megaphone
+             */
+            source: string;
+        };
+        /**
+         * @description awaiting_consent (no consent of the host covers it yet) → generating → pending_approval → approved | changes_requested (revision n + 1 replaces it); failed (retry: → generating). A consent revoked or ended sends generating, pending_approval and approved back to awaiting_consent, its audio deleted. Only approved audio is offered for delivery.
+         * @enum {string}
+         */
+        CreativeStatus: "awaiting_consent" | "generating" | "pending_approval" | "approved" | "changes_requested" | "failed";
         /** @enum {string} */
-        WebhookEventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "voice_consent.granted" | "voice_consent.revoked";
+        WebhookEventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked";
         /**
          * @description active ↔ disabled; a disabled subscription receives nothing.
          * @enum {string}
@@ -1966,8 +2183,11 @@ export interface components {
             };
             /** @description Creatives by status. */
             creatives: {
+                awaiting_consent: number;
                 generating: number;
-                ready: number;
+                pending_approval: number;
+                approved: number;
+                changes_requested: number;
                 failed: number;
             };
         };
@@ -2411,6 +2631,10 @@ export interface components {
             advertiser_id: string;
             name: string;
             script: string;
+            /** @description Shown to the host when they review a creative; not read verbatim. */
+            talking_points: string[];
+            /** @description Lines every script (the campaign’s, every revision’s) contains word for word. */
+            required_lines: string[];
             status: components["schemas"]["CampaignStatus"];
             starts_at: string | null;
             ends_at: string | null;
@@ -2750,6 +2974,11 @@ export interface components {
             /** @description Set when accepted: the creative being generated. */
             creative_id: string | null;
             decided_at: string | null;
+            /**
+             * @description Set when accepted: what the host’s ad server calls (GET or HEAD) each time it serves the ad, replacing `{episode_id}`, `{timestamp}` and `{request_id}` with its own macros (a placeholder left as it is reads as absent). No key is needed and it reveals nothing about the network; hits are counted by the rules of docs/measurement.md.
+             * @example https://ads.example.com/t/trk_3f9a1c0b7d2e4a6f8b1c3d5e7f9a0b2c?episode={episode_id}&ts={timestamp}&rid={request_id}
+             */
+            tracking_url: string | null;
             /** @example 1 */
             version: number;
             /**
@@ -2836,6 +3065,90 @@ export interface components {
                 message: string;
             }[];
         };
+        DeliveryReportsRecorded: {
+            offer_id: string;
+            /** @description The reports this request made or replaced, by date and source. */
+            reports: components["schemas"]["DeliveryReport"][];
+        };
+        DeliveryReport: {
+            /** @example 2026-11-28 */
+            date: string;
+            /**
+             * @description Who counted: the host’s ad server or export (`megaphone`, `acast`, `host-export`).
+             * @example megaphone
+             */
+            source: string;
+            /**
+             * @description Impressions the source counted for the offer on that day.
+             * @example 1250
+             */
+            impressions: number;
+            /**
+             * Format: date-time
+             * @description When the report in force for this day and source was sent.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            reported_at: string;
+        };
+        OfferDelivery: {
+            /** @example off_01jd8x6v2c9q7r5t3w1y0zabcd */
+            offer_id: string;
+            /** @example 2026-11-28 */
+            from: string;
+            /** @example 2026-11-28 */
+            to: string;
+            totals: {
+                /** @description Counted by this service from its tracking URL, by the rules of docs/measurement.md. */
+                tracked_impressions: number;
+                /** @description Reported by the host (or its ad server), per day and source; a later report for a day and source replaces the earlier one. Null when no day was reported. */
+                reported_impressions: number | null;
+            };
+            /** @description Every UTC day from `from` to `to`, oldest first, with both counts. */
+            days: components["schemas"]["OfferDeliveryDay"][];
+        };
+        OfferDeliveryDay: {
+            /** @example 2026-11-28 */
+            date: string;
+            tracked: components["schemas"]["TrackedDelivery"];
+            reported: components["schemas"]["ReportedDelivery"];
+        };
+        /** @description Counted by this service from its tracking URL, by the rules of docs/measurement.md. */
+        TrackedDelivery: {
+            /** @description Impressions by the counting rules of docs/measurement.md. */
+            impressions: number;
+            /** @description Every call of the tracking URL that day, counted or not. */
+            hits: number;
+            /** @description Calls from known bots and crawlers (not counted). */
+            bots: number;
+            /** @description Repeats of an impression within 24 hours (not counted). */
+            duplicates: number;
+            /** @description Calls from a source flagged for abnormally many hits that day (not counted). */
+            abnormal: number;
+        };
+        /** @description Reported by the host (or its ad server), per day and source; a later report for a day and source replaces the earlier one. */
+        ReportedDelivery: {
+            /** @description The sum over sources; null when no source reported the day. */
+            impressions: number | null;
+            /** @description Each source’s report in force, by source name. */
+            sources: {
+                /**
+                 * @description Who counted: the host’s ad server or export (`megaphone`, `acast`, `host-export`).
+                 * @example megaphone
+                 */
+                source: string;
+                /**
+                 * @description Impressions the source counted for the offer on that day.
+                 * @example 1250
+                 */
+                impressions: number;
+                /**
+                 * Format: date-time
+                 * @description When the report in force for this day and source was sent.
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                reported_at: string;
+            }[];
+        };
         CreativeList: {
             items: components["schemas"]["Creative"][];
             next_cursor: string | null;
@@ -2851,14 +3164,22 @@ export interface components {
             campaign_id: string;
             /** @example pod_01jd8x6v2c9q7r5t3w1y0zabcd */
             podcast_id: string;
-            /**
-             * @description generating → ready | failed (retry: failed → generating)
-             * @enum {string}
-             */
-            status: "generating" | "ready" | "failed";
+            status: components["schemas"]["CreativeStatus"];
+            /** @description Which revision of the offer’s creative: 1 at acceptance, n + 1 for each request for changes. */
+            revision: number;
+            /** @description The revision this one replaces; null for revision 1. */
+            previous_revision_id: string | null;
             /** @description What the host voice reads. */
             script: string;
             voice: string;
+            /** @description Always true: the host’s voice is synthesized, under their consent. */
+            synthetic_voice: boolean;
+            /** @description The host’s voice consent it is (being) synthesized under; null while awaiting one. */
+            voice_consent_id: string | null;
+            /** @description The decision on this revision; null while nobody has decided. */
+            review: components["schemas"]["CreativeReview"] | null;
+            /** @description Until when the host’s emailed review link opens this revision (made when it reaches pending_approval); null when it has none. */
+            review_link_expires_at: string | null;
             /** @description Of the default rendition (audio/mpeg). */
             mime_type: string | null;
             duration_ms: number | null;
@@ -2870,12 +3191,13 @@ export interface components {
             loudness_lufs: number | null;
             /** @description Maximum true peak of the default rendition as delivered: ≤ −1 dBTP. Null for audio made before mastering. */
             true_peak_dbtp: number | null;
-            /** @description The renditions the audio can be downloaded in, default (MP3) first; empty until ready. */
+            /** @description The renditions the audio can be downloaded in, default (MP3) first, while the creative holds audio (pending_approval: administrator keys only; approved); empty otherwise. */
             formats: components["schemas"]["CreativeFormat"][];
-            /** @description Where to GET the audio once ready (same Authorization): MP3 by default; `Accept` or `?format=` picks another rendition. */
+            /** @description Where to GET the audio once approved (same Authorization): MP3 by default; `Accept` or `?format=` picks another rendition. Null in every other state. */
             audio_url: string | null;
             failure_reason: string | null;
             attempts: number;
+            /** @description When its audio was synthesized (it then awaits approval). */
             ready_at: string | null;
             /** @example 1 */
             version: number;
@@ -2890,6 +3212,21 @@ export interface components {
              */
             updated_at: string;
         };
+        CreativeReview: {
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            reviewed_at: string;
+            reviewed_by: components["schemas"]["CreativeReviewer"];
+            /** @description What should change (a request for changes); null for an approval. */
+            comment: string | null;
+        };
+        /**
+         * @description host: from the emailed review link; administrator: an administrator, on the host’s behalf.
+         * @enum {string}
+         */
+        CreativeReviewer: "host" | "administrator";
         CreativeFormat: {
             /** @enum {string} */
             format: "mp3" | "wav";
@@ -2901,6 +3238,55 @@ export interface components {
             true_peak_dbtp: number | null;
             /** @description GET this URL (same Authorization) for this rendition. */
             audio_url: string;
+        };
+        CreativeRevisionList: {
+            items: components["schemas"]["Creative"][];
+            next_cursor: string | null;
+        };
+        CreativeReviewLinkView: {
+            /** @description The revision this link is for. GET …/current/audio plays it while it is pending_approval or approved. */
+            creative: {
+                /** @example crv_01jd8x6v2c9q7r5t3w1y0zabcd */
+                id: string;
+                revision: number;
+                status: components["schemas"]["CreativeStatus"];
+                /** @description What the host’s synthesized voice reads in this revision. */
+                script: string;
+                duration_ms: number | null;
+                /** @description The decision on this revision; null while nobody has decided. */
+                review: components["schemas"]["CreativeReview"] | null;
+            };
+            campaign: {
+                name: string;
+                advertiser_name: string;
+                /** @description What the advertiser wants said, in the host’s words. */
+                talking_points: string[];
+                /** @description Lines every script must contain word for word. */
+                required_lines: string[];
+            };
+            podcast_name: string;
+            /** @description The host whose voice was synthesized (as their consent names them). */
+            host_name: string;
+            /** @description Who made the ad. */
+            network_name: string;
+            /**
+             * Format: date-time
+             * @description Until when this link works (after that it answers 404).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            link_expires_at: string;
+            /** @description Every revision up to this one, revision 1 first, with who decided what and when. */
+            revisions: {
+                revision: number;
+                status: components["schemas"]["CreativeStatus"];
+                script: string;
+                review: components["schemas"]["CreativeReview"] | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
         };
         WebhookList: {
             items: components["schemas"]["WebhookListItem"][];
@@ -3145,7 +3531,7 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "voice_consent" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
+            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "voice_consent" | "creative_review" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @example rae@example.com */
             to: string;
             subject: string;
@@ -3170,7 +3556,7 @@ export interface components {
             /** @example eml_01jd8x6v2c9q7r5t3w1y0zabcd */
             id: string;
             /** @enum {string} */
-            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "voice_consent" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
+            kind: "invitation" | "sign_in" | "passkey_added" | "address_proven" | "voice_consent" | "creative_review" | "webhook_disabled" | "key_expiring" | "creative_failed" | "invitation_accepted";
             /** @example rae@example.com */
             to: string;
             subject: string;
@@ -9959,6 +10345,16 @@ export interface operations {
                      */
                     script?: string;
                     /**
+                     * @description What the advertiser wants said, shown to the host when they review a creative: at most 20, each 1–500 characters. Not read verbatim.
+                     * @default []
+                     */
+                    talking_points?: string[];
+                    /**
+                     * @description Lines every script must contain word for word (legal lines, disclosures, a promo code): at most 10, each 1–500 characters. Whitespace runs count as one space; case, punctuation and order are kept. The campaign’s script and every revision’s script must contain each, else 400 naming the line.
+                     * @default []
+                     */
+                    required_lines?: string[];
+                    /**
                      * @description draft (default) or active.
                      * @default draft
                      * @enum {string}
@@ -10329,6 +10725,10 @@ export interface operations {
                     name?: string;
                     /** @description The ad copy the host voice reads (at most 2000 characters). */
                     script?: string;
+                    /** @description Replaces the list ([] clears it). */
+                    talking_points?: string[];
+                    /** @description Replaces the list ([] clears it); the script must contain each line. */
+                    required_lines?: string[];
                     /** @description A transition the state machine allows; any other → 409. */
                     status?: components["schemas"]["CampaignStatus"];
                     /** @description null clears it. */
@@ -15100,14 +15500,378 @@ export interface operations {
             };
         };
     };
+    "offerDelivery-report": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Offer id (off_…). */
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description One report: the UTC day (with `impressions` and `source`).
+                     * @example 2026-11-28
+                     */
+                    date?: string;
+                    /**
+                     * @description Impressions the source counted for the offer on that day.
+                     * @example 1250
+                     */
+                    impressions?: number;
+                    /**
+                     * @description Who counted: the host’s ad server or export (`megaphone`, `acast`, `host-export`).
+                     * @example megaphone
+                     */
+                    source?: string;
+                    /** @description Many days at once (instead of `date`, `impressions`, `source`), at most 1000. A `text/csv` body is this list: a row per report, columns date, impressions, source (a header line naming them may come first). */
+                    reports?: components["schemas"]["DeliveryReportInput"][];
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryReportsRecorded"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No offer with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: The offer is not accepted: delivery is reported for accepted offers only. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it.
+             *
+             *     Quota exceeded: The offer’s reports would come from more than 10 sources.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "offerDelivery-get": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Offer id (off_…). */
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferDelivery"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No offer with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "creatives-list": {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
-                status?: "generating" | "ready" | "failed";
+                status?: components["schemas"]["CreativeStatus"];
                 offer_id?: string;
                 campaign_id?: string;
+                podcast_id?: string;
                 since?: string;
                 until?: string;
             };
@@ -15503,7 +16267,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The creative is not ready (generating or failed). */
+            /** @description Conflict: The creative is not approved (awaiting consent, generating, changes requested or failed), or it is pending approval and the key is not an administrator’s, or no consent of the host covers it any more. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15531,6 +16295,562 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/range-not-satisfiable",
                      *       "title": "Range not satisfiable",
                      *       "status": 416,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creatives-revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Creative id (crv_…). */
+                creativeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreativeRevisionList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No creative with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creatives-approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Creative id (crv_…). */
+                creativeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Creative"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No creative with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The revision is not pending approval (also when another decision on it won while this ran): the detail names its state. Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creatives-requestChanges": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+                /** @description Creative id (crv_…). */
+                creativeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What should change (1–2000 characters); kept with the review. */
+                    comment: string;
+                    /** @description The next revision’s script (1–5000 characters); left out, the script is kept. It must contain each of the campaign’s `required_lines` word for word (whitespace runs count as one space; case kept), else 400 naming the line. */
+                    script?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Creative"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. Or: The script (the new one, or the one kept) lacks one of the campaign’s required lines: the detail names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: No creative with this id in the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The revision is not pending approval (also when another decision on it won while this ran), or it is the last revision a creative may have (20). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -15884,20 +17204,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: The script (or, without one, the name) has nothing speakable, or the voice service rejected it: edit it; retrying will not help. */
+            /**
+             * @description Conflict: The script (or, without one, the name) has nothing speakable, or the voice service rejected it: edit it; retrying will not help.
+             *
+             *     Voice consent required: No granted consent of the podcast’s host covers the campaign’s advertiser: nothing is synthesized in their voice without it.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://ads.example.com/docs/errors/conflict",
-                     *       "title": "Conflict",
-                     *       "status": 409,
-                     *       "detail": "What went wrong with this request, in a sentence."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -15982,6 +17298,607 @@ export interface operations {
                      *       "type": "https://ads.example.com/docs/errors/upstream-unavailable",
                      *       "title": "Upstream unavailable",
                      *       "status": 502,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creativeReviews-current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreativeReviewLinkView"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The review link’s token is missing, malformed or unknown, or the link has expired or been superseded by a later revision (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creativeReviews-audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Partial content (a Range request) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The revision’s audio is gone (withdrawn while this ran). Or: The review link’s token is missing, malformed or unknown, or the link has expired or been superseded by a later revision (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not acceptable: The revision has no MP3 rendition. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-acceptable",
+                     *       "title": "Not acceptable",
+                     *       "status": 406,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The revision is neither pending approval nor approved: it holds no audio. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Range not satisfiable: The Range lies outside the audio. */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/range-not-satisfiable",
+                     *       "title": "Range not satisfiable",
+                     *       "status": 416,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creativeReviews-approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreativeReview"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The link ended while this ran (withdrawn with the consent, or past its end). Or: The review link’s token is missing, malformed or unknown, or the link has expired or been superseded by a later revision (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The revision is not pending approval (decided already — also by a decision racing this one — or withdrawn). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "creativeReviews-requestChanges": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical operation (e.g. a UUID). A retry with the same key replays the first response with `Idempotent-Replayed: true`; remembered 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What should change (1–2000 characters); kept with the review. */
+                    comment: string;
+                    /** @description The next revision’s script (1–5000 characters); left out, the script is kept. It must contain each of the campaign’s `required_lines` word for word (whitespace runs count as one space; case kept), else 400 naming the line. */
+                    script?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreativeReview"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. Or: The script (the new one, or the one kept) lacks one of the campaign’s required lines: the detail names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: The link ended while this ran (withdrawn with the consent, or past its end). Or: The review link’s token is missing, malformed or unknown, or the link has expired or been superseded by a later revision (counts against the failed-authentication limit). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: The revision is not pending approval (decided already — also by a decision racing this one — or withdrawn), or it is the last revision a creative may have (20). Or: A request with the same Idempotency-Key is still running. Or: the write clashed with a concurrent change (a deadlock in the database) and was rolled back; retry it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large: The body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type: The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Idempotency key reused: The Idempotency-Key was used for a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/idempotency-key-reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The token spent its rate limit, or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
                      *       "detail": "What went wrong with this request, in a sentence."
                      *     }
                      */
@@ -17898,7 +19815,7 @@ export interface operations {
                      * @description Which type’s example envelope to send (see GET /event-types).
                      * @enum {string}
                      */
-                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "voice_consent.granted" | "voice_consent.revoked";
+                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked";
                 };
             };
         };

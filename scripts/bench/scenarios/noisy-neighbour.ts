@@ -13,8 +13,9 @@
  * What is measured of B, in each phase (BENCH_NOISY_SECONDS, 10 s, after 1 s of the attack alone; in
  * BENCH_NOISY_ROUNDS (3) rounds, each B alone and then attacked, their samples pooled):
  * `GET /v1/me` at BENCH_NOISY_ME_RATE (100) requests/s, open loop (p50, p99); previews one after
- * another (median, max); one offer accepted → its creative ready (polled every 100 ms); and that
- * accept's `offer.accepted` delivery: answer of the accept → receipt at B's endpoint.
+ * another (median, max); one offer accepted → its creative synthesized, `pending_approval` (polled
+ * every 100 ms; the host of each network's podcast granted their voice first); and that accept's
+ * `offer.accepted` delivery: answer of the accept → receipt at B's endpoint.
  * Targets while A attacks: /v1/me p99 ≤ 2 × B alone just before the attack, preview < 3 s, creative ready < alone + 5 s,
  * delivery < 2 s.
  *
@@ -40,7 +41,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { api, call, type Api } from '@/scripts/bench/api';
+import { api, call, grantVoiceConsent, type Api } from '@/scripts/bench/api';
 import { fmtInt, log, verdict } from '@/scripts/bench/format';
 import { loadAverage } from '@/scripts/bench/proc';
 import { startFakeVendor } from '@/scripts/bench/creative-overhead';
@@ -201,6 +202,8 @@ async function adNetwork(su: Api, name: string): Promise<AdNetwork> {
   });
   const podcast = await api<{ id: string }>(su, 'POST', `/networks/${id}/podcasts`, { name: 'Night shift', host_name: 'Sam' });
   await api(su, 'POST', `/networks/${id}/podcasts/${podcast.id}/opt-in`);
+  // The host's voice for every campaign: an accepted offer's creative is synthesized at once.
+  await grantVoiceConsent(su, id, podcast.id);
   return { id, campaignId: campaign.id, podcastId: podcast.id };
 }
 
@@ -283,7 +286,7 @@ async function measurePreviews(b: Api, net: AdNetwork, until: number) {
   return { times, statuses };
 }
 
-/** Accept a new offer of B: ms until its creative is ready, and until its offer.accepted reached B's endpoint. */
+/** Accept a new offer of B: ms until its creative is ready (synthesized: pending approval), and until its offer.accepted reached B's endpoint. */
 async function measureAccept(b: Api, net: AdNetwork, receiver: Receiver, timeoutMs: number) {
   const offer = await api<{ id: string }>(b, 'POST', `/networks/${net.id}/offers`, { campaign_id: net.campaignId, podcast_id: net.podcastId });
   const started = performance.now();
@@ -293,7 +296,7 @@ async function measureAccept(b: Api, net: AdNetwork, receiver: Receiver, timeout
   while (performance.now() - started < timeoutMs) {
     const creative = await api<{ status: string }>(b, 'GET', `/networks/${net.id}/creatives/${accepted.creative_id}`);
     if (creative.status !== 'generating') {
-      if (creative.status === 'ready') creativeMs = performance.now() - started;
+      if (creative.status === 'pending_approval') creativeMs = performance.now() - started;
       break;
     }
     await sleep(100);

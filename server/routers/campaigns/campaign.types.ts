@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAMPAIGN_LINE_MAX_LENGTH, MAX_REQUIRED_LINES, MAX_TALKING_POINTS } from '@/domain/creative-review';
 import { CAMPAIGN_STATUSES } from '@/domain/statuses';
 import type { CampaignRow } from '@/server/services/campaigns/find-campaigns';
 import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
@@ -23,6 +24,33 @@ export const scriptField = z
   .string({ error: 'script must be a string.' })
   .check(maxCharacters(SCRIPT_MAX_LENGTH, `script must be at most ${SCRIPT_MAX_LENGTH} characters.`))
   .meta({ description: `The ad copy the host voice reads (at most ${SCRIPT_MAX_LENGTH} characters).` });
+
+/** One talking point or required line: 1–500 characters, trimmed. */
+const campaignLine = (field: string) =>
+  z
+    .string({ error: `${field} must list strings.` })
+    .trim()
+    .min(1, `${field} must not hold a blank line.`)
+    .check(maxCharacters(CAMPAIGN_LINE_MAX_LENGTH, `each of ${field} must be at most ${CAMPAIGN_LINE_MAX_LENGTH} characters.`));
+
+export const talkingPointsField = z
+  .array(campaignLine('talking_points'), { error: 'talking_points must be an array of strings.' })
+  .max(MAX_TALKING_POINTS, `talking_points may hold at most ${MAX_TALKING_POINTS} points.`)
+  .meta({
+    description:
+      `What the advertiser wants said, shown to the host when they review a creative: at most ${MAX_TALKING_POINTS}, each ` +
+      `1–${CAMPAIGN_LINE_MAX_LENGTH} characters. Not read verbatim.`,
+  });
+
+export const requiredLinesField = z
+  .array(campaignLine('required_lines'), { error: 'required_lines must be an array of strings.' })
+  .max(MAX_REQUIRED_LINES, `required_lines may hold at most ${MAX_REQUIRED_LINES} lines.`)
+  .meta({
+    description:
+      `Lines every script must contain word for word (legal lines, disclosures, a promo code): at most ${MAX_REQUIRED_LINES}, each ` +
+      `1–${CAMPAIGN_LINE_MAX_LENGTH} characters. Whitespace runs count as one space; case, punctuation and order are kept. The ` +
+      'campaign’s script and every revision’s script must contain each, else 400 naming the line.',
+  });
 
 export const dateTimeField = (field: string) =>
   z.iso.datetime({ offset: true, error: `${field} must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z.` });
@@ -57,6 +85,8 @@ export const campaignSchema = z
     advertiser_id: idField('adv'),
     name: z.string(),
     script: z.string(),
+    talking_points: z.array(z.string()).meta({ description: 'Shown to the host when they review a creative; not read verbatim.' }),
+    required_lines: z.array(z.string()).meta({ description: 'Lines every script (the campaign’s, every revision’s) contains word for word.' }),
     status: campaignStatusSchema,
     starts_at: timestamp.nullable(),
     ends_at: timestamp.nullable(),
@@ -76,6 +106,8 @@ export function presentCampaign(row: CampaignRow): Campaign {
     advertiser_id: row.advertiserId,
     name: row.name,
     script: row.script,
+    talking_points: row.talkingPoints,
+    required_lines: row.requiredLines,
     status: row.status,
     starts_at: isoOrNull(row.startsAt),
     ends_at: isoOrNull(row.endsAt),

@@ -12,7 +12,8 @@ export const createCampaignRoute = networkProcedure('administrator')
       summary: 'Create a campaign',
       description:
         '`advertiser_id` must name an advertiser of this network that is not deleted (else 400 on `advertiser_id`). ' +
-        '`status` is draft (default) or active. `ends_at` must be after `starts_at`; `currency` is required with `budget_cents`.',
+        '`status` is draft (default) or active. `ends_at` must be after `starts_at`; `currency` is required with `budget_cents`. ' +
+        'The `script` must contain each of `required_lines` word for word (else 400 naming the line).',
       protect: true,
       successDescription: 'Created',
     },
@@ -27,6 +28,8 @@ export const createCampaignRoute = networkProcedure('administrator')
         advertiserId: input.advertiser_id,
         name: input.name,
         script: input.script,
+        talkingPoints: input.talking_points,
+        requiredLines: input.required_lines,
         status: input.status,
         startsAt: input.starts_at ? new Date(input.starts_at) : null,
         endsAt: input.ends_at ? new Date(input.ends_at) : null,

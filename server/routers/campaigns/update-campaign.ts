@@ -18,7 +18,8 @@ export const updateCampaignRoute = networkProcedure('administrator')
       summary: 'Update a campaign or change its status',
       description:
         'Optimistically locked (If-Match or `version`; stale → 409). A status change the state machine does not allow → 409; ' +
-        'an archived campaign cannot be changed (409). The advertiser of a campaign cannot be changed.',
+        'an archived campaign cannot be changed (409). The advertiser of a campaign cannot be changed. The script as it will be must contain ' +
+        'each required line as they will be, word for word (else 400 naming the line); creatives made before keep their scripts.',
       protect: true,
     },
   })
@@ -29,6 +30,8 @@ export const updateCampaignRoute = networkProcedure('administrator')
     const changes = sentFields<CampaignChanges>({
       name: input.name,
       script: input.script,
+      talkingPoints: input.talking_points,
+      requiredLines: input.required_lines,
       status: input.status,
       startsAt: dateOrNull(input.starts_at),
       endsAt: dateOrNull(input.ends_at),

@@ -13,7 +13,8 @@ export const listCreativesRoute = networkProcedure('read_only')
       tags: ['creatives'],
       summary: 'List creatives',
       description:
-        'Filters `status`, `offer_id`, `campaign_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. Ordered by id.',
+        'Filters `status`, `offer_id`, `campaign_id`, `podcast_id` and the creation time (`since`, `until`, inclusive) combine with the cursor. ' +
+        'Ordered by id. Every revision is a creative of its own: `status=pending_approval` is the review queue.',
       protect: true,
     },
   })
@@ -23,12 +24,12 @@ export const listCreativesRoute = networkProcedure('read_only')
     const created = timeWindow(input);
     return paginate(
       input,
-      `creatives:${input.networkId}:${input.status ?? ''}:${input.offer_id ?? ''}:${input.campaign_id ?? ''}:${created.scope}`,
+      `creatives:${input.networkId}:${input.status ?? ''}:${input.offer_id ?? ''}:${input.campaign_id ?? ''}:${input.podcast_id ?? ''}:${created.scope}`,
       (after, take) =>
         listCreatives({
           db: ctx.db,
           networkId: input.networkId,
-          filter: { status: input.status, offerId: input.offer_id, campaignId: input.campaign_id },
+          filter: { status: input.status, offerId: input.offer_id, campaignId: input.campaign_id, podcastId: input.podcast_id },
           afterId: after,
           take,
           created,

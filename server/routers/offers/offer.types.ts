@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OFFER_STATUSES } from '@/domain/statuses';
 import { offerStatus } from '@/server/services/offers/offer-status';
+import { trackingUrl } from '@/server/services/tracking/tracking-url';
 import type { OfferRow } from '@/server/services/offers/find-offers';
 import { idField, isoOrNull, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
 import { placementSchema, pricingModelSchema } from '@/server/routers/flights/flight.types';
@@ -51,6 +52,11 @@ export const offerSchema = z
     reject_reason: z.string().nullable(),
     creative_id: z.string().nullable().meta({ description: 'Set when accepted: the creative being generated.' }),
     decided_at: timestamp.nullable(),
+    tracking_url: z.string().nullable().meta({
+      description:
+        'Set when accepted: what the host’s ad server calls (GET or HEAD) each time it serves the ad, replacing `{episode_id}`, `{timestamp}` and `{request_id}` with its own macros (a placeholder left as it is reads as absent). No key is needed and it reveals nothing about the network; hits are counted by the rules of docs/measurement.md.',
+      example: 'https://ads.example.com/t/trk_3f9a1c0b7d2e4a6f8b1c3d5e7f9a0b2c?episode={episode_id}&ts={timestamp}&rid={request_id}',
+    }),
     ...versionedFields,
   })
   .meta({ id: 'Offer' });
@@ -70,6 +76,7 @@ export function presentOffer(row: OfferRow): z.infer<typeof offerSchema> {
     reject_reason: row.rejectReason,
     creative_id: row.creativeId,
     decided_at: isoOrNull(row.decidedAt),
+    tracking_url: trackingUrl(row.trackingToken),
     ...versionedOf(row),
   };
 }

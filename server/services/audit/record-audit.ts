@@ -9,7 +9,7 @@ export interface AuditEntry {
   actorKeyId: string | null;
   /** `<target>.<verb>`, e.g. `api_key.created`, `member.role_changed`. */
   action: string;
-  targetType: 'api_key' | 'member' | 'invitation' | 'service_account' | 'webhook' | 'network' | 'voice_consent';
+  targetType: 'api_key' | 'member' | 'invitation' | 'service_account' | 'webhook' | 'network' | 'voice_consent' | 'creative';
   targetId: string;
   /** What changed, client-facing; never a token or secret. */
   data?: Record<string, unknown>;

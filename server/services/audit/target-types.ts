@@ -11,5 +11,6 @@ const TARGET_TYPES: Record<AuditTargetType, true> = {
   webhook: true,
   network: true,
   voice_consent: true,
+  creative: true,
 };
 export const AUDIT_TARGET_TYPES = Object.keys(TARGET_TYPES) as [AuditTargetType, ...AuditTargetType[]];

@@ -1,3 +1,4 @@
+import { missingRequiredLine } from '@/domain/creative-review';
 import { badRequest, type FieldError } from '@/server/errors';
 
 /** The schedule and budget of a campaign, as they will be after a write. */
@@ -19,4 +20,13 @@ export function assertCampaignTerms(terms: CampaignTerms): void {
   }
   const first = errors[0];
   if (first) throw badRequest(`Invalid request: ${first.path}: ${first.message}`, errors);
+}
+
+/** The script must contain each required line word for word (domain/creative-review.ts): else a 400 naming the line. */
+export function assertScriptHasRequiredLines({ script, requiredLines }: { script: string; requiredLines: readonly string[] }): void {
+  const missing = missingRequiredLine(script, requiredLines);
+  if (missing === undefined) return;
+  throw badRequest(`The script lacks the required line “${missing}”: it must contain each required line word for word.`, [
+    { path: 'script', message: `Missing the required line “${missing}”.` },
+  ]);
 }

@@ -5,7 +5,7 @@ import { newId } from '@/db/ids';
 import { campaigns } from '@/db/schema';
 import { badRequest } from '@/server/errors';
 import { findAdvertiser } from '@/server/services/advertisers/find-advertisers';
-import { assertCampaignTerms, type CampaignTerms } from './campaign-rules';
+import { assertCampaignTerms, assertScriptHasRequiredLines, type CampaignTerms } from './campaign-rules';
 import type { CampaignRow } from './find-campaigns';
 import type { CampaignStatus } from '@/domain/campaign-transitions';
 
@@ -14,6 +14,9 @@ export interface CreateCampaignInput extends CampaignTerms {
   advertiserId: string;
   name: string;
   script: string;
+  /** Empty when left out. */
+  talkingPoints?: string[] | undefined;
+  requiredLines?: string[] | undefined;
   status: CampaignStatus;
   /** false when left out. */
   competitiveSeparation?: boolean | undefined;
@@ -23,16 +26,31 @@ const c = campaigns;
 /** Every keyed POST of a campaign runs this: rendered once (db/statement.ts). Timestamps go in as ISO text. */
 const insertCampaign = tableStatement<
   typeof campaigns,
-  Pick<CampaignRow, 'id' | 'networkId' | 'advertiserId' | 'name' | 'script' | 'status' | 'budgetCents' | 'currency' | 'competitiveSeparation'> & {
+  Pick<
+    CampaignRow,
+    | 'id'
+    | 'networkId'
+    | 'advertiserId'
+    | 'name'
+    | 'script'
+    | 'talkingPoints'
+    | 'requiredLines'
+    | 'status'
+    | 'budgetCents'
+    | 'currency'
+    | 'competitiveSeparation'
+  > & {
     startsAt: string | null;
     endsAt: string | null;
   }
 >(c, (columns) => {
   const p = sql.placeholder;
   return sql`
-    insert into ${c} (${column(c.id)}, ${column(c.networkId)}, ${column(c.advertiserId)}, ${column(c.name)}, ${column(c.script)}, ${column(c.status)},
+    insert into ${c} (${column(c.id)}, ${column(c.networkId)}, ${column(c.advertiserId)}, ${column(c.name)}, ${column(c.script)},
+      ${column(c.talkingPoints)}, ${column(c.requiredLines)}, ${column(c.status)},
       ${column(c.startsAt)}, ${column(c.endsAt)}, ${column(c.budgetCents)}, ${column(c.currency)}, ${column(c.competitiveSeparation)})
-    values (${p('id')}, ${p('networkId')}, ${p('advertiserId')}, ${p('name')}, ${p('script')}, ${p('status')},
+    values (${p('id')}, ${p('networkId')}, ${p('advertiserId')}, ${p('name')}, ${p('script')},
+      ${p('talkingPoints')}::text[], ${p('requiredLines')}::text[], ${p('status')},
       ${p('startsAt')}, ${p('endsAt')}, ${p('budgetCents')}, ${p('currency')}, ${p('competitiveSeparation')})
     returning ${columns}`;
 });
@@ -54,12 +72,15 @@ export async function createCampaign({ tx, ...input }: { tx: Tx } & CreateCampai
     ]);
   }
   assertCampaignTerms(input);
+  assertScriptHasRequiredLines({ script: input.script, requiredLines: input.requiredLines ?? [] });
   const [row] = await insertCampaign(postgresClientOf(tx), {
     id: newId('campaign'),
     networkId: input.networkId,
     advertiserId: advertiser.id,
     name: input.name,
     script: input.script,
+    talkingPoints: input.talkingPoints ?? [],
+    requiredLines: input.requiredLines ?? [],
     status: input.status,
     startsAt: input.startsAt?.toISOString() ?? null,
     endsAt: input.endsAt?.toISOString() ?? null,

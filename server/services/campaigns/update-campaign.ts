@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { campaigns } from '@/db/schema';
 import { conflict, notFound } from '@/server/errors';
-import { assertCampaignTerms } from './campaign-rules';
+import { assertCampaignTerms, assertScriptHasRequiredLines } from './campaign-rules';
 import { findCampaign, type CampaignRow } from './find-campaigns';
 import type { CampaignStatus } from '@/domain/campaign-transitions';
 import { assertCampaignTransition } from './transitions';
@@ -12,6 +12,8 @@ import { assertFlightsInside } from '@/server/services/flights/flight-rules';
 export interface CampaignChanges {
   name?: string;
   script?: string;
+  talkingPoints?: string[];
+  requiredLines?: string[];
   status?: CampaignStatus;
   startsAt?: Date | null;
   endsAt?: Date | null;
@@ -23,8 +25,9 @@ export interface CampaignChanges {
 /**
  * Optimistically locked update. A status change must be a transition the
  * state machine allows (else 409 naming from and to); an archived campaign is
- * final and cannot be changed at all. Cross-field rules are checked on the
- * values the update would leave. A request that changes nothing answers the
+ * final and cannot be changed at all. Cross-field rules — the dates, the
+ * budget's currency, the script's required lines — are checked on the values
+ * the update would leave. A request that changes nothing answers the
  * campaign as it is.
  */
 export async function updateCampaign({
@@ -53,6 +56,9 @@ export async function updateCampaign({
     currency: changes.currency !== undefined ? changes.currency : current.currency,
   };
   assertCampaignTerms(next);
+  if (changes.script !== undefined || changes.requiredLines !== undefined) {
+    assertScriptHasRequiredLines({ script: changes.script ?? current.script, requiredLines: changes.requiredLines ?? current.requiredLines });
+  }
   if (changes.startsAt !== undefined || changes.endsAt !== undefined) {
     await assertFlightsInside({ tx, networkId: current.networkId, campaignId: current.id, startsAt: next.startsAt, endsAt: next.endsAt });
   }

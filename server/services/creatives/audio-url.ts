@@ -10,12 +10,16 @@ export function audioUrl(creative: Pick<CreativeRow, 'networkId' | 'id'>, format
   return format ? `${url}?format=${format}` : url;
 }
 
+/** The states in which a creative holds audio: pending the host's approval, or approved (docs/creative-review.md). */
+export const holdsAudio = (creative: Pick<CreativeRow, 'status'>) => creative.status === 'pending_approval' || creative.status === 'approved';
+
 /**
- * The renditions a ready creative has, default first. Audio stored before renditions existed (one
- * unmastered file) is described from the row: one rendition in the format it was stored in.
+ * The renditions a creative holds (pending approval or approved), default first. Audio stored
+ * before renditions existed (one unmastered file) is described from the row: one rendition in the
+ * format it was stored in.
  */
 export function renditionsOf(creative: Pick<CreativeRow, 'status' | 'renditions' | 'mimeType' | 'sizeBytes'>): RenditionSummary[] {
-  if (creative.status !== 'ready') return [];
+  if (!holdsAudio(creative)) return [];
   if (creative.renditions) return creative.renditions;
   const format: AudioFormat = creative.mimeType === AUDIO_MIME_TYPES.mp3 ? 'mp3' : 'wav';
   return [

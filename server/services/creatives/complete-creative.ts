@@ -5,6 +5,8 @@ import type { MasteredAudio } from '@/server/synth/master';
 import { recordEvent } from '@/server/services/events/record-event';
 import { noticeCreativeFailed } from '@/server/services/notifications/notices';
 import { updateVersioned } from '@/server/services/optimistic-lock';
+import { consentForSynthesis } from './consent-gate';
+import { openReview } from './review-link';
 
 export type CreativeRow = typeof creatives.$inferSelect;
 
@@ -37,13 +39,17 @@ import { audioUrl } from './audio-url';
 export { audioUrl };
 
 /**
- * Store every rendition, mark the creative ready with what was measured, and record
- * creative.ready — one transaction: a crash before COMMIT leaves the creative generating with no
- * audio rows (its job runs again), never ready without audio or audio without the event.
+ * Store every rendition, mark the creative pending_approval with what was measured, open its review
+ * (the host's link, emailed) and record creative.ready — one transaction, under the share lock of
+ * the consent that still covers it (consent-gate.ts): without one, the creative goes back to
+ * awaiting consent and nothing is stored. A crash before COMMIT leaves the creative generating with
+ * no audio rows (its job runs again), never pending approval without audio or audio without the event.
  */
 export async function completeCreative({ tx, creative, audio }: { tx: Tx; creative: CreativeRow; audio: MasteredAudio }): Promise<boolean> {
   const [main] = audio.renditions;
   if (!main) throw new Error('a mastered creative has at least one rendition');
+  const consent = await consentForSynthesis({ tx, creative });
+  if (!consent) return false;
   const renditions: RenditionSummary[] = audio.renditions.map((r) => ({
     format: r.format,
     mimeType: r.mimeType,
@@ -56,7 +62,8 @@ export async function completeCreative({ tx, creative, audio }: { tx: Tx; creati
     table: creatives,
     networkId: creative.networkId,
     set: {
-      status: 'ready',
+      status: 'pending_approval',
+      voiceConsentId: consent.id,
       mimeType: main.mimeType,
       durationMs: Math.round(audio.durationMs),
       sizeBytes: main.bytes.length,
@@ -76,6 +83,7 @@ export async function completeCreative({ tx, creative, audio }: { tx: Tx; creati
       .values({ creativeId: creative.id, networkId: creative.networkId, format: r.format, bytes: r.bytes })
       .onConflictDoUpdate({ target: [creativeAudio.creativeId, creativeAudio.format], set: { bytes: r.bytes } });
   }
+  await openReview({ tx, creative: ready, consent });
   await recordEvent({
     tx,
     networkId: creative.networkId,

@@ -6,6 +6,7 @@ import { networkMode } from '@/server/services/networks/find-network';
 import { SynthesisError, type SynthesisResult } from '@/server/synth/types';
 import { AppError, badRequest, notFound } from '@/server/errors';
 import { admitPreview } from './preview-admission';
+import { consentNow } from './consent-gate';
 
 /** Previews read the start of the script only: a sentence or two, at most this many characters. */
 export const PREVIEW_CHARACTERS = 200;
@@ -45,6 +46,13 @@ export async function previewCampaign({
     .from(podcasts)
     .where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, podcastId)));
   if (!podcast) throw badRequest('podcast_id is not a podcast of this network.', [{ path: 'podcast_id', message: 'Unknown podcast.' }]);
+  // The host's voice says nothing without their consent, a preview included (consent-gate.ts).
+  if (!(await consentNow({ tx: db, networkId, podcastId, campaignId, lock: false }))) {
+    throw new AppError(
+      'voice-consent-required',
+      `The host of ${podcast.name} has not granted voice consent covering this campaign's advertiser: request it (POST …/podcasts/${podcastId}/voice-consents) before previewing.`,
+    );
+  }
   const text = previewText(campaign.script, campaign.name);
   try {
     // Per-network admission (429 when this network's queue is full), then the engine, after creatives.

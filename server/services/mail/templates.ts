@@ -105,6 +105,45 @@ export function voiceConsentEmail({
   );
 }
 
+/**
+ * The email that asks a podcast host to review an ad made in their synthesized voice, with the link
+ * to the review page (its token in the fragment): listen, read the script and the talking points,
+ * approve or ask for changes. Nothing is offered to listeners until it is approved.
+ */
+export function creativeReviewEmail({
+  hostName,
+  networkName,
+  podcastName,
+  advertiserName,
+  campaignName,
+  revision,
+  linkExpiresAt,
+  link,
+}: {
+  hostName: string;
+  networkName: string;
+  podcastName: string;
+  advertiserName: string;
+  campaignName: string;
+  revision: number;
+  linkExpiresAt: Date;
+  link: string;
+}): EmailMessage {
+  const which = revision === 1 ? 'An ad' : `Version ${revision} of an ad`;
+  return message(
+    `Review the ${advertiserName} ad in your voice for ${podcastName}`,
+    [
+      `Hello ${hostName}, ${which} for ${advertiserName} (${campaignName}) on ${podcastName} was made by ${networkName} with the synthetic copy of your voice you consented to.`,
+      'Listen to it and read its script and talking points, then approve it or ask for changes. It is not offered to listeners until it is approved.',
+    ],
+    { label: 'Listen and review', link },
+    [
+      `The link works until ${mailDate(linkExpiresAt)}, and only for this version of the ad.`,
+      'Not expecting this? Ignore this email: nothing is approved unless you approve it.',
+    ],
+  );
+}
+
 /** The email that carries a one-time sign-in link (its token in the fragment). */
 export function signInEmail({
   name,

@@ -100,9 +100,24 @@ export const SAMPLE_CAMPAIGNS = {
   },
 } satisfies Record<string, SampleCampaign>;
 
+/**
+ * A host's consent to ads in their synthesized voice (docs/voice-consent.md), as the host granted
+ * it: for every campaign of the network, or for `advertisers` only; until revoked, or for `forDays`.
+ */
+export interface SampleConsent {
+  hostEmail: string;
+  advertisers?: Array<keyof typeof SAMPLE_ADVERTISERS>;
+  forDays?: number;
+}
+
 export interface SamplePodcast extends PodcastFields {
   /** Most shows have opted in and can be offered campaigns; one has not yet, as in any real network. */
   optedIn: boolean;
+  /**
+   * Most hosts have granted their voice, so their creatives are made; one opted-in host has not
+   * been asked yet, and the creative of their accepted offer awaits consent.
+   */
+  consent?: SampleConsent;
 }
 
 export const SAMPLE_PODCASTS = {
@@ -112,6 +127,7 @@ export const SAMPLE_PODCASTS = {
     voice: 'warm',
     rssUrl: 'https://feeds.example/slow-kitchen.xml',
     optedIn: true,
+    consent: { hostEmail: 'marisol@slowkitchen.example' },
   },
   pocketPhysics: {
     name: 'Pocket Physics',
@@ -119,6 +135,7 @@ export const SAMPLE_PODCASTS = {
     voice: 'bright',
     rssUrl: 'https://feeds.example/pocket-physics.xml',
     optedIn: true,
+    consent: { hostEmail: 'tomasz@pocketphysics.example', forDays: 365 },
   },
   longHaul: {
     name: 'Long Haul Stories',
@@ -126,6 +143,7 @@ export const SAMPLE_PODCASTS = {
     voice: 'deep',
     rssUrl: 'https://feeds.example/long-haul-stories.xml',
     optedIn: true,
+    consent: { hostEmail: 'dana@longhaulstories.example', advertisers: ['cloudhollow', 'burrowlink'] },
   },
   twoMinuteMoney: {
     name: 'Two Minute Money',
@@ -167,5 +185,6 @@ export const SAMPLE_OFFERS: SampleOffer[] = [
   { campaign: 'weeknightDinners', podcast: 'twoMinuteMoney', priceCents: 30_000 },
   { campaign: 'travelSeason', podcast: 'longHaul', priceCents: 55_000 },
   { campaign: 'travelSeason', podcast: 'pocketPhysics', priceCents: 40_000 },
-  { campaign: 'travelSeason', podcast: 'twoMinuteMoney', priceCents: 28_000 },
+  // Accepted before its host was asked for consent: the creative waits for it.
+  { campaign: 'travelSeason', podcast: 'twoMinuteMoney', priceCents: 28_000, decision: 'accept' },
 ];

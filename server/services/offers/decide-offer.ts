@@ -2,14 +2,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { newId } from '@/db/ids';
 import { campaigns, creatives, offers, podcasts } from '@/db/schema';
-import { enqueueJob } from '@/server/jobs/enqueue';
+import { queueSynthesis, synthesisStart } from '@/server/services/creatives/consent-gate';
 import { conflict, notFound } from '@/server/errors';
 import { assertBrandSafe } from '@/server/services/brand-safety/brand-safety';
 import { recordEvent } from '@/server/services/events/record-event';
 import { findOffer, offerStatus, type OfferRow } from './find-offers';
 import { assertFlightBookable, lockFlightToOffer } from './flight-offers';
 import { updateVersioned } from '@/server/services/optimistic-lock';
-import { config } from '@/server/config';
+import { newTrackingToken } from '@/server/services/tracking/tracking-token';
+import { trackingUrl } from '@/server/services/tracking/tracking-url';
 
 /** Lock the offer and make sure it can still be decided. Concurrent deciders queue here; the first wins. */
 async function lockOpenOffer(tx: Tx, networkId: string, offerId: string): Promise<OfferRow> {
@@ -33,8 +34,9 @@ async function lockBookedFlight(tx: Tx, networkId: string, offerId: string): Pro
 }
 
 /**
- * Accept: the offer update, the creative (generating), the offer.accepted
- * event and the synthesis job commit together or not at all.
+ * Accept: the offer update, the creative, the offer.accepted event and the synthesis job commit
+ * together or not at all. The creative is generating under the host's consent that covers the
+ * campaign's advertiser, or awaiting_consent (no job) until one is granted (consent-gate.ts).
  */
 export async function acceptOffer({ tx, networkId, offerId }: { tx: Tx; networkId: string; offerId: string }) {
   await lockBookedFlight(tx, networkId, offerId);
@@ -48,6 +50,8 @@ export async function acceptOffer({ tx, networkId, offerId }: { tx: Tx; networkI
     .select()
     .from(podcasts)
     .where(and(eq(podcasts.networkId, networkId), eq(podcasts.id, offer.podcastId)));
+  // Under the podcast's lock (assertBrandSafe took it): a grant racing this accept waits for it and then sees the creative.
+  const start = await synthesisStart({ tx, networkId, podcastId: offer.podcastId, campaignId: offer.campaignId });
   const [creative] = await tx
     .insert(creatives)
     .values({
@@ -58,22 +62,29 @@ export async function acceptOffer({ tx, networkId, offerId }: { tx: Tx; networkI
       podcastId: offer.podcastId,
       script: campaign!.script.trim() || campaign!.name,
       voice: podcast!.voice,
+      ...start,
     })
     .returning();
   const [accepted] = await updateVersioned({
     tx,
     table: offers,
     networkId,
-    set: { status: 'accepted', creativeId: creative!.id, decidedAt: sql`now()` },
+    set: { status: 'accepted', creativeId: creative!.id, decidedAt: sql`now()`, trackingToken: newTrackingToken() },
     where: and(eq(offers.id, offer.id), eq(offers.status, 'open')),
   }).returning();
   await recordEvent({
     tx,
     networkId,
     type: 'offer.accepted',
-    data: { offer_id: offer.id, campaign_id: offer.campaignId, podcast_id: offer.podcastId, creative_id: creative!.id },
+    data: {
+      offer_id: offer.id,
+      campaign_id: offer.campaignId,
+      podcast_id: offer.podcastId,
+      creative_id: creative!.id,
+      tracking_url: trackingUrl(accepted!.trackingToken)!,
+    },
   });
-  await enqueueJob(tx, 'synthesize-creative', { creativeId: creative!.id, networkId }, { maxAttempts: synthesisAttempts() });
+  await queueSynthesis({ tx, creative: creative! });
   return accepted!;
 }
 
@@ -93,9 +104,4 @@ export async function rejectOffer({ tx, networkId, offerId, reason }: { tx: Tx; 
     data: { offer_id: offer.id, campaign_id: offer.campaignId, podcast_id: offer.podcastId, reason: reason ?? null },
   });
   return rejected!;
-}
-
-/** How many times the synthesis job runs before the creative is failed (SYNTH_JOB_MAX_ATTEMPTS, default 5). */
-export function synthesisAttempts(): number {
-  return config().SYNTH_JOB_MAX_ATTEMPTS;
 }

@@ -5,8 +5,12 @@ import { voiceConsents } from '@/db/schema';
 import { badRequest, conflict, notFound } from '@/server/errors';
 import { recordAudit } from '@/server/services/audit/record-audit';
 import { recordEvent } from '@/server/services/events/record-event';
+import { lockPodcast, resumeAwaitingCreatives, withdrawCreatives } from '@/server/services/creatives/consent-gate';
 import { findVoiceConsent, linkWorks, voiceConsentStatus, type VoiceConsentRow } from './find-voice-consents';
 import { consentStatement, CURRENT_STATEMENT_VERSION } from './statement';
+
+/** The most withdrawn creatives an event names; `withdrawn_creatives` counts them all. */
+const WITHDRAWN_IDS_IN_EVENT = 100;
 
 /** The most of a user agent kept: enough to tell the browser and device, not an unbounded field. */
 const USER_AGENT_MAX = 500;
@@ -87,8 +91,8 @@ interface HostDecision {
 /**
  * The host decides, from the link: pending → granted or refused, recorded with the statement they
  * read (version and SHA-256), when, and their browser's user agent — never their address. The
- * audit row (no key acted: the host's link did), and for a grant `voice_consent.granted`, commit
- * with it.
+ * audit row (no key acted: the host's link did), and for a grant `voice_consent.granted` and the
+ * creatives it lets start generating (consent-gate.ts), commit with it.
  */
 async function decide({
   tx,
@@ -99,6 +103,7 @@ async function decide({
 }: HostDecision & { decision: 'granted' | 'refused' }): Promise<VoiceConsentRow> {
   assertDecidable(consent);
   const statement = readStatement(statementVersion);
+  if (decision === 'granted') await lockPodcast({ tx, networkId: consent.networkId, podcastId: consent.podcastId });
   const decided = await compareAndSet({
     tx,
     consent,
@@ -113,6 +118,7 @@ async function decide({
     },
   });
   if (decision === 'granted') {
+    await resumeAwaitingCreatives({ tx, consent: decided });
     await recordEvent({
       tx,
       networkId: decided.networkId,
@@ -150,7 +156,8 @@ export const refuseVoiceConsent = (input: HostDecision) => decide({ ...input, de
 /**
  * Revoke: the host (from the link, a consent they granted) or an administrator (a pending request
  * or a granted consent). granted | pending → revoked, compare-and-set on the state read, with
- * `voice_consent.revoked` and the audit row.
+ * `voice_consent.revoked` and the audit row. Revoking a granted consent withdraws the creatives made
+ * under it that no other consent covers (consent-gate.ts: back to awaiting consent, audio deleted).
  */
 export async function revokeVoiceConsent({
   tx,
@@ -184,11 +191,19 @@ export async function revokeVoiceConsent({
     },
   });
   const revokedBy = by.host ? ('host' as const) : ('administrator' as const);
+  const withdrawn = previous === 'granted' ? await withdrawCreatives({ tx, consent: revoked }) : [];
   await recordEvent({
     tx,
     networkId: revoked.networkId,
     type: 'voice_consent.revoked',
-    data: { consent_id: revoked.id, podcast_id: revoked.podcastId, revoked_by: revokedBy, previous_status: previous as 'pending' | 'granted' },
+    data: {
+      consent_id: revoked.id,
+      podcast_id: revoked.podcastId,
+      revoked_by: revokedBy,
+      previous_status: previous as 'pending' | 'granted',
+      withdrawn_creative_ids: withdrawn.slice(0, WITHDRAWN_IDS_IN_EVENT),
+      withdrawn_creatives: withdrawn.length,
+    },
   });
   await recordAudit({
     tx,
@@ -197,7 +212,7 @@ export async function revokeVoiceConsent({
     action: 'voice_consent.revoked',
     targetType: 'voice_consent',
     targetId: revoked.id,
-    data: { by: revokedBy, previous_status: previous },
+    data: { by: revokedBy, previous_status: previous, withdrawn_creatives: withdrawn.length },
   });
   return revoked;
 }

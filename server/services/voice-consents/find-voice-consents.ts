@@ -86,7 +86,7 @@ export async function findVoiceConsentParties({ db, consent }: { db: Queryable; 
  * null: granted at or before `at`, not revoked by then, not past its `expires_at`, and covering the
  * advertiser (every campaign, or the advertiser among those it names). The most recent grant wins
  * when several cover. `lock: 'share'` holds the row until the caller's transaction ends, so a
- * revocation waits for what was decided under it (synthesis, when it is gated on consent).
+ * revocation waits for what was decided under it (the synthesis gate, creatives/consent-gate.ts).
  */
 export async function coveringConsent({
   tx,
@@ -100,10 +100,22 @@ export async function coveringConsent({
   networkId: string;
   podcastId: string;
   advertiserId: string;
-  at: Date;
+  /** `'now'`: granted and in force as the statement runs (what synthesis asks; a row a revocation is changing is read again after it). */
+  at: Date | 'now';
   lock?: 'share';
 }): Promise<VoiceConsentRow | null> {
   const c = voiceConsents;
+  const inForce =
+    at === 'now'
+      ? [statusCondition('granted')]
+      : [
+          // Granted by then (a revoked consent was in force until its revocation).
+          inArray(c.status, ['granted', 'revoked']),
+          isNotNull(c.grantedAt),
+          lte(c.grantedAt, at),
+          or(isNull(c.revokedAt), gt(c.revokedAt, at)),
+          or(isNull(c.expiresAt), gt(c.expiresAt, at)),
+        ];
   const query = tx
     .select()
     .from(c)
@@ -111,12 +123,7 @@ export async function coveringConsent({
       and(
         eq(c.networkId, networkId),
         eq(c.podcastId, podcastId),
-        // Granted by then (a revoked consent was in force until its revocation).
-        inArray(c.status, ['granted', 'revoked']),
-        isNotNull(c.grantedAt),
-        lte(c.grantedAt, at),
-        or(isNull(c.revokedAt), gt(c.revokedAt, at)),
-        or(isNull(c.expiresAt), gt(c.expiresAt, at)),
+        ...inForce,
         or(eq(c.scope, 'all_campaigns'), arrayContains(c.advertiserIds, [advertiserId])),
       ),
     )

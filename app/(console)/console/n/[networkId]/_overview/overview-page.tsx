@@ -73,10 +73,10 @@ const Counts = memo(function Counts({ networkId }: { networkId: string }) {
     { label: 'Podcasts opted in', value: o?.podcasts.opted_in, detail: o ? `of ${o.podcasts.total} podcasts` : '', href: 'podcasts' },
     { label: 'Open offers', value: o?.offers.open, detail: o ? `${o.offers.accepted} accepted · ${o.offers.rejected} rejected` : '', href: 'offers' },
     {
-      label: 'Creatives ready',
-      value: o?.creatives.ready,
-      detail: o ? `${o.creatives.generating} generating · ${o.creatives.failed} failed` : '',
-      href: 'creatives',
+      label: 'Creatives to review',
+      value: o?.creatives.pending_approval,
+      detail: o ? `${o.creatives.approved} approved · ${o.creatives.generating} generating · ${o.creatives.failed} failed` : '',
+      href: 'review',
     },
   ];
   return (

@@ -9,6 +9,7 @@ import type { Campaign } from '@/server/routers/campaigns/campaign.types';
 // The API's own table of moves: the console offers only these (the API still decides; a refusal is shown as a sentence).
 import { CAMPAIGN_TRANSITIONS } from '@/domain/campaign-transitions';
 import { useBlobUrl } from '@/app/(console)/_components/ui/authorized-audio';
+import { CampaignLines } from '@/app/(console)/_components/campaign-lines';
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/app/(console)/_components/ui/card';
@@ -87,6 +88,7 @@ export function CampaignDetail() {
             ) : (
               <p className="text-sm text-slate-500">No script yet. Edit the campaign to write one.</p>
             )}
+            <CampaignLines talkingPoints={c.talking_points} requiredLines={c.required_lines} script={c.script} className="mt-6" />
             <dl className="mt-6 grid grid-cols-1 gap-4 text-sm sm:grid-cols-2">
               <Fact term="Advertiser" value={advertiser?.name ?? c.advertiser_id} />
               <Fact term="Budget" value={formatMoney(c.budget_cents, c.currency)} />

@@ -1,17 +1,18 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
 import { SCRIPT_MAX_LENGTH, type Campaign } from '@/server/routers/campaigns/campaign.types';
 import { createCampaignInput } from '@/server/routers/campaigns/create-campaign.types';
 import { updateCampaignInput } from '@/server/routers/campaigns/update-campaign.types';
 import { INITIAL_CAMPAIGN_STATUSES } from '@/domain/campaign-transitions';
 import { FormDialog, useFormResetOnClose } from '@/app/(console)/_components/form-dialog';
-import { CheckboxField, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
+import { CheckboxField, describedByOf, FieldShell, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { AmountInput, CurrencyInput, Input, Textarea } from '@/app/(console)/_components/ui/input';
 import { namedOptions, optionsOf, Select } from '@/app/(console)/_components/ui/select';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { formatMoney, isoToLocal, useAdvertisers } from '@/app/(console)/_lib/ads';
-import { centsFromUnits, localDateTime } from '@/app/(console)/_lib/form-values';
+import { centsFromUnits, linesOf, localDateTime } from '@/app/(console)/_lib/form-values';
 import { cn } from '@/app/(console)/_lib/cn';
 import { useNetworkId } from '@/app/(console)/_lib/network';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
@@ -21,6 +22,8 @@ const createSchema = createCampaignInput.omit({ networkId: true }).extend({
   starts_at: localDateTime(createShape.starts_at),
   ends_at: localDateTime(createShape.ends_at),
   budget_cents: centsFromUnits(createShape.budget_cents),
+  talking_points: linesOf(createShape.talking_points),
+  required_lines: linesOf(createShape.required_lines),
 });
 
 const updateShape = updateCampaignInput.shape;
@@ -28,7 +31,14 @@ const updateSchema = updateCampaignInput.omit({ networkId: true, campaignId: tru
   starts_at: localDateTime(updateShape.starts_at),
   ends_at: localDateTime(updateShape.ends_at),
   budget_cents: centsFromUnits(updateShape.budget_cents),
+  talking_points: linesOf(updateShape.talking_points),
+  required_lines: linesOf(updateShape.required_lines),
 });
+
+/** Two lists as their text boxes show them: one item a line. */
+const asLines = (items: readonly string[]) => items.join('\n');
+const sameLines = (typed: readonly string[] | undefined, had: readonly string[]) =>
+  (typed ?? []).length === had.length && (typed ?? []).every((line, i) => line === had[i]);
 
 type CreateForm = ReturnType<typeof useZodForm<typeof createSchema>>;
 
@@ -84,6 +94,20 @@ function CampaignFields({ form }: { form: CreateForm }) {
           {(field) => <CurrencyInput {...field} />}
         </FormField>
       </div>
+      <LinesField
+        form={form}
+        name="talking_points"
+        label="Talking points"
+        description="Optional. What the read should get across, one a line: shown to the host when they review the ad."
+        rows={3}
+      />
+      <LinesField
+        form={form}
+        name="required_lines"
+        label="Required lines"
+        description="Optional. Lines read word for word, one a line (a disclosure, a promo code): the script, and every revision of it, must contain each."
+        rows={3}
+      />
       <CheckboxField
         form={form}
         name="competitive_separation"
@@ -92,6 +116,50 @@ function CampaignFields({ form }: { form: CreateForm }) {
       />
     </>
   );
+}
+
+/**
+ * A list of short texts as a text box, one item a line (talking points, required lines). The
+ * API's error about one item (`required_lines.2`) is shown with its line's number.
+ */
+function LinesField({
+  form,
+  name,
+  label,
+  description,
+  rows,
+}: {
+  form: CreateForm;
+  name: 'talking_points' | 'required_lines';
+  label: string;
+  description: string;
+  rows: number;
+}) {
+  const id = useId();
+  const error = linesError(form.formState.errors[name]);
+  return (
+    <FieldShell id={id} label={label} description={description} error={error}>
+      <Textarea
+        id={id}
+        rows={rows}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedByOf(id, description, error)}
+        {...form.register(name)}
+      />
+    </FieldShell>
+  );
+}
+
+/** The message of a list's error: the list's own, or its first item's, with the line it is on. */
+function linesError(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const own = (error as { message?: unknown }).message;
+  if (typeof own === 'string') return own;
+  for (const [index, item] of Object.entries(error)) {
+    const message = (item as { message?: unknown } | undefined)?.message;
+    if (/^\d+$/.test(index) && typeof message === 'string') return `Line ${Number(index) + 1}: ${message}`;
+  }
+  return undefined;
 }
 
 export function CreateCampaignDialog({
@@ -122,6 +190,8 @@ export function CreateCampaignDialog({
     budget_cents: '',
     currency: 'USD',
     competitive_separation: false,
+    talking_points: '',
+    required_lines: '',
   };
   const { form, close, dialogProps } = useFormResetOnClose(createSchema, defaults, { open, onOpenChange });
   return (
@@ -175,6 +245,8 @@ export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign:
     budget_cents: campaign.budget_cents === null ? '' : campaign.budget_cents / 100,
     currency: campaign.currency ?? '',
     competitive_separation: campaign.competitive_separation,
+    talking_points: asLines(campaign.talking_points),
+    required_lines: asLines(campaign.required_lines),
   };
   const form = useZodForm(updateSchema, { defaultValues: defaults });
   return (
@@ -199,6 +271,9 @@ export function EditCampaignDialog({ campaign, open, onOpenChange }: { campaign:
           ends_at: values.ends_at ?? (blank(raw.ends_at) && campaign.ends_at ? null : undefined),
           budget_cents: values.budget_cents ?? (blank(raw.budget_cents) && campaign.budget_cents !== null ? null : undefined),
           currency: values.currency ?? (blank(raw.currency) && campaign.currency ? null : undefined),
+          // Lists are sent whole, and only when changed.
+          talking_points: sameLines(values.talking_points, campaign.talking_points) ? undefined : (values.talking_points ?? []),
+          required_lines: sameLines(values.required_lines, campaign.required_lines) ? undefined : (values.required_lines ?? []),
           networkId,
           campaignId: campaign.id,
           version: campaign.version,

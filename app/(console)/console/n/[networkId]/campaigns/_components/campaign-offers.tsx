@@ -30,7 +30,12 @@ export function CampaignOffers({ networkId, campaignId }: { networkId: string; c
   const flights = pagedList(useInfiniteQuery(trpc.flights.list.infiniteQueryOptions({ networkId, campaignId, limit: 50 }, byCursor)));
   const flightNames = useMemo(() => namesById(flights.rows), [flights.rows]);
   const flightsLoaded = flights.rows !== undefined;
-  const creativeByOffer = useMemo(() => new Map((creatives.rows ?? []).map((c) => [c.offer_id, c])), [creatives.rows]);
+  // An offer's creative is its newest revision (older ones had changes requested).
+  const creativeByOffer = useMemo(() => {
+    const newest = new Map<string, NonNullable<typeof creatives.rows>[number]>();
+    for (const c of creatives.rows ?? []) if ((newest.get(c.offer_id)?.revision ?? 0) < c.revision) newest.set(c.offer_id, c);
+    return newest;
+  }, [creatives.rows]);
 
   const columns = useMemo<DataTableColumn<Offer>[]>(
     () => [

@@ -9,7 +9,7 @@ import { dateTimeColumn, ListDateRange, ListFilter, ListPage, referenceColumn } 
 import { StatusBadge } from '@/app/(console)/_components/ui/badge';
 import { Button } from '@/app/(console)/_components/ui/button';
 import type { DataTableColumn } from '@/app/(console)/_components/ui/data-table';
-import { optionsOf } from '@/app/(console)/_components/ui/select';
+import { namedOptions, optionsOf } from '@/app/(console)/_components/ui/select';
 import { formatDuration, namesById, useCampaigns, usePodcasts } from '@/app/(console)/_lib/ads';
 import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList } from '@/app/(console)/_lib/paged-list';
@@ -26,8 +26,8 @@ export function CreativesPage() {
   const trpc = useTRPC();
   const networkId = useNetworkId();
   const canAdminister = useCanAdminister(networkId);
-  const filters = useListFilters({ status: creativeStatusSchema.options, offer: 'id', from: 'date', to: 'date' });
-  const { status, offer: offerId, from, to } = filters.values;
+  const filters = useListFilters({ status: creativeStatusSchema.options, podcast: 'id', offer: 'id', from: 'date', to: 'date' });
+  const { status, podcast: podcastId, offer: offerId, from, to } = filters.values;
   const made = dayRange(from, to);
 
   const campaigns = useCampaigns(networkId);
@@ -37,7 +37,7 @@ export function CreativesPage() {
   const list = pagedList(
     useInfiniteQuery(
       trpc.creatives.list.infiniteQueryOptions(
-        { networkId, limit: 50, status, offer_id: offerId, ...made },
+        { networkId, limit: 50, status, podcast_id: podcastId, offer_id: offerId, ...made },
         { ...byCursor, refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((c) => c.status === 'generating')) ? POLL_MS : false) },
       ),
     ),
@@ -67,8 +67,11 @@ export function CreativesPage() {
         accessorKey: 'status',
         header: 'Status',
         cell: ({ row }) => (
-          <span data-testid={`creative-status-${row.original.id}`}>
-            <StatusBadge status={row.original.status} />
+          <span>
+            <span data-testid={`creative-status-${row.original.id}`}>
+              <StatusBadge status={row.original.status} />
+            </span>
+            <span className="block text-xs text-slate-600">Revision {row.original.revision}</span>
           </span>
         ),
       },
@@ -98,15 +101,23 @@ export function CreativesPage() {
     <>
       <ListPage
         title="Creatives"
-        exportCsv={{ path: `/networks/${networkId}/creatives`, params: { status, offer_id: offerId, ...made } }}
-        description="The host-voiced audio of accepted offers. A creative is generated in the podcast’s voice preset; this page updates by itself while any is generating."
+        exportCsv={{ path: `/networks/${networkId}/creatives`, params: { status, podcast_id: podcastId, offer_id: offerId, ...made } }}
+        description="The host-voiced audio of accepted offers, made by speech synthesis in a copy of the host’s voice under their consent, and approved by the host (or an administrator on their behalf) before it is delivered. This page updates by itself while any is generating."
         filters={filters}
         clearLabel="Show all creatives"
         toolbar={
           <>
             <ListFilter filters={filters} name="status" label="Status" placeholder="All statuses" options={optionsOf(creativeStatusSchema.options)} />
+            <ListFilter
+              filters={filters}
+              name="podcast"
+              label="Podcast"
+              placeholder="All podcasts"
+              options={namedOptions(podcasts.data?.items)}
+              wide
+            />
             <ListDateRange filters={filters} label="Made" />
-            {offerId && <p className="text-sm text-slate-700 sm:pb-2">Showing the creative of one offer.</p>}
+            {offerId && <p className="text-sm text-slate-700 sm:pb-2">Showing every revision of one offer’s creative.</p>}
           </>
         }
         notice={
@@ -140,6 +151,7 @@ export function CreativesPage() {
         canAdminister={canAdminister}
         campaignNames={campaignNames}
         podcastNames={podcastNames}
+        hrefOf={opened.href}
       />
     </>
   );

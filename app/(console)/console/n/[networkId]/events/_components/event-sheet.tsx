@@ -72,7 +72,9 @@ function EventDetail({ eventId, names }: { eventId: string; names: EventNames })
               <h3 id="event-data" className="text-sm font-semibold text-slate-900">
                 Data
               </h3>
-              <pre className="mt-2 overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs text-slate-900">{JSON.stringify(e, null, 2)}</pre>
+              <pre className="mt-2 overflow-x-auto rounded-md bg-slate-100 p-3 font-mono text-xs text-slate-900" tabIndex={0} aria-label="Event JSON">
+                {JSON.stringify(e, null, 2)}
+              </pre>
             </section>
           </div>
         );
