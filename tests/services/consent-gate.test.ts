@@ -11,6 +11,7 @@ import { grantVoiceConsent, revokeVoiceConsent } from '@/server/services/voice-c
 import { currentStatement } from '@/server/services/voice-consents/statement';
 import type { MasteredAudio } from '@/server/synth/master';
 import { adInventory, createNetworkRow, creativeRow, offerRow, useTestDatabase, voiceConsentRow } from '@/tests/support/fixtures';
+import { heldTransaction } from './held-transaction';
 
 // The consent gate (server/services/creatives/consent-gate.ts) under interleavings: each test holds
 // one transaction open at the worst moment and shows what the other waits for. A synthesis job of
@@ -40,20 +41,6 @@ async function creativeOf(networkId: string, offerId: string) {
     .from(creatives)
     .where(and(eq(creatives.networkId, networkId), eq(creatives.offerId, offerId)));
   return row!;
-}
-
-/** A transaction that runs `work`, then stays open until `commit()` is called. */
-function heldTransaction<T>(work: (tx: Parameters<Parameters<ReturnType<typeof database>['transaction']>[0]>[0]) => Promise<T>) {
-  let commit!: () => void;
-  const gate = new Promise<void>((resolve) => (commit = resolve));
-  let done = false;
-  const result = database().transaction(async (tx) => {
-    const value = await work(tx);
-    done = true;
-    await gate;
-    return value;
-  });
-  return { result, commit, written: () => done };
 }
 
 const audio: MasteredAudio = {

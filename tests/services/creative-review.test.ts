@@ -10,6 +10,7 @@ import { grantVoiceConsent, revokeVoiceConsent } from '@/server/services/voice-c
 import { currentStatement } from '@/server/services/voice-consents/statement';
 import type { MasteredAudio } from '@/server/synth/master';
 import { adInventory, createNetworkRow, creativeRow, grantedConsentRow, offerRow, useTestDatabase, voiceConsentRow } from '@/tests/support/fixtures';
+import { heldTransaction } from './held-transaction';
 
 // The review rules (server/services/creatives/decide-creative-review.ts) with transactions of the
 // test's own: what a decision writes, what it refuses, and — holding one transaction open at the
@@ -52,20 +53,6 @@ async function refusal(work: Promise<unknown>): Promise<AppError> {
   );
   expect(error, 'expected a refusal').toBeDefined();
   return error as AppError;
-}
-
-/** A transaction that runs `work`, then stays open until `commit()` is called. */
-function heldTransaction<T>(work: (tx: Parameters<Parameters<ReturnType<typeof database>['transaction']>[0]>[0]) => Promise<T>) {
-  let commit!: () => void;
-  const gate = new Promise<void>((resolve) => (commit = resolve));
-  let done = false;
-  const result = database().transaction(async (tx) => {
-    const value = await work(tx);
-    done = true;
-    await gate;
-    return value;
-  });
-  return { result, commit, written: () => done };
 }
 
 describe('requesting changes', () => {
