@@ -26,18 +26,35 @@
  * showing only that network; the caller's own key list holds only keys it covers; every
  * created key works as advertised.
  *
- * Not modelled: expiry and rotation grace periods (time), the operator losing its
- * last super_user key (the shared bootstrap key must outlive every run), rate limits.
+ * Who may decide what is said in a host's voice (issue 38; suite "consent and review",
+ * …/review-commands.ts and …/review-model.ts): the same keys — read_only, another network's
+ * administrators, revoked, demoted or removed members', of the other mode — and the host's links
+ * read off the mailbox — the consent link (`vcl_`) and each revision's review link (`crl_`), of this
+ * revision, a superseded one or one withdrawn with its audio — ask for consent, grant, refuse and
+ * revoke it, accept offers, approve or request changes of revisions, and fetch their audio, through
+ * a network's path and the host's; synthesis is real (a step waits until its creatives are pending
+ * approval and their review links reached the host). After every step (…/review-checks.ts), with the
+ * checks above: every consent's status and who revoked it, every revision's status, number,
+ * predecessor, consent, review and audio_url, every offer's newest revision and revision list, and
+ * which link opens what (every review link ever mailed: its revision while the model says so, else
+ * 404) equal the model.
+ *
+ * Not modelled: expiry and rotation grace periods (time; also of consents and review links), the
+ * operator losing its last super_user key (the shared bootstrap key must outlive every run), rate
+ * limits, consent scopes other than all_campaigns, decisions racing (tests/http/voice-consents.test.ts).
  *
  * Environment:
- *   CREDENTIALS_MODEL_RUNS            runs of each suite, each on a fresh world (default: 20 each, about
- *                                     1,250 commands in all, with a seed of their own every run;
- *                                     `npm run test:deep` runs 160 each; see SUITES), after the pinned runs (REGRESSIONS)
+ *   CREDENTIALS_MODEL_RUNS            runs of each suite of the whole mix, each on a fresh world (default: 20 each,
+ *                                     about 1,250 commands in all, with a seed of their own every run; `npm run
+ *                                     test:deep` runs 160 each), the others in proportion (consent and review: 5,
+ *                                     deep 40; see SUITES), after the pinned runs (REGRESSIONS)
+ *   CREDENTIALS_MODEL_SYNTHESES       creatives synthesized in one run before the steps that would make more stop
+ *                                     being drawn (default 4; …/review-commands.ts)
  *   CREDENTIALS_MODEL_MAX_COMMANDS    most commands in one run (default 45)
  *   CREDENTIALS_MODEL_SEED, CREDENTIALS_MODEL_PATH
  *                                     replay a reported failure (fast-check prints both)
- *   CREDENTIALS_MODEL_COMMANDS        comma-separated operation names (see ALL_COMMANDS in
- *                                     …/commands.ts): one suite of only these runs. A run stops at its first
+ *   CREDENTIALS_MODEL_COMMANDS        comma-separated operation names (see ALL_COMMANDS in …/commands.ts and
+ *                                     REVIEW_COMMANDS in …/review-commands.ts): one suite of only these runs. A run stops at its first
  *                                     failure, so this shows one hole at a time, e.g.
  *                                     CREDENTIALS_MODEL_COMMANDS=mintOwnKey,rotateOwnKey
  *   CREDENTIALS_MODEL_WORLD           shared (default: three persons in two networks each) or
@@ -51,9 +68,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_COMMANDS, scriptedSteps, scriptOf, type ScriptedStep } from '@/tests/support/credentials-model/commands';
+import { ALL_COMMANDS, scriptedSteps, scriptOf, type ScriptedStep, type WeightedCommand } from '@/tests/support/credentials-model/commands';
 import { addStats, emptyStats, type Real, type Stats } from '@/tests/support/credentials-model/http';
 import { relaxations } from '@/tests/support/credentials-model/model';
+import { REVIEW_COMMANDS } from '@/tests/support/credentials-model/review-commands';
 import { useLiveService } from '@/tests/support/credentials-model/service';
 import { buildWorld, ROSTERS, setupNotes, WorldPool, type WorldKind } from '@/tests/support/credentials-model/world';
 import { reportReliability } from '@/tests/support/reliability';
@@ -69,14 +87,24 @@ const WORLDS_AHEAD = 2;
 const WORLD = (process.env.CREDENTIALS_MODEL_WORLD ?? 'shared') as WorldKind;
 if (!(WORLD in ROSTERS)) throw new Error(`CREDENTIALS_MODEL_WORLD: one of ${Object.keys(ROSTERS).join(', ')}`);
 
-/** Operations by name with how often each is drawn; undefined: every operation at its own weight. */
+/** The credential operations and the consent and review operations (…/review-commands.ts). */
+const COMMANDS: readonly WeightedCommand[] = [...ALL_COMMANDS, ...REVIEW_COMMANDS];
+
+/** Operations by name with how often each is drawn; undefined: every credential operation at its own weight. */
 type Weights = Record<string, number> | undefined;
 
 interface Suite {
   name: string;
+  /** Runs in CI; CREDENTIALS_MODEL_RUNS (e.g. `npm run test:deep`) scales every suite alike, DEFAULT_RUNS ↦ its value. */
   runs: number;
   weights: Weights;
+  /** Most commands in one run, when less than CREDENTIALS_MODEL_MAX_COMMANDS. */
+  maxCommands?: number;
 }
+
+/** The runs of a suite of the whole mix; CREDENTIALS_MODEL_RUNS replaces it, and scales the others in proportion. */
+const DEFAULT_RUNS = 20;
+const runsOf = (suite: Suite) => (RUNS === undefined ? suite.runs : Math.max(1, Math.round((RUNS * suite.runs) / DEFAULT_RUNS)));
 
 /**
  * The whole mix, and two suites that draw one family of rules more often: the few steps that
@@ -130,6 +158,39 @@ const SUITES: Suite[] = [
       replay: 6,
     },
   },
+  {
+    // Who may decide what is said in a host's voice (issue 38; …/review-model.ts): consent asked,
+    // granted, refused, revoked by the host's link or an administrator; offers accepted; revisions
+    // approved or changed by an administrator's key or the host's review link — by any key the model
+    // holds or link the host was mailed, among the credential changes that make keys read_only,
+    // removed, revoked or of another owner. Synthesis is real, so fewer and shorter runs.
+    name: 'consent and review',
+    runs: 5,
+    weights: {
+      requestConsent: 3,
+      grantConsent: 3,
+      refuseConsent: 1,
+      revokeConsentByHost: 1,
+      revokeConsentByAdmin: 1,
+      acceptOffer: 3,
+      approveByAdmin: 4,
+      requestChangesByAdmin: 2,
+      approveByLink: 4,
+      requestChangesByLink: 2,
+      audioByKey: 2,
+      audioByLink: 1,
+      changeRole: 2,
+      removeMember: 1,
+      revokeOwnKey: 1,
+      revokeNetworkKey: 1,
+      rotateOwnKey: 1,
+      mintMemberKey: 1,
+      seedMultiNetworkKey: 1,
+      signIn: 1,
+      signOut: 1,
+      deleteServiceAccount: 1,
+    },
+  },
 ];
 
 /**
@@ -151,6 +212,16 @@ interface Regression {
 
 const own = (key: number) => ({ owner: 0, key, from: 'own' as const });
 const by = (owner: number, key: number) => ({ owner, key, anyKey: false, wide: false });
+/** The picks of the consent and review operations (…/review-commands.ts): a bearer on a network's path, on the review link's. */
+const bearer = (kind: 'administrator' | 'reader' | 'near' | 'any' | 'reviewLink' | 'consentLink', owner: number, index = 0) => ({
+  kind,
+  actor: by(owner, 0),
+  index,
+});
+const link = (kind: 'open' | 'closed' | 'consentLink' | 'key', index = 0) => ({ kind, pending: true, index, actor: by(0, 0) });
+/** The run's opening consents, newest first: [1] is A's (vcn#1@A), [0] C's. */
+const consentOfA = { index: 1, fitting: true };
+const home = { foreign: false, index: 0 };
 
 const REGRESSIONS: Regression[] = [
   {
@@ -310,6 +381,110 @@ const REGRESSIONS: Regression[] = [
     ],
     trace: ['op#1[super_user] rotates own key op#12[test super_user]', 'erin signs in with an emailed link'],
   },
+  {
+    hole: 'the model, not the service: a key left with no scope (its owner removed from its only network) is rotated into a key of APP_ENV’s mode (a rotation keeps the key’s mode)',
+    found:
+      'suite every operation, seed 569425304, after 6 runs: the service was right (mintApiKey’s `mode`), the model’s rotationSpec took APP_ENV’s',
+    world: 'shared',
+    steps: [
+      { op: 'removeMember', params: { actor: by(0, 0), member: { index: 1, near: true }, where: home } },
+      { op: 'rotateOwnKey', params: { actor: by(5, 0), target: own(0) } },
+    ],
+    trace: [
+      'op#12[test super_user] removes erin (active read_only of C) from network C',
+      'erin#9[test: no scopes] rotates own key erin#9[test: no scopes]',
+    ],
+  },
+  // Who may decide what is said in a host's voice (suite consent and review): each run starts from the
+  // run's opening (A's and C's hosts have consented, crv#3 r1 is pending approval in A, its review link#4 mailed) and
+  // fails if the service lets one of these through; each was derived from a random run that failed with
+  // that hole put back in a copy of the service.
+  {
+    hole:
+      'a read_only key, another network’s administrator, a demoted or removed administrator’s key, or a link’s token decides a creative, revokes a consent, ' +
+      'hears a revision pending approval or accepts an offer (the approve, request-changes, revoke or accept route at read_only; the pending audio’s ' +
+      'administrator check left out; a creative found by its id alone, not in the path’s network)',
+    found:
+      'suite consent and review, each within its first 7 runs (approve, revoke, accept at read_only; the pending audio to readers; the approval finding the ' +
+      'creative by its id alone); the request for changes at read_only, put back in the pinned run',
+    world: 'shared',
+    steps: [
+      { op: 'approveByAdmin', params: { bearer: bearer('near', 2), creative: { index: 0, pending: true }, where: home } },
+      { op: 'requestChangesByAdmin', params: { bearer: bearer('near', 2), creative: { index: 0, pending: true }, where: home, script: 'same' } },
+      { op: 'audioByKey', params: { bearer: bearer('reader', 2), creative: { index: 0, pending: true }, where: home } },
+      { op: 'acceptOffer', params: { bearer: bearer('reader', 2), inventory: { index: 0, busy: true }, where: home } },
+      { op: 'approveByAdmin', params: { bearer: bearer('any', 2), creative: { index: 0, pending: true }, where: { foreign: true, index: 0 } } },
+      { op: 'revokeConsentByAdmin', params: { bearer: bearer('near', 2), consent: consentOfA, where: home } },
+      { op: 'approveByAdmin', params: { bearer: bearer('reviewLink', 0), creative: { index: 0, pending: true }, where: home } },
+      { op: 'changeRole', params: { actor: by(0, 1), member: { index: 4, near: false }, where: home, role: 'read_only' } },
+      { op: 'approveByAdmin', params: { bearer: bearer('near', 3), creative: { index: 0, pending: true }, where: home } },
+      { op: 'removeMember', params: { actor: by(0, 1), member: { index: 4, near: false }, where: home } },
+      { op: 'requestChangesByAdmin', params: { bearer: bearer('any', 3), creative: { index: 0, pending: true }, where: home, script: 'same' } },
+      { op: 'approveByAdmin', params: { bearer: bearer('administrator', 0), creative: { index: 0, pending: true }, where: home } },
+    ],
+    trace: [
+      'bob#4[read_only@A] approves crv#3 r1(pending_approval) in network A',
+      'bob#4[read_only@A] requests changes of crv#3 r1(pending_approval) in network A',
+      'bob#4[read_only@A] fetches the audio of crv#3 r1(pending_approval) in network A',
+      'bob#4[read_only@A] accepts an offer of network A in network A',
+      'bob#5[administrator@B] approves crv#3 r1(pending_approval) in network B',
+      'bob#4[read_only@A] revokes vcn#1@A(granted) in network A',
+      'review link#4 (crv#3 r1) of crv#3 r1(pending_approval) approves crv#3 r1(pending_approval) in network A',
+      'op#1[super_user] demotes carol (active administrator of A) to read_only in network A',
+      'carol#6[read_only@A] approves crv#3 r1(pending_approval) in network A',
+      'op#1[super_user] removes carol (active read_only of A) from network A',
+      'carol#6[no scopes] requests changes of crv#3 r1(pending_approval) in network A',
+      'op#1[super_user] approves crv#3 r1(pending_approval) in network A',
+    ],
+  },
+  {
+    hole:
+      'the review link of revision 1 decides revision 2 (a superseded revision’s link follows its offer to the newest revision), or still opens its own ' +
+      '(reviewLinkWorks without its changes_requested check)',
+    found: 'suite consent and review: each on its first run, caught by the link check after the request for changes',
+    world: 'shared',
+    steps: [
+      { op: 'requestChangesByLink', params: { bearer: link('open'), script: 'keeps' } },
+      { op: 'approveByLink', params: { bearer: link('closed') } },
+      { op: 'requestChangesByLink', params: { bearer: link('closed'), script: 'same' } },
+      { op: 'audioByLink', params: { bearer: link('closed') } },
+      { op: 'approveByLink', params: { bearer: link('open') } },
+      { op: 'approveByLink', params: { bearer: link('open') } },
+    ],
+    trace: [
+      'review link#4 (crv#3 r1) of crv#3 r1(pending_approval) requests changes through the review link’s page, script keeps the line',
+      'review link#4 (crv#3 r1), dead of crv#3 r1(changes_requested) approves through the review link’s page',
+      'review link#4 (crv#3 r1), dead of crv#3 r1(changes_requested) requests changes through the review link’s page',
+      'review link#4 (crv#3 r1), dead of crv#3 r1(changes_requested) fetches the audio through the review link’s page',
+      'review link#5 (crv#3 r2) of crv#3 r2(pending_approval) approves through the review link’s page',
+      'review link#5 (crv#3 r2) of crv#3 r2(approved) approves through the review link’s page',
+    ],
+  },
+  {
+    hole:
+      'a review link revokes the consent its revision was made under (the consent link’s gate taking review links), or a review link withdrawn with its consent ' +
+      'still opens its revision (the withdrawal leaving reviewTokenHash)',
+    found: 'suite consent and review: each on its first run',
+    world: 'shared',
+    steps: [
+      { op: 'revokeConsentByHost', params: { bearer: { kind: 'reviewLink', actor: by(0, 0), index: 0 }, consent: consentOfA } },
+      { op: 'approveByLink', params: { bearer: link('consentLink', 1) } },
+      { op: 'grantConsent', params: { bearer: { kind: 'key', actor: by(1, 0), index: 0 }, consent: consentOfA } },
+      { op: 'approveByAdmin', params: { bearer: bearer('consentLink', 0, 1), creative: { index: 0, pending: true }, where: home } },
+      { op: 'revokeConsentByAdmin', params: { bearer: bearer('administrator', 0), consent: consentOfA, where: home } },
+      { op: 'approveByLink', params: { bearer: link('closed') } },
+      { op: 'revokeConsentByHost', params: { bearer: { kind: 'own', actor: by(0, 0), index: 0 }, consent: { index: 1, fitting: false } } },
+    ],
+    trace: [
+      'review link#4 (crv#3 r1) of crv#3 r1(pending_approval) revokes (meaning vcn#1@A(granted))',
+      'the consent link of vcn#1@A(granted) approves through the review link’s page',
+      'alice#2[administrator@A] grants (meaning vcn#1@A(granted))',
+      'the consent link of vcn#1@A(granted) approves crv#3 r1(pending_approval) in network A',
+      'op#1[super_user] revokes vcn#1@A(granted) in network A',
+      'review link#4 (crv#3 r1), dead of crv#3 r1(awaiting_consent) approves through the review link’s page',
+      'the consent link of vcn#1@A(revoked) revokes',
+    ],
+  },
 ];
 
 /** CREDENTIALS_MODEL_COMMANDS narrows the run to one suite of those operations. */
@@ -317,17 +492,16 @@ function suites(): Suite[] {
   const names = process.env.CREDENTIALS_MODEL_COMMANDS?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (!names) return SUITES.map((suite) => ({ ...suite, runs: RUNS ?? suite.runs }));
-  const unknown = names.filter((n) => !ALL_COMMANDS.some((c) => c.name === n));
-  if (unknown.length)
-    throw new Error(`CREDENTIALS_MODEL_COMMANDS: unknown ${unknown.join(', ')}; known: ${ALL_COMMANDS.map((c) => c.name).join(', ')}`);
-  const weights = Object.fromEntries(ALL_COMMANDS.filter((c) => names.includes(c.name)).map((c) => [c.name, c.weight]));
+  if (!names) return SUITES.map((suite) => ({ ...suite, runs: runsOf(suite) }));
+  const unknown = names.filter((n) => !COMMANDS.some((c) => c.name === n));
+  if (unknown.length) throw new Error(`CREDENTIALS_MODEL_COMMANDS: unknown ${unknown.join(', ')}; known: ${COMMANDS.map((c) => c.name).join(', ')}`);
+  const weights = Object.fromEntries(COMMANDS.filter((c) => names.includes(c.name)).map((c) => [c.name, c.weight]));
   return [{ name: `commands ${names.join(',')}`, runs: RUNS ?? 95, weights }];
 }
 
 function arbitrariesOf(weights: Weights) {
   // fc.commands picks uniformly among its arbitraries: an operation's weight is how often it is listed.
-  return ALL_COMMANDS.flatMap((c) => {
+  return (weights ? COMMANDS : ALL_COMMANDS).flatMap((c) => {
     const weight = weights ? (weights[c.name] ?? 0) : c.weight;
     return Array.from({ length: weight }, () => c.arbitrary);
   });
@@ -366,7 +540,9 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
           'Random sequences of credential operations (mint, list, rotate, revoke own and network keys; keys for members and service accounts; ' +
           'invitations accepted with the token or a key; demotion, promotion, removal; email sign-in and sign-out; Idempotency-Key replays), each by a random key the model ' +
           'holds, super_user to adversarially obtained, in a live deployment with live and test networks: after every step every token, its mode, ' +
-          'network key list and created key agreed with docs/keys-and-roles.md',
+          'network key list and created key agreed with docs/keys-and-roles.md; and voice consent asked, granted, refused and revoked, offers accepted, ' +
+          'creatives synthesized, approved and changed, by those keys and by the host’s consent and review links read off the mailbox: every answer, ' +
+          'consent, revision and link agreed with who may (docs/voice-consent.md, the review rules of issue 38)',
         figures: {
           suites: SUITES.length,
           'pinned runs': pinned,
@@ -398,7 +574,7 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
       stats.runs += 1;
       try {
         const world = async () => (regression.world === WORLD ? worlds.take(real) : buildWorld(real, regression.world, relax));
-        await fc.asyncModelRun(async () => ({ model: await world(), real }), scriptedSteps(regression.steps));
+        await fc.asyncModelRun(async () => ({ model: await world(), real }), scriptedSteps(regression.steps, COMMANDS));
       } catch (error) {
         failed = true;
         if (error instanceof Error) error.message += `\n\nThe pinned run (${regression.found}), step by step:\n${real.trace.join('\n')}`;
@@ -421,7 +597,8 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
       const stats = emptyStats();
       const suiteStarted = Date.now();
       let firstFailureAt: number | undefined;
-      const property = fc.asyncProperty(fc.commands(arbitrariesOf(suite.weights), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+      const maxCommands = Math.min(MAX_COMMANDS, suite.maxCommands ?? MAX_COMMANDS);
+      const property = fc.asyncProperty(fc.commands(arbitrariesOf(suite.weights), { maxCommands, size: 'max' }), async (commands) => {
         // Past the shrinking budget, further candidates are skipped: fast-check reports the smallest failure so far.
         if (firstFailureAt !== undefined && Date.now() - firstFailureAt > SHRINK_MS) fc.pre(false);
         const real = newReal(stats);
@@ -462,7 +639,8 @@ function summary(stats: Stats, seconds: number): string {
     .map(([name, n]) => `  ${name}: ${n}`);
   return [
     `${stats.runs} runs, ${stats.commands} commands, ${stats.checks} checks, ${stats.requests} requests in ${seconds} s ` +
-      `(building worlds ${Math.round(stats.ms.world / 1000)} s, commands ${Math.round(stats.ms.commands / 1000)} s, checks ${Math.round(stats.ms.checks / 1000)} s${fallback})`,
+      `(building worlds ${Math.round(stats.ms.world / 1000)} s, commands ${Math.round(stats.ms.commands / 1000)} s` +
+      `${stats.ms.synthesis ? ` (waiting for synthesis ${Math.round(stats.ms.synthesis / 1000)} s)` : ''}, checks ${Math.round(stats.ms.checks / 1000)} s${fallback})`,
     ...outcomes,
   ].join('\n');
 }

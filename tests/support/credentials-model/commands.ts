@@ -18,6 +18,7 @@ import {
   checkOwnKeyList,
   checkShownAccess,
 } from './checks';
+import { checkReviewStates } from './review-checks';
 import { post, send, violation, type AcceptedView, type Answer, type KeyView, type Real, type Request } from './http';
 import {
   actorPick,
@@ -160,7 +161,7 @@ class Step<P> implements fc.AsyncCommand<Model, Real> {
     // Most telling first: a key listed where it must not be, then advertised ≠ working, then every token.
     if (!model.relax.has('network-lists')) await checkNetworkKeyLists(model, real);
     for (const { key, view } of ctx.created) await checkCreatedKey(model, real, key, view);
-    await Promise.all([checkEveryToken(model, real), checkKeyModes(model, real)]);
+    await Promise.all([checkEveryToken(model, real), checkKeyModes(model, real), model.review && checkReviewStates(model, real)]);
     real.stats.ms.checks += Date.now() - performed;
   }
 
@@ -196,15 +197,18 @@ export interface ScriptedStep {
   params: unknown;
 }
 
-function command<P>(weight: number, operation: Operation<P>): WeightedCommand {
+export function command<P>(weight: number, operation: Operation<P>): WeightedCommand {
   return { name: operation.name, weight, arbitrary: operation.params.map((p) => new Step(operation, p)), step: (p) => new Step(operation, p as P) };
 }
 
 /** The steps of a script, to run with fc.asyncModelRun like a generated sequence. */
-export function scriptedSteps(steps: readonly ScriptedStep[]): Array<fc.AsyncCommand<Model, Real>> {
+export function scriptedSteps(
+  steps: readonly ScriptedStep[],
+  commands: readonly WeightedCommand[] = ALL_COMMANDS,
+): Array<fc.AsyncCommand<Model, Real>> {
   return steps.map(({ op, params }) => {
-    const found = ALL_COMMANDS.find((c) => c.name === op);
-    if (!found) throw new Error(`scripted step: no operation ${op}; known: ${ALL_COMMANDS.map((c) => c.name).join(', ')}`);
+    const found = commands.find((c) => c.name === op);
+    if (!found) throw new Error(`scripted step: no operation ${op}; known: ${commands.map((c) => c.name).join(', ')}`);
     return found.step(params);
   });
 }
@@ -218,7 +222,7 @@ export function scriptOf(real: Real): string {
  * Compare the answer with the model's expectation; count it. True when the
  * operation was carried out (2xx).
  */
-function judge(ctx: StepContext, name: string, answer: Answer, expectation: Expectation, success: number): boolean {
+export function judge(ctx: StepContext, name: string, answer: Answer, expectation: Expectation, success: number): boolean {
   const carried = answer.status >= 200 && answer.status < 300;
   const what = ctx.real.trace[ctx.real.trace.length - 1] ?? name;
   if (answer.status >= 500) throw violation(`${what}: server error`, answer);
@@ -249,7 +253,7 @@ export function refusalUnsaid(expectation: Expectation, answer: Answer): string 
   return undefined;
 }
 
-function count(ctx: StepContext, outcome: string): void {
+export function count(ctx: StepContext, outcome: string): void {
   ctx.real.stats.outcomes[outcome] = (ctx.real.stats.outcomes[outcome] ?? 0) + 1;
 }
 

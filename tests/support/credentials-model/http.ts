@@ -30,12 +30,15 @@ export interface Stats {
   requests: number;
   /** Commands by name and outcome (`rotateOwnKey allowed`), to show what the runs exercised. */
   outcomes: Record<string, number>;
-  /** Milliseconds spent building worlds, performing commands, and checking after them. */
-  ms: { world: number; commands: number; checks: number };
+  /**
+   * Milliseconds spent building worlds, performing commands, and checking after them; of the
+   * commands', waiting for creatives to be synthesized and their review links mailed.
+   */
+  ms: { world: number; commands: number; checks: number; synthesis: number };
 }
 
 export function emptyStats(): Stats {
-  return { runs: 0, commands: 0, checks: 0, requests: 0, outcomes: {}, ms: { world: 0, commands: 0, checks: 0 } };
+  return { runs: 0, commands: 0, checks: 0, requests: 0, outcomes: {}, ms: { world: 0, commands: 0, checks: 0, synthesis: 0 } };
 }
 
 /** Add one suite's figures to the total. */
@@ -45,7 +48,7 @@ export function addStats(total: Stats, more: Stats): void {
   total.checks += more.checks;
   total.requests += more.requests;
   for (const [name, n] of Object.entries(more.outcomes)) total.outcomes[name] = (total.outcomes[name] ?? 0) + n;
-  for (const part of ['world', 'commands', 'checks'] as const) total.ms[part] += more.ms[part];
+  for (const part of ['world', 'commands', 'checks', 'synthesis'] as const) total.ms[part] += more.ms[part];
 }
 
 export interface ScopeView {

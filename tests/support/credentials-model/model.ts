@@ -8,6 +8,7 @@
  * server handed out. commands.ts sends the requests; checks.ts compares.
  */
 import type { softAuthenticator } from '@/tests/support/soft-authenticator';
+import type { ReviewWorld } from './review-model';
 
 export type Role = 'read_only' | 'administrator';
 export const ROLES: readonly Role[] = ['read_only', 'administrator'];
@@ -197,6 +198,11 @@ export interface Model {
   posts: PostRecord[];
   tag: string;
   counter: number;
+  /**
+   * Voice consents, offers, creatives and review links (review-model.ts): made on the first step of
+   * the consent and review operations that needs them, so the other suites never pay for them.
+   */
+  review?: ReviewWorld;
 }
 
 export function emptyModel(tag: string, relax: ReadonlySet<Relaxation> = new Set(), appMode: Mode = 'test'): Model {
@@ -406,8 +412,8 @@ export type Expectation =
   /** The rulebook leaves it open: 2xx, or one of `statuses`. */
   | { outcome: 'either'; statuses: readonly number[]; why: string };
 
-const allowed = (why = 'allowed'): Expectation => ({ outcome: 'allowed', why });
-const refused = (why: string, ...statuses: number[]): Expectation => ({ outcome: 'refused', statuses, why });
+export const allowed = (why = 'allowed'): Expectation => ({ outcome: 'allowed', why });
+export const refused = (why: string, ...statuses: number[]): Expectation => ({ outcome: 'refused', statuses, why });
 /** Refused with `status` by a mode rule, saying so in its detail when `detail` is given (and naming `field`). */
 const refusedByRule = (rule: string, why: string, status: number, said: { detail?: RegExp; field?: string } = {}): Expectation => ({
   outcome: 'refused',
@@ -422,7 +428,7 @@ const either = (why: string, ...statuses: number[]): Expectation => ({ outcome: 
  * The 403 of a key on a network of the other mode it is scoped to, or of a test super_user key on
  * a live network (server/trpc.ts `networkProcedure`): its detail says which mode is which.
  */
-function otherMode(model: Model, actor: Key, networkId: string): Expectation | undefined {
+export function otherMode(model: Model, actor: Key, networkId: string): Expectation | undefined {
   const mode = networkMode(model, networkId);
   if (actsInMode(actor, mode)) return undefined;
   const scoped = actor.superUser || (networkId in actor.granted && standing(model, actor.owner, networkId) !== undefined);
@@ -433,7 +439,7 @@ function otherMode(model: Model, actor: Key, networkId: string): Expectation | u
 }
 
 /** 401 for a dead key, 403 without the administrator role on the path's network (saying so when it is of the other mode). */
-function gate(model: Model, actor: Key, networkId?: string): Expectation | undefined {
+export function gate(model: Model, actor: Key, networkId?: string): Expectation | undefined {
   if (!isLive(model, actor)) return refused('the calling key is revoked', 401);
   if (networkId !== undefined && !isAdministrator(model, accessOf(model, actor), networkId)) {
     return otherMode(model, actor, networkId) ?? refused(`the calling key does not administer ${networkLabel(model, networkId)}`, 403);
@@ -754,9 +760,14 @@ export function addKey(model: Model, input: { id: string; token: string; spec: N
   return key;
 }
 
-/** Rotation with no grace period: the old key stops now, the new one has its owner, name and scopes (and so their mode). */
+/**
+ * Rotation with no grace period: the old key stops now, the new one has its owner, name and scopes
+ * (and so their mode) — or, left with no scope (a super_user's, or a removed member's key), the old
+ * key's mode: a rotation keeps it (`mode` of mintApiKey's input).
+ */
 export function rotationSpec(model: Model, target: Key): NewKeySpec {
-  return newKeySpec(model, target.owner, target.superUser, { ...target.granted });
+  const spec = newKeySpec(model, target.owner, target.superUser, { ...target.granted });
+  return Object.keys(target.granted).length ? spec : { ...spec, mode: target.mode };
 }
 
 /** Rotated into `successor`: within a grace period the old key works on, but cannot be rotated again. */

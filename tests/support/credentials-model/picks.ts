@@ -45,7 +45,7 @@ function owners(model: Model): Owner[] {
 }
 
 /** The picked owner's key in `pool` (or, if it has none there, the next owner's). */
-function pickKey(model: Model, pick: KeyPick, pool: Key[]): Key {
+export function pickKey(model: Model, pick: KeyPick, pool: Key[]): Key {
   const all = owners(model);
   for (let i = 0; i < all.length; i++) {
     const theirs = pool.filter((k) => sameOwner(k.owner, all[(pick.owner + i) % all.length]!));

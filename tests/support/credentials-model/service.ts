@@ -84,6 +84,13 @@ export interface Mailbox {
   invitationToken(emailId: string): Promise<string>;
   /** The token of the oldest sign-in link sent to `email` that was not read yet. */
   signInToken(email: string): Promise<string>;
+  /** The `prefix_…` token of the link in the email `emailId` (a voice consent request's: `vcl`). */
+  linkToken(emailId: string, prefix: string): Promise<string>;
+  /**
+   * The first `prefix_…` link token mailed to `to` that `accept` takes (a review link whose hash is
+   * the creative's): the host's mailbox holds many; each token is handed out once.
+   */
+  tokenTo(to: string, prefix: string, accept: (token: string) => boolean, what: string): Promise<string>;
 }
 
 const MAIL_WAIT_MS = 20_000;
@@ -118,23 +125,51 @@ function mailbox(received: readonly ReceivedMail[], sql: postgres.Sql): Mailbox 
     nudged = Date.now();
     await sql`select pg_notify('jobs:insert', '{"count":1}')`;
   };
-  const waitFor = async (what: string, find: () => ReceivedMail | undefined, pattern: RegExp): Promise<string> => {
+  /** Waits until `find` finds the token (nudging the worker now and then). */
+  const waitForToken = async (what: string, find: () => string | undefined): Promise<string> => {
     const started = Date.now();
     for (const deadline = started + MAIL_WAIT_MS; ; await new Promise((resolve) => setTimeout(resolve, 10))) {
       if (Date.now() - started > NUDGE_AFTER_MS) await nudge();
       index();
-      const mail = find();
-      if (mail) {
-        const token = pattern.exec(mail.parsed.text ?? '')?.[1];
-        if (!token) throw violation(`${what} carries no link: ${mail.parsed.text?.slice(0, 300)}`);
-        return token;
-      }
+      const token = find();
+      if (token) return token;
       if (Date.now() > deadline) throw violation(`${what} did not reach the mailbox within ${MAIL_WAIT_MS / 1000} s`);
     }
   };
+  /** The link token (`prefix_…`) a mail carries, in its link's fragment; a mail without one is a violation. */
+  const linkIn = (what: string, mail: ReceivedMail | undefined, prefix: string): string | undefined => {
+    if (!mail) return undefined;
+    const token = new RegExp(`#token=(${prefix}_[0-9A-Za-z]+)`).exec(mail.parsed.text ?? '')?.[1];
+    if (!token) throw violation(`${what} carries no link: ${mail.parsed.text?.slice(0, 300)}`);
+    return token;
+  };
+  const taken = new Set<string>();
   return {
-    invitationToken: (emailId) => waitFor(`the invitation email ${emailId}`, () => byEmailId.get(emailId), /#token=(inv_[0-9A-Za-z]+)/),
-    signInToken: (email) => waitFor(`a sign-in link for ${email}`, () => unreadSignIns.get(email)?.shift(), /#token=(sil_[0-9A-Za-z]+)/),
+    invitationToken: (emailId) => {
+      const what = `the invitation email ${emailId}`;
+      return waitForToken(what, () => linkIn(what, byEmailId.get(emailId), 'inv'));
+    },
+    signInToken: (email) => {
+      const what = `a sign-in link for ${email}`;
+      return waitForToken(what, () => linkIn(what, unreadSignIns.get(email)?.shift(), 'sil'));
+    },
+    linkToken: (emailId, prefix) => {
+      const what = `the email ${emailId}`;
+      return waitForToken(what, () => linkIn(what, byEmailId.get(emailId), prefix));
+    },
+    tokenTo: async (to, prefix, accept, what) => {
+      const pattern = new RegExp(`#token=(${prefix}_[0-9A-Za-z]+)`, 'g');
+      const token = await waitForToken(what, () => {
+        for (const mail of received) {
+          if (!mail.to.includes(to)) continue;
+          const found = [...(mail.parsed.text ?? '').matchAll(pattern)].map((m) => m[1]!).find((t) => !taken.has(t) && accept(t));
+          if (found) return found;
+        }
+        return undefined;
+      });
+      taken.add(token);
+      return token;
+    },
   };
 }
 
