@@ -62,6 +62,19 @@ describe('accept: generating under a covering consent, else awaiting it', () => 
     expect(resumed.voiceConsentId).toBe(consent.id);
   });
 
+  it('a grant naming advertisers starts only the creatives of those advertisers', async () => {
+    const covered = await openOffer();
+    const other = await adInventory(covered.networkId);
+    const otherOffer = await offerRow(covered.networkId, { campaign: other.campaign, podcast: covered.podcast });
+    for (const offerId of [covered.offer.id, otherOffer.id]) {
+      await database().transaction((tx) => acceptOffer({ tx, networkId: covered.networkId, offerId }));
+    }
+    const { consent } = await voiceConsentRow(covered.networkId, covered.podcast, { scope: 'advertisers', advertiserIds: [covered.advertiser.id] });
+    await database().transaction((tx) => grantVoiceConsent({ tx, consent, statementVersion: statement.version, userAgent: 'phone' }));
+    expect((await creativeOf(covered.networkId, covered.offer.id)).voiceConsentId).toBe(consent.id);
+    expect(await creativeOf(covered.networkId, otherOffer.id)).toMatchObject({ status: 'awaiting_consent', voiceConsentId: null });
+  });
+
   it('a consent for other advertisers does not start it', async () => {
     const { networkId, podcast, offer } = await openOffer();
     const { advertiser: other } = await adInventory(networkId);
