@@ -20,6 +20,9 @@ export const RELIABILITY_HTTP_TESTS = [
 /** `@/x` is `<repo>/x`, as tsconfig.json's `paths` says (tsx and Next read that file; vite does not). */
 export const resolve = { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./', import.meta.url)) }] };
 
+/** CI's log says where the time went, file by file (tests/support/durations-reporter.ts); also with TEST_DURATIONS=1. */
+export const reporters = process.env.CI || process.env.TEST_DURATIONS ? ['default', './tests/support/durations-reporter.ts'] : ['default'];
+
 const everyFile = { testTimeout: 30_000, hookTimeout: 200_000, pool: 'forks' } as const;
 
 export default defineConfig({
@@ -30,8 +33,7 @@ export default defineConfig({
     // file's time is waiting (on the service, Postgres, a receiver, ffmpeg in another process), so
     // 3 workers even on 2 cores: vitest's default (cores - 1) ran every file one after another here.
     maxWorkers: 3,
-    // CI's log says where the time went, file by file (tests/support/durations-reporter.ts).
-    reporters: process.env.CI || process.env.TEST_DURATIONS ? ['default', './tests/support/durations-reporter.ts'] : ['default'],
+    reporters,
     projects: [
       {
         resolve,
@@ -47,6 +49,20 @@ export default defineConfig({
       },
       {
         resolve,
+        // tests/services/ and tests/http/ open the run's database in beforeAll and close it in afterAll
+        // (useTestDatabase), start what else they need (a service, a receiver) and stop it after, and
+        // change nothing else of the process: they share their workers' module graph too. Importing
+        // the services anew per file (a worker per file) was over half of tests/services' CPU.
+        test: {
+          ...everyFile,
+          name: 'shared',
+          include: ['tests/services/**/*.test.ts', 'tests/http/**/*.test.ts'],
+          exclude: ['node_modules/**', ...(process.env.RELIABILITY_RUNS_NEXT ? RELIABILITY_HTTP_TESTS : [])],
+          isolate: false,
+        },
+      },
+      {
+        resolve,
         test: {
           ...everyFile,
           name: 'integration',
@@ -54,12 +70,7 @@ export default defineConfig({
           // The long fault and fuzz runs: `npm run test:reliability` (vitest.reliability.config.ts). The
           // cluster behind HAProxy and PgBouncer: `npm run test:cluster` — it needs those two programs,
           // which `npm install` does not bring, so `npm test` on a clean machine must not run it.
-          exclude: [
-            'tests/reliability/**',
-            'tests/cluster/**',
-            'node_modules/**',
-            ...(process.env.RELIABILITY_RUNS_NEXT ? RELIABILITY_HTTP_TESTS : []),
-          ],
+          exclude: ['tests/reliability/**', 'tests/cluster/**', 'tests/services/**', 'tests/http/**', 'node_modules/**'],
         },
       },
     ],

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { RELIABILITY_HTTP_TESTS, resolve } from './vitest.config';
+import { RELIABILITY_HTTP_TESTS, reporters, resolve } from './vitest.config';
 
 /**
  * `npm run test:reliability`: the fault, race, fuzz and security tests whose numbers
@@ -15,8 +15,14 @@ export default defineConfig({
   test: {
     // One service and database for both groups (a project's own globalSetup would start another).
     globalSetup: ['tests/support/global-setup.ts'],
+    // Seconds per file in CI, as in `npm test`.
+    reporters,
     projects: [
-      { resolve, test: { ...each, name: 'http', include: RELIABILITY_HTTP_TESTS, sequence: { groupOrder: 0 }, maxWorkers: 3 } },
+      // tests/http files: a module graph per worker, not per file, as in `npm test` (vitest.config.ts's `shared`).
+      {
+        resolve,
+        test: { ...each, name: 'http', include: RELIABILITY_HTTP_TESTS, sequence: { groupOrder: 0 }, maxWorkers: 3, isolate: false },
+      },
       { resolve, test: { ...each, name: 'long', include: ['tests/reliability/**/*.test.ts'], sequence: { groupOrder: 1 }, fileParallelism: false } },
     ],
   },

@@ -17,6 +17,9 @@ export const EVENT_TYPES = {
     'Changes are requested to a revision of a host-voiced creative, by the host or an administrator on their behalf: the next revision is being made.',
   'voice_consent.granted': 'A podcast host grants consent to ads in their synthesized voice.',
   'voice_consent.revoked': 'A voice consent (or a pending request for one) is revoked, by the host or an administrator.',
+  'flight.goal_reached': 'A flight’s tracked impressions reach its impression goal (found by the daily pacing check; once per flight, ever).',
+  'flight.underdelivering':
+    'A live flight is behind pace: its tracked impressions are below 90 % of an even delivery of its goal to date (the daily pacing check; at most once per flight per UTC day).',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -28,6 +31,12 @@ const offerParties = {
   offer_id: id('off', 'offer'),
   campaign_id: id('cmp', 'campaign'),
   podcast_id: id('pod', 'podcast'),
+};
+const flightPacing = {
+  flight_id: id('flt', 'flight'),
+  campaign_id: id('cmp', 'campaign the flight belongs to'),
+  goal: z.number().int().describe('The flight’s impression goal.'),
+  delivered: z.number().int().describe('Tracked impressions of all the flight’s offers so far (docs/measurement.md, what pacing counts).'),
 };
 
 /**
@@ -110,6 +119,23 @@ export const EVENT_DATA_SCHEMAS = {
       .describe('Creatives made under it that no other consent covers, now awaiting consent with their audio deleted (at most 100 ids).'),
     withdrawn_creatives: z.number().int().describe('How many creatives were withdrawn (all of them, also past the 100 ids listed).'),
   }),
+  'flight.goal_reached': z.strictObject({
+    ...flightPacing,
+    reached_on: z.string().describe('The UTC day (YYYY-MM-DD) on which the flight’s tracked impressions reached the goal.'),
+  }),
+  'flight.underdelivering': z.strictObject({
+    ...flightPacing,
+    expected_to_date: z
+      .number()
+      .int()
+      .describe(
+        'What an even delivery of the goal over the flight’s dates would have delivered by the check: goal × the share of its time elapsed, rounded.',
+      ),
+    ratio: z.number().describe('delivered ÷ expected_to_date: below 0.9 (1 − the pacing tolerance).'),
+    starts_at: z.string().describe('When the flight started (ISO 8601).'),
+    ends_at: z.string().describe('When the flight ends (ISO 8601).'),
+    day: z.string().describe('The UTC day (YYYY-MM-DD) of the check: at most one such event per flight and day.'),
+  }),
 } satisfies Record<EventType, z.ZodType>;
 
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA_SCHEMAS)[T]>;
@@ -190,6 +216,24 @@ export const EVENT_DATA_EXAMPLES: { [T in EventType]: EventData<T> } = {
     previous_status: 'granted',
     withdrawn_creative_ids: ['crv_01jd8x6v2c9q7r5t3w1y0zabcd'],
     withdrawn_creatives: 1,
+  },
+  'flight.goal_reached': {
+    flight_id: 'flt_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    goal: 100_000,
+    delivered: 100_412,
+    reached_on: '2026-12-18',
+  },
+  'flight.underdelivering': {
+    flight_id: 'flt_01jd8x6v2c9q7r5t3w1y0zabcd',
+    campaign_id: 'cmp_01jd8x6v2c9q7r5t3w1y0zabcd',
+    goal: 100_000,
+    delivered: 31_250,
+    expected_to_date: 50_000,
+    ratio: 0.625,
+    starts_at: '2026-12-01T00:00:00.000Z',
+    ends_at: '2026-12-31T00:00:00.000Z',
+    day: '2026-12-16',
   },
 };
 

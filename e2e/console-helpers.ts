@@ -107,14 +107,27 @@ const README_SHOTS: Record<string, string> = {
   'console-creatives-1280': 'creatives.png',
 };
 
+/** The views (a shot's name without its width) each running test has shot: `npm test` shoots one width of each. */
+const shotViews = new WeakMap<TestInfo, Set<string>>();
+
 /**
  * A full-page screenshot under test-results/. With README_SCREENSHOTS=1 (`npm run screenshots`)
  * the shots README.md embeds are written to docs/screenshots/ as well. `fullPage: false` shoots the
  * window only: what a dialog looks like (in a full-page shot of a scrolled page it floats mid-page).
+ *
+ * The matrix — one view at every width a spec checks — is `npm run test:deep`'s (DEEP): `npm test`
+ * shoots a view (`<view>-<width>`) once per test, at the first width it comes to, and skips its
+ * other widths' shots; the checks a spec makes at every width (layout, overflow) run in both.
  */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string, { fullPage = true } = {}): Promise<void> {
-  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage });
   const readme = README_SHOTS[name];
+  const view = name.replace(/-\d+$/, '');
+  const views = shotViews.get(testInfo) ?? new Set<string>();
+  shotViews.set(testInfo, views);
+  const again = views.has(view);
+  views.add(view);
+  if (again && !DEEP && !(process.env.README_SCREENSHOTS === '1' && readme)) return;
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage });
   // What a reader's window shows: a full-page shot draws a scrolled page's fixed sidebar and drawer mid-page.
   if (process.env.README_SCREENSHOTS === '1' && readme)
     await page.screenshot({ path: fileURLToPath(new URL(`../docs/screenshots/${readme}`, import.meta.url)) });

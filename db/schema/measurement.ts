@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, customType, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, check, customType, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { TRACKING_OUTCOMES } from '@/domain/measurement';
-import { at } from './columns';
+import { at, createdAt } from './columns';
 import { networkReference } from './networks';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
@@ -108,4 +108,30 @@ export const deliveryReports = pgTable(
     reportedAt: at('reported_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.networkId, t.offerId, t.day, t.source] }), check('delivery_reports_impressions', sql`${t.impressions} >= 0`)],
+);
+
+/**
+ * The pacing events the daily check has sent (server/services/flights/pacing-alerts.ts), one row
+ * per event: the row is inserted `on conflict do nothing` in the event's own transaction, and the
+ * event recorded only when it was, so two checks running at once, or one run again after a crash,
+ * send each event once. `day` is the UTC day of the check.
+ */
+export const flightPacingAlerts = pgTable(
+  'flight_pacing_alerts',
+  {
+    networkId: networkReference(),
+    flightId: text('flight_id').notNull(),
+    kind: text('kind', { enum: ['goal_reached', 'underdelivering'] }).notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    ...createdAt,
+  },
+  (t) => [
+    // flight.underdelivering: at most once per flight and UTC day.
+    primaryKey({ columns: [t.networkId, t.flightId, t.kind, t.day] }),
+    // flight.goal_reached: once per flight, ever.
+    uniqueIndex('flight_pacing_alerts_goal_reached_uq')
+      .on(t.networkId, t.flightId)
+      .where(sql`kind = 'goal_reached'`),
+    check('flight_pacing_alerts_kind', sql`${t.kind} in ('goal_reached', 'underdelivering')`),
+  ],
 );

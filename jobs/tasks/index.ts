@@ -6,6 +6,7 @@ import { pruneWebhookDeliveries } from '@/server/services/webhooks/retention';
 import { sendEmail } from '@/server/services/mail/send-email';
 import { noticeExpiringKeys } from '@/server/services/notifications/expiring-keys';
 import { withdrawLapsedConsents } from '@/server/services/creatives/consent-gate';
+import { checkFlightPacing } from '@/server/services/flights/pacing-alerts';
 import { sendSignInLink } from '@/server/services/sign-in/request-sign-in';
 import { maintainTracking } from '@/server/services/tracking/partitions';
 import { taskPayloadSchemas, type TaskName, type TaskPayload } from '@/server/jobs/payloads';
@@ -21,6 +22,8 @@ export const crontab = [
   '23 * * * * notice-expiring-keys',
   '* * * * * withdraw-lapsed-consents',
   '3 * * * * maintain-tracking',
+  // Daily; safe to run again (each event is sent once): server/services/flights/pacing-alerts.ts.
+  '0 6 * * * check-flight-pacing',
 ].join('\n');
 
 /** The task `name`, its payload parsed with its schema (server/jobs/payloads.ts) before `run` sees it. */
@@ -40,6 +43,7 @@ export const taskList: TaskList = {
   'notice-expiring-keys': task('notice-expiring-keys', () => noticeExpiringKeys({ db: database() })),
   'withdraw-lapsed-consents': task('withdraw-lapsed-consents', () => withdrawLapsedConsents({ db: database() })),
   'maintain-tracking': task('maintain-tracking', () => maintainTracking({ db: database() })),
+  'check-flight-pacing': task('check-flight-pacing', () => checkFlightPacing({ db: database() })),
   'send-email': task('send-email', ({ emailId }, helpers) => sendEmail({ db: database(), emailId, helpers })),
   'request-sign-in': task('request-sign-in', ({ email }) => database().transaction((tx) => sendSignInLink({ tx, email }))),
 };

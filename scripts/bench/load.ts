@@ -23,6 +23,8 @@ export interface AutocannonRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Called before each request of this entry (autocannon's hook): the request as it will be sent. */
+  setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
 }
 interface AutocannonOptions {
   url: string;

@@ -39,6 +39,12 @@
  *     (scenarios/noisy-neighbour.ts: network B's /v1/me, preview, accept → creative ready and
  *     offer.accepted delivery, alone and while network A floods previews, sends huge console
  *     batches, spreads requests over freshly minted keys, or hangs many endpoints); stops it;
+ *  7d. starts it again (same database, TRUSTED_PROXIES=loopback) beside the tracking baseline
+ *     (scenarios/tracking.ts: `GET /t/{token}` of accepted offers against a bare node:http + postgres
+ *     group-commit server, alternating, with `GET /v1/me` timed meanwhile); stops both;
+ *  7e. starts it again (same database) for the delivery report as data grows
+ *     (scenarios/delivery-report-scale.ts: one flight over 30 days with 10 k, then 10 M hits seeded
+ *     by SQL into tracking_hits' day partitions and the rollups); stops it;
  *  8. runs the pg-pool benchmark, writes the report;
  *  9. always (finally, and on Ctrl-C): stops the servers and drops the database.
  *
@@ -65,6 +71,14 @@
  *   BENCH_NOISY_TRACE=/tmp/b.jsonl  write each of B's /v1/me samples (phase, round, alone or attacked, when, ms)
  *   BENCH_NOISY_SYNTH=local,http  the voice providers it runs with, one service each (http: the fake vendor)
  *   BENCH_NOISY=0         skip the noisy neighbour benchmark
+ *   BENCH_TRACKING_SECONDS=10 BENCH_TRACKING_CONNECTIONS=100 BENCH_TRACKING_ME_RATE=50   tracking: per run
+ *                     (BENCH_RUNS runs per server), hits' connections, /v1/me rate meanwhile
+ *   BENCH_TRACKING_NETWORKS=2 BENCH_TRACKING_OFFERS=2   networks, and accepted offers in each, whose URLs are hit
+ *   BENCH_TRACKING=0      skip the tracking benchmark
+ *   BENCH_TRACKING_HITS_SMALL=10000 BENCH_TRACKING_HITS_LARGE=10000000  hits stored for the delivery report
+ *                         (quick: 10 k / 1 M; target: large/small p50 ≤ 1.5)
+ *   BENCH_DELIVERY_SECONDS=5  per delivery report run (BENCH_RUNS runs per size, 1 connection)
+ *   BENCH_DELIVERY_REPORTS=0  skip the delivery report benchmark
  *   BENCH_OFFERS_SMALL=10000 BENCH_OFFERS_LARGE=1000000   offer list sizes (target: large/small p50 ≤ 1.2)
  *   BENCH_LIST_SECONDS=5  BENCH_LIST_CONNECTIONS=1        per list run (BENCH_RUNS runs per page and size)
  *   BENCH_LISTS=0         skip the offer list benchmark
@@ -96,12 +110,13 @@
  *     throughput.ts    steps 3–5: same-answer checks, service vs baseline per target, summaries
  *     offer-lists.ts   step 5b       soak.ts   step 7b       pool.ts   step 8 (around pg-pool.ts)
  *     webhook-fairness.ts step 7a     noisy-neighbour.ts step 7c (both also run alone)
+ *     tracking.ts step 7d             delivery-report-scale.ts step 7e (both also run alone)
  *   report.ts        docs/PERFORMANCE.md: verdicts, machine, setup, results, memory, the scenarios'
  *                    sections, reproduce; keeps everything below REPORT_MARKER
  *   api.ts, proc.ts, stats.ts, format.ts   HTTP calls, /proc readings, median/percentile, number formats
  *   profile-summary.ts  a `--cpu-prof` profile of the service (BENCH_SERVICE_NODE_ARGS) by package and function
  *   Beside them, modules the report's section titles name, kept at their paths:
- *   baseline.ts (the bare server, its own process), creative-overhead.ts (step 6),
+ *   baseline.ts (the bare server, its own process), tracking-baseline.ts (step 7d's), creative-overhead.ts (step 6),
  *   webhook-fanout.ts (step 7; also runs alone) and pg-pool.ts (also runs alone).
  */
 import { randomBytes } from 'node:crypto';
@@ -127,11 +142,37 @@ import {
 } from '@/scripts/bench/scenarios/throughput';
 import { databaseUrl, seed } from '@/scripts/bench/seed';
 import { Processes, serviceEnvironment } from '@/scripts/bench/services';
-import { investigation, noisy, POOL_MAX, quick, root, settings, soak as soakSettings } from '@/scripts/bench/settings';
+import {
+  deliveryReports as deliverySettings,
+  investigation,
+  noisy,
+  POOL_MAX,
+  quick,
+  root,
+  settings,
+  soak as soakSettings,
+  tracking as trackingSettings,
+} from '@/scripts/bench/settings';
 import { SERVICE_STATEMENTS } from '@/scripts/bench/service-statements';
 import { burstLogLine, fanoutSettings, fanoutVerdict, renderWebhookSection, runWebhookFanout, steadyLogLine } from '@/scripts/bench/webhook-fanout';
 import { fairnessLogLine, fairnessSettings, renderFairnessSection, runWebhookFairness } from '@/scripts/bench/scenarios/webhook-fairness';
 import { noisyLogLine, renderNoisySection, runNoisyNeighbour, withNoisyService, type NoisyResult } from '@/scripts/bench/scenarios/noisy-neighbour';
+import {
+  renderTrackingSection,
+  runTracking,
+  startTrackingBaseline,
+  TRACKING_SERVICE_ENV,
+  summarizeTracking,
+  trackingLogLine,
+  trackingVerdicts,
+} from '@/scripts/bench/scenarios/tracking';
+import {
+  deliveryReportLogLine,
+  deliveryReportVerdicts,
+  renderDeliveryReportSection,
+  runDeliveryReports,
+  summarizeDeliveryReports,
+} from '@/scripts/bench/scenarios/delivery-report-scale';
 import { generateApiKeyToken } from '@/server/auth/tokens';
 
 /** A step after the first: its result, or why there is none (skipped, or the error it failed with). */
@@ -363,6 +404,40 @@ async function main(): Promise<void> {
         })
       : { error: 'skipped (BENCH_NOISY=0)' };
 
+    // 7d. Tracking hits: the service's tracking URL beside a bare group-commit baseline, /v1/me timed meanwhile.
+    const trackingRun = trackingSettings.enabled
+      ? await step('tracking benchmark', async () => {
+          const child = await startService(
+            'service-tracking',
+            'the service with TRUSTED_PROXIES=loopback for the tracking benchmark',
+            TRACKING_SERVICE_ENV,
+          );
+          const trackingBaseline = await startTrackingBaseline(processes, dbUrl);
+          const result = await runTracking(
+            { service: child, baseline: trackingBaseline },
+            { baseUrl: child.url, token: superToken },
+            dbUrl,
+            trackingSettings,
+            {
+              log,
+            },
+          );
+          await processes.stop(trackingBaseline);
+          await processes.stop(child);
+          return result;
+        })
+      : { error: 'skipped (BENCH_TRACKING=0)' };
+
+    // 7e. The delivery report of one flight as the stored hits grow.
+    const delivery = deliverySettings.enabled
+      ? await step('delivery report benchmark', async () => {
+          const child = await startService('service-delivery', 'the service for the delivery report benchmark');
+          const result = await runDeliveryReports(child, { baseUrl: child.url, token: superToken }, dbUrl, deliverySettings, { log });
+          await processes.stop(child);
+          return result;
+        })
+      : { error: 'skipped (BENCH_DELIVERY_REPORTS=0)' };
+
     // 8. The pool benchmark, then the summary and the report.
     const pool = await step('pool benchmark', () => runPool(dbUrl));
 
@@ -380,6 +455,8 @@ async function main(): Promise<void> {
     }
     if (fairness.result) log(fairnessLogLine(fairness.result));
     for (const result of noisyNeighbour.result ?? []) log(noisyLogLine(result));
+    if (trackingRun.result) log(trackingLogLine(trackingRun.result));
+    if (delivery.result) log(deliveryReportLogLine(delivery.result));
     if (settings.report) {
       const environment = describeEnvironment(pgVersion, loadBefore);
       const measured = {
@@ -400,8 +477,15 @@ async function main(): Promise<void> {
         ...renderWebhookSection(fanout.result, { error: fanout.error, ...measured }),
         ...renderFairnessSection(fairness.result, { error: fairness.error, ...measured }),
         ...renderNoisySection(noisyNeighbour.result, { error: noisyNeighbour.error, ...measured, vendorDelayMs: settings.vendorDelayMs }),
+        ...renderTrackingSection(trackingRun.result, { error: trackingRun.error, ...measured }),
+        ...renderDeliveryReportSection(delivery.result, { error: delivery.error, ...measured }),
       ];
-      const others = [...listVerdicts(lists.result, lists.error), soakVerdictRow(soak.result, soak.error)];
+      const others = [
+        ...listVerdicts(lists.result, lists.error),
+        soakVerdictRow(soak.result, soak.error),
+        ...trackingVerdicts(trackingRun.result, trackingRun.error),
+        ...deliveryReportVerdicts(delivery.result, delivery.error),
+      ];
       writeReport(settings.report, renderReport(environment, runs, summaries, memory, others, sections));
       log(`wrote ${path.relative(process.cwd(), settings.report) || settings.report}`);
     }
@@ -411,6 +495,10 @@ async function main(): Promise<void> {
       (fanout.error !== undefined && settings.fanout) ||
       (fairness.error !== undefined && settings.fairness) ||
       (noisyNeighbour.error !== undefined && noisy.enabled) ||
+      (trackingRun.error !== undefined && trackingSettings.enabled) ||
+      (trackingRun.result !== undefined && !summarizeTracking(trackingRun.result).valid) ||
+      (delivery.error !== undefined && deliverySettings.enabled) ||
+      (delivery.result !== undefined && !summarizeDeliveryReports(delivery.result).valid) ||
       (lists.error !== undefined && settings.lists) ||
       (lists.result !== undefined && !summarizeLists(lists.result).every((l) => l.valid)) ||
       (soak.error !== undefined && soakSettings.enabled) ||

@@ -157,6 +157,34 @@ export const soak = {
   sampleSeconds: numberEnv('BENCH_SOAK_SAMPLE_SECONDS', quick ? 2 : 10),
 };
 
+/**
+ * Tracking hits beside a bare baseline (scenarios/tracking.ts): each run's length, the closed-loop
+ * connections of the hits' load, the API's `/v1/me` rate meanwhile, and the accepted offers hit.
+ */
+export const tracking = {
+  enabled: process.env.BENCH_TRACKING !== '0',
+  seconds: numberEnv('BENCH_TRACKING_SECONDS', quick ? 3 : 10),
+  connections: Math.round(numberEnv('BENCH_TRACKING_CONNECTIONS', 100)),
+  meRate: numberEnv('BENCH_TRACKING_ME_RATE', 50),
+  networks: Math.round(numberEnv('BENCH_TRACKING_NETWORKS', 2)),
+  offersPerNetwork: Math.round(numberEnv('BENCH_TRACKING_OFFERS', 2)),
+};
+export type TrackingSettings = typeof tracking;
+
+/**
+ * The delivery report as data grows (scenarios/delivery-report-scale.ts): the hits stored at each of
+ * the two sizes, and each timing run's length (BENCH_RUNS runs per size, one connection).
+ */
+export const deliveryReports = {
+  enabled: process.env.BENCH_DELIVERY_REPORTS !== '0',
+  sizes: [
+    Math.round(numberEnv('BENCH_TRACKING_HITS_SMALL', 10_000)),
+    Math.round(numberEnv('BENCH_TRACKING_HITS_LARGE', quick ? 1_000_000 : 10_000_000)),
+  ] as const,
+  seconds: numberEnv('BENCH_DELIVERY_SECONDS', quick ? 2 : 5),
+};
+export type DeliveryReportSettings = typeof deliveryReports;
+
 function synchronousCommitEnv(raw: string | undefined): 'on' | 'off' | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'on' || raw === 'off') return raw;

@@ -18,6 +18,7 @@ export const taskPayloadSchemas = {
   'notice-expiring-keys': z.object({}).passthrough(),
   'withdraw-lapsed-consents': z.object({}).passthrough(),
   'maintain-tracking': z.object({}).passthrough(),
+  'check-flight-pacing': z.object({}).passthrough(),
   'send-email': z.object({ emailId: z.string().min(1) }),
   'request-sign-in': z.object({ email: z.string().min(1) }),
 } satisfies Record<string, z.ZodType>;

@@ -17,6 +17,7 @@ import { networksRouter } from './networks/router';
 import { offersRouter } from './offers/router';
 import { offerDeliveryRouter } from './offer-delivery/router';
 import { podcastsRouter } from './podcasts/router';
+import { reportsRouter } from './reports/router';
 import { searchRouter } from './search/router';
 import { serviceAccountsRouter } from './service-accounts/router';
 import { notificationsRouter } from './notifications/router';
@@ -43,6 +44,7 @@ export const appRouter = router({
   voiceConsents: voiceConsentsRouter,
   offers: offersRouter,
   offerDelivery: offerDeliveryRouter,
+  reports: reportsRouter,
   creatives: creativesRouter,
   creativeReviews: creativeReviewsRouter,
   webhooks: webhooksRouter,

@@ -469,7 +469,7 @@ describe('requesting changes makes the next revision', () => {
     const lacking = await net.call<Problem>('POST', path, { comment: 'Shorter', script: 'Sleep better with Acme. Use code night for 20% off.' });
     expectProblem(lacking, 400, 'bad-request');
     expect(lacking.body.detail).toContain(`“${REQUIRED}”`);
-    expect(lacking.body.errors).toEqual([{ path: 'script', message: `Missing the required line “${REQUIRED}”.` }]);
+    expect(lacking.body.errors).toEqual([{ path: 'script', message: `Missing the required line: “${REQUIRED}”` }]);
     const fromHost = await hostRequestChanges(token, { comment: 'Shorter', script: 'Sleep better.' });
     expectProblem(fromHost, 400, 'bad-request');
     expect(fromHost.body as unknown as Problem).toMatchObject({ detail: expect.stringContaining(REQUIRED) });
@@ -509,7 +509,7 @@ describe('requesting changes makes the next revision', () => {
     const missing = await create({ script: 'Sleep better.', required_lines: ['Terms apply.'] });
     expectProblem(missing, 400, 'bad-request');
     expect(missing.body.detail).toContain('“Terms apply.”');
-    expect(missing.body.errors).toEqual([{ path: 'script', message: 'Missing the required line “Terms apply.”.' }]);
+    expect(missing.body.errors).toEqual([{ path: 'script', message: 'Missing the required line: “Terms apply.”' }]);
     expectProblem(await create({ script: 'Sleep better. terms apply.', required_lines: ['Terms apply.'] }), 400, 'bad-request');
     for (const [body, field] of [
       [{ talking_points: Array.from({ length: 21 }, (_, i) => `Point ${i}`) }, 'talking_points'],

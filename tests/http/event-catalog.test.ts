@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@/db/client';
 import { EVENT_TYPE_NAMES } from '@/domain/events';
+import { checkFlightPacing } from '@/server/services/flights/pacing-alerts';
 import { adInventoryOverHttp, api, grantVoiceConsentOverHttp, type Page } from '@/tests/support/api';
 import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { useOwnServer } from '@/tests/support/own-server';
@@ -85,6 +87,31 @@ describe('event catalog', () => {
     );
     // Revoked: the creatives made under it are withdrawn (voice_consent.revoked names them).
     expect((await call('POST', `/networks/${n}/voice-consents/${consentId}/revoke`)).status).toBe(200);
+    // The daily pacing check: a flight behind pace (flight.underdelivering), one whose goal its tracking URL reached (flight.goal_reached).
+    const flight = async (goal: number, startedAgo: number) =>
+      (
+        await call<{ id: string }>('POST', `/networks/${n}/campaigns/${campaignId}/flights`, {
+          name: 'Pre-roll',
+          starts_at: new Date(Date.now() - startedAgo).toISOString(),
+          ends_at: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+          placement: 'pre',
+          pricing: { model: 'cpm', amount_cents: 2500, currency: 'USD' },
+          impression_goal: goal,
+        })
+      ).body.id;
+    await flight(1_000, 5 * 86_400_000);
+    const booked = await call<{ id: string }>('POST', `/networks/${n}/offers`, { flight_id: await flight(1, 60_000), podcast_id: podcastId });
+    const tracking = await call<{ tracking_url: string }>('POST', `/networks/${n}/offers/${booked.body.id}/accept`);
+    const hit = await fetch(`${own.server.url}${new URL(tracking.body.tracking_url.replace(/[{}]/g, encodeURIComponent)).pathname}?episode=ep-1`, {
+      headers: { 'user-agent': 'AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X; en_us)' },
+    });
+    expect(hit.status).toBe(204);
+    const cron = connect(own.databaseUrl, { max: 1 });
+    try {
+      expect(await checkFlightPacing({ db: cron.db })).toEqual({ goalReached: 1, underdelivering: 1 });
+    } finally {
+      await cron.close();
+    }
 
     const catalog = await call<{ items: Array<{ type: string; data_schema: object }> }>('GET', '/event-types');
     const ajv = new Ajv2020({ strict: false });

@@ -85,6 +85,8 @@ describe('creating and reading flights', () => {
       pricing: BASE.pricing,
       impression_goal: null,
       external_order_id: 'IO-2026-114',
+      delivered_impressions: 0,
+      pacing: null,
       version: 1,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -104,6 +106,9 @@ describe('creating and reading flights', () => {
       max_duration_seconds: 30,
       pricing: { model: 'cpm', amount_cents: 2500, currency: 'EUR' },
       impression_goal: 100_000,
+      // Scheduled: nothing delivered, nothing expected yet (docs/measurement.md, "Pacing").
+      delivered_impressions: 0,
+      pacing: { delivered: 0, expected_to_date: 0, ratio: null, status: 'on_track' },
     });
   });
 

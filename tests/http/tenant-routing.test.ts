@@ -13,7 +13,7 @@ import { until } from '@/tests/support/until';
  * The statement check behind docs/SCALING.md's Citus plan and the second fence between tenants:
  * every SQL statement the service (web and worker) sends during several flows — the ad flow to a
  * delivered webhook, members and invitations, own keys, network keys and service accounts, the
- * audit log with PATCH and DELETE, flights, brand safety, webhook redelivery and recovery — is read off the wire through
+ * audit log with PATCH and DELETE, flights, brand safety, webhook redelivery and recovery, delivery (tracking hits, reports, pacing) — is read off the wire through
  * a proxy in front of Postgres, parsed by Postgres' own parser (`libpg-query`), and every
  * reference to a tenant relation (a table or view of db/schema/* with a `network_id` column)
  * must be constrained by that relation's own network_id, and every INSERT into one must set it
@@ -58,6 +58,13 @@ const EXCEPTIONS: Array<{ relations: string[]; matches: RegExp; reason: string }
     reason: 'Accepting an invitation finds it by the hash of its token: the token is all the request carries; the network comes from the row.',
   },
   {
+    relations: ['offers'],
+    matches: /from "offers" where "offers"\."tracking_token" = any\(\$1::text\[\]\)\s*$/,
+    reason:
+      'A call of a tracking URL finds its offer by the token (once per token and process, then cached): the token is all a hit carries; ' +
+      'the network comes from the row (docs/SCALING.md, "Tracking hits and delivery counts").',
+  },
+  {
     relations: ['voice_consents'],
     matches: /from "voice_consents" where "voice_consents"\."token_hash" = \$1/,
     reason: 'A host’s consent link finds its consent by the hash of its token: the token is all the request carries; the network comes from the row.',
@@ -85,6 +92,12 @@ const SWEEPS: Array<{ cron: string; matches: RegExp }> = [
     cron: 'withdraw-lapsed-consents',
     matches:
       /^select [^]* from "voice_consents" where \("voice_consents"\."status" = \$1 and "voice_consents"\."expires_at" <= now\(\) and exists \(select 1 from "creatives"/,
+  },
+  {
+    // Finds the networks with flights to check; each network's flights are then checked naming it.
+    cron: 'check-flight-pacing',
+    matches:
+      /^select distinct "network_id" from "flights" where \("flights"\."impression_goal" is not null and "flights"\."deleted_at" is null and "flights"\."starts_at" <= \$1 and "flights"\."ends_at" > \$2\) order by/,
   },
 ];
 
@@ -471,8 +484,59 @@ describe('every statement on a tenant relation names its network', () => {
     expectRouted(statements, 10);
   });
 
+  it('delivery: tracking hits, a host report, the delivery report by each group_by, a flight with its pacing', async () => {
+    const n = await network('Delivery');
+    const { campaignId, podcastId } = await adInventoryOverHttp(call, n, 'Hello.');
+    const day = 86_400_000;
+    const flight = await call<{ id: string }>('POST', `/networks/${n}/campaigns/${campaignId}/flights`, {
+      name: 'Paced',
+      starts_at: new Date(Date.now() - day).toISOString(),
+      ends_at: new Date(Date.now() + 9 * day).toISOString(),
+      placement: 'pre',
+      pricing: { model: 'cpm', amount_cents: 2500, currency: 'USD' },
+      impression_goal: 1000,
+    });
+    expect(flight.status).toBe(201);
+    const statements = await record('delivery', async () => {
+      const offer = await call<{ id: string }>('POST', `/networks/${n}/offers`, { flight_id: flight.body.id, podcast_id: podcastId });
+      const accepted = await call<{ tracking_url: string }>('POST', `/networks/${n}/offers/${offer.body.id}/accept`);
+      expect(accepted.status).toBe(200);
+      // The host's ad server calls the tracking URL: listeners, a repeat, a bot.
+      const tracking = new URL(accepted.body.tracking_url).pathname;
+      for (const [episode, ua] of [
+        ['ep-1', 'AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X; en_us)'],
+        ['ep-2', 'AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X; en_us)'],
+        ['ep-2', 'AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X; en_us)'],
+        ['ep-1', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
+      ]) {
+        expect((await fetch(`${server.url}${tracking}?episode=${episode}`, { headers: { 'user-agent': ua! } })).status).toBe(204);
+      }
+      const today = new Date().toISOString().slice(0, 10);
+      expect(
+        (await call('POST', `/networks/${n}/offers/${offer.body.id}/delivery-reports`, { date: today, impressions: 3, source: 'megaphone' })).status,
+      ).toBe(200);
+      expect((await call('GET', `/networks/${n}/offers/${offer.body.id}/delivery`)).status).toBe(200);
+      for (const query of [
+        '',
+        '?group_by=flight',
+        '?group_by=podcast',
+        '?group_by=campaign',
+        `?group_by=flight&flight_id=${flight.body.id}&campaign_id=${campaignId}&podcast_id=${podcastId}`,
+        `?group_by=day&flight_id=${flight.body.id}`,
+      ]) {
+        const report = await call<{ items: Array<{ tracked_impressions: number }> }>('GET', `/networks/${n}/reports/delivery${query}`);
+        expect(report.status).toBe(200);
+        expect(report.body.items.reduce((sum, r) => sum + r.tracked_impressions, 0)).toBe(2);
+      }
+      const read = await call<{ pacing: { delivered: number } }>('GET', `/networks/${n}/flights/${flight.body.id}`);
+      expect(read.body.pacing.delivered).toBe(2);
+      expect((await call('GET', `/networks/${n}/campaigns/${campaignId}/flights`)).status).toBe(200);
+    });
+    expectRouted(statements, 10);
+  });
+
   it('lists no exception that no statement needed', () => {
-    expect(flows.size).toBe(8);
+    expect(flows.size).toBe(9);
     const stale = EXCEPTIONS.filter((e) => !excused.has(e)).map((e) => `${e.relations.join(', ')}: ${e.matches.source}`);
     expect(stale, 'EXCEPTIONS no statement needs any more: remove them (and from docs/SCALING.md)').toEqual([]);
   });

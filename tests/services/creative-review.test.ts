@@ -97,7 +97,7 @@ describe('requesting changes', () => {
     );
     expect(lacking).toMatchObject({
       kind: 'bad-request',
-      extra: { errors: [{ path: 'script', message: 'Missing the required line “Use code POD”.' }] },
+      extra: { errors: [{ path: 'script', message: 'Missing the required line: “Use code POD”' }] },
     });
     await database().update(creatives).set({ revision: 20 }).where(eq(creatives.id, creative.id));
     const last = await refusal(

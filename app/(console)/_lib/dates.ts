@@ -49,3 +49,22 @@ export function timeZoneLabel(at: Date = new Date()): string {
       .find((part) => part.type === 'timeZoneName')?.value ?? 'UTC'
   );
 }
+
+const UTC_DAY = lazyFormat({ day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const UTC_DAY_TICK = lazyFormat({ day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/**
+ * A UTC calendar day of a report ("2026-11-24", the API's days are UTC) as "24 Nov 2026", or as a
+ * chart's tick "24 Nov" — the day itself, not shifted into the reader's zone (where it could read as
+ * the 23rd). Say "UTC days" beside them.
+ */
+export function formatDay(day: string, { tick = false } = {}): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return (tick ? UTC_DAY_TICK : UTC_DAY)().format(date);
+}
+
+/** The UTC day ("2026-11-24") an instant falls on. */
+export function utcDay(at: string | number | Date): string {
+  return new Date(at).toISOString().slice(0, 10);
+}

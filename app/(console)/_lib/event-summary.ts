@@ -50,6 +50,18 @@ export function describeEvent(type: string, data: Record<string, unknown>, names
       };
     case 'creative.failed':
       return { text: `Creative of ${campaign} on ${podcast} failed to generate`, section: creatives };
+    case 'flight.goal_reached':
+    case 'flight.underdelivering': {
+      const count = (key: string) => (typeof data[key] === 'number' ? (data[key] as number).toLocaleString('en-US') : '?');
+      const flight =
+        id('flight_id') && campaignId ? `campaigns/${encodeURIComponent(campaignId)}/flights/${encodeURIComponent(id('flight_id')!)}` : undefined;
+      return type === 'flight.goal_reached'
+        ? { text: `A flight of ${campaign} reached its goal: ${count('delivered')} of ${count('goal')} impressions`, section: flight }
+        : {
+            text: `A flight of ${campaign} is behind pace: ${count('delivered')} impressions, ${count('expected_to_date')} expected by now`,
+            section: flight,
+          };
+    }
     case 'invitation.accepted':
       return { text: `${id('email') ?? 'Someone'} joined as ${(id('role') ?? 'member').replace('_', ' ')}`, section: 'members' };
     default: {

@@ -1253,6 +1253,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/networks/{networkId}/reports/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report delivery by day, flight, podcast or campaign
+         * @description Impressions over the UTC days `from`..`to` (inclusive; default the 30 days ending today; at most 366), counted two ways, side by side: `tracked_impressions` (Counted by this service from its tracking URL, by the rules of docs/measurement.md.) and `reported_impressions` (Reported by the host (or its ad server), per day and source; a later report for a day and source replaces the earlier one.) `group_by=day` (default) gives every day of the range, zeros included; `flight`, `podcast` and `campaign` give a row for each one whose offers have a tracking-URL call or a host report in the range — by flight also each flight with a goal whose dates overlap the range, delivered or not — ordered by id; offers made without a flight count by day, podcast and campaign but are not in a by-flight report. The filters `flight_id`, `campaign_id`, `podcast_id` narrow the offers counted. `goal`: a flight’s impression goal, a campaign’s flights’ goals summed. `pacing` (flights with a goal) is over the flight’s whole life so far, **not** limited to `from`/`to`, as on the flight itself. Read from daily rollups kept as hits arrive. `Accept: text/csv` gives the same rows as CSV.
+         *
+         *     Errors: [400 Bad request](/docs/errors/bad-request) · [401 Unauthorized](/docs/errors/unauthorized) · [403 Forbidden](/docs/errors/forbidden) · [404 Not found](/docs/errors/not-found) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
+         */
+        get: operations["reports-delivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/networks/{networkId}/creatives": {
         parameters: {
             query?: never;
@@ -2034,7 +2056,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        EventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked";
+        EventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked" | "flight.goal_reached" | "flight.underdelivering";
         /** @enum {string} */
         AuditTargetType: "api_key" | "member" | "invitation" | "service_account" | "webhook" | "network" | "voice_consent" | "creative";
         /**
@@ -2082,12 +2104,17 @@ export interface components {
             source: string;
         };
         /**
+         * @description One row per UTC day (every day of the range), or per flight, podcast or campaign.
+         * @enum {string}
+         */
+        DeliveryReportGrouping: "day" | "flight" | "podcast" | "campaign";
+        /**
          * @description awaiting_consent (no consent of the host covers it yet) → generating → pending_approval → approved | changes_requested (revision n + 1 replaces it); failed (retry: → generating). A consent revoked or ended sends generating, pending_approval and approved back to awaiting_consent, its audio deleted. Only approved audio is offered for delivery.
          * @enum {string}
          */
         CreativeStatus: "awaiting_consent" | "generating" | "pending_approval" | "approved" | "changes_requested" | "failed";
         /** @enum {string} */
-        WebhookEventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked";
+        WebhookEventType: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked" | "flight.goal_reached" | "flight.underdelivering";
         /**
          * @description active ↔ disabled; a disabled subscription receives nothing.
          * @enum {string}
@@ -2692,6 +2719,9 @@ export interface components {
             impression_goal: number | null;
             /** @description The agency's or order-management system's own order number. */
             external_order_id: string | null;
+            /** @description Tracked impressions of the flight’s offers over its whole life so far (docs/measurement.md): what pacing counts. */
+            delivered_impressions: number;
+            pacing: components["schemas"]["FlightPacing"] | null;
             /** @example 1 */
             version: number;
             /**
@@ -2720,6 +2750,21 @@ export interface components {
             /** @description ISO 4217 code. */
             currency: string;
         };
+        /** @description How far the flight’s tracked impressions are from an even delivery of its goal; null without a goal. */
+        FlightPacing: {
+            /** @description Tracked impressions of the flight’s offers over its whole life so far (host reports are not added). */
+            delivered: number;
+            /** @description The goal × the share of the flight’s time elapsed, rounded: 0 before it starts, the goal once it has ended. */
+            expected_to_date: number;
+            /** @description delivered ÷ expected_to_date; null while nothing is expected yet. */
+            ratio: number | null;
+            status: components["schemas"]["PacingStatus"];
+        };
+        /**
+         * @description goal_reached once delivered reaches the goal; otherwise against an even delivery of the goal over the flight's dates: behind below 90 % of expected_to_date, ahead above 110 %, else on_track (also before the flight starts).
+         * @enum {string}
+         */
+        PacingStatus: "on_track" | "behind" | "ahead" | "goal_reached";
         PodcastEligibilityList: {
             items: components["schemas"]["PodcastEligibility"][];
             next_cursor: string | null;
@@ -3148,6 +3193,38 @@ export interface components {
                  */
                 reported_at: string;
             }[];
+        };
+        DeliveryReportList: {
+            items: components["schemas"]["DeliveryReportRow"][];
+            next_cursor: string | null;
+            /**
+             * @description The first UTC day the report covers.
+             * @example 2026-11-28
+             */
+            from: string;
+            /**
+             * @description The last UTC day the report covers.
+             * @example 2026-11-28
+             */
+            to: string;
+            group_by: components["schemas"]["DeliveryReportGrouping"];
+        };
+        DeliveryReportRow: {
+            /**
+             * @description The UTC day (`2026-11-28`) for group_by=day, else the id of the flight (flt_…), podcast (pod_…) or campaign (cmp_…).
+             * @example 2026-11-28
+             */
+            key: string;
+            /** @description The flight’s, podcast’s or campaign’s name; null for a day. */
+            name: string | null;
+            /** @description Counted by this service from its tracking URL, by the rules of docs/measurement.md. The sum over the row’s offers and the days of the range. */
+            tracked_impressions: number;
+            /** @description Reported by the host (or its ad server), per day and source; a later report for a day and source replaces the earlier one. The sum over the row’s offers, sources and the days of the range; null when nothing was reported for them in the range. */
+            reported_impressions: number | null;
+            /** @description A flight’s impression goal; for a campaign, the sum of its flights’ goals (null when none has one); null for a podcast or a day. Always the whole goal, whatever the range and filters. */
+            goal: number | null;
+            /** @description For a flight with a goal: its pacing over its whole life so far — NOT limited to `from`/`to` (docs/measurement.md, "Pacing"). Null otherwise. */
+            pacing: components["schemas"]["FlightPacing"] | null;
         };
         CreativeList: {
             items: components["schemas"]["Creative"][];
@@ -15863,6 +15940,148 @@ export interface operations {
             };
         };
     };
+    "reports-delivery": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                from?: string;
+                to?: string;
+                group_by?: components["schemas"]["DeliveryReportGrouping"];
+                flight_id?: string;
+                campaign_id?: string;
+                podcast_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Network id (net_…). */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current burst. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryReportList"];
+                };
+            };
+            /** @description Bad request: The input is invalid; `errors` lists the fields at fault. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/bad-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: The API key is missing, malformed, unknown, revoked or expired (also when that happens while a write runs: it is rolled back). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: The key has no access to this network, or a role below the one this operation needs (also when its access narrows while a write runs: it is rolled back). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: A `flight_id`, `campaign_id` or `podcast_id` filter names no flight, campaign or podcast of the network. Or: The network does not exist (told only to super_user keys; others get 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: The key spent its rate limit, or its owner’s or the network’s budget (each shared by many keys), or its address failed to authenticate too often. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error: An unexpected failure; safe to retry. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://ads.example.com/docs/errors/internal",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "What went wrong with this request, in a sentence."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "creatives-list": {
         parameters: {
             query?: {
@@ -19815,7 +20034,7 @@ export interface operations {
                      * @description Which type’s example envelope to send (see GET /event-types).
                      * @enum {string}
                      */
-                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked";
+                    event_type: "offer.accepted" | "offer.rejected" | "optin.completed" | "invitation.accepted" | "creative.ready" | "creative.failed" | "creative.approved" | "creative.changes_requested" | "voice_consent.granted" | "voice_consent.revoked" | "flight.goal_reached" | "flight.underdelivering";
                 };
             };
         };

@@ -44,5 +44,5 @@ export const createFlightRoute = networkProcedure('administrator')
       }),
     );
     ctx.http.status = 201;
-    return presentFlight(row);
+    return presentFlight(row, 0); // no offers yet, so nothing delivered
   });

@@ -1,5 +1,6 @@
 import { expectedVersion } from '@/server/http/locking';
 import { deleteFlight } from '@/server/services/flights/delete-flight';
+import { deliveredByFlight } from '@/server/services/reports/flight-delivered';
 import { networkProcedure } from '@/server/trpc';
 import { deleteFlightInput } from './delete-flight.types';
 import { flightSchema, presentFlight } from './flight.types';
@@ -28,5 +29,6 @@ export const deleteFlightRoute = networkProcedure('administrator')
     const row = await ctx.db.transaction((tx) =>
       deleteFlight({ tx, networkId: input.networkId, flightId: input.flightId, expectedVersion: expected }),
     );
-    return presentFlight(row);
+    const delivered = await deliveredByFlight({ db: ctx.db, networkId: input.networkId, flightIds: [row.id] });
+    return presentFlight(row, delivered.get(row.id) ?? 0);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flightPacing, PACING_STATUSES, PACING_TOLERANCE } from '@/domain/pacing';
 import { FLIGHT_PLACEMENTS, FLIGHT_STATUSES, PRICING_MODELS } from '@/domain/statuses';
 import { currencyField, dateTimeField } from '@/server/routers/campaigns/campaign.types';
 import { idField, isoOrNull, maxCharacters, networkParam, timestamp, versionedFields, versionedOf } from '@/server/routers/shared.types';
@@ -73,6 +74,42 @@ export const externalOrderIdField = z
   .check(maxCharacters(EXTERNAL_ORDER_ID_MAX_LENGTH, `external_order_id must be at most ${EXTERNAL_ORDER_ID_MAX_LENGTH} characters.`))
   .meta({ description: `The agency's or order-management system's own order number (at most ${EXTERNAL_ORDER_ID_MAX_LENGTH} characters).` });
 
+export const pacingStatusSchema = z.enum(PACING_STATUSES).meta({
+  id: 'PacingStatus',
+  description:
+    `goal_reached once delivered reaches the goal; otherwise against an even delivery of the goal over the flight's dates: ` +
+    `behind below ${100 - PACING_TOLERANCE * 100} % of expected_to_date, ahead above ${100 + PACING_TOLERANCE * 100} %, else on_track (also before the flight starts).`,
+});
+
+/** A flight's pacing (docs/measurement.md, "Pacing"): always over its whole life so far, whatever range it is shown in. */
+export const pacingSchema = z
+  .object({
+    delivered: z
+      .number()
+      .int()
+      .meta({ description: 'Tracked impressions of the flight’s offers over its whole life so far (host reports are not added).' }),
+    expected_to_date: z
+      .number()
+      .int()
+      .meta({ description: 'The goal × the share of the flight’s time elapsed, rounded: 0 before it starts, the goal once it has ended.' }),
+    ratio: z.number().nullable().meta({ description: 'delivered ÷ expected_to_date; null while nothing is expected yet.' }),
+    status: pacingStatusSchema,
+  })
+  .meta({ id: 'FlightPacing', description: 'How far the flight’s tracked impressions are from an even delivery of its goal; null without a goal.' });
+
+export type PacingOut = z.infer<typeof pacingSchema>;
+
+/** A flight's pacing as the API shows it, or null when it has no goal. */
+export function presentPacing(
+  flight: { impressionGoal: number | null; startsAt: Date; endsAt: Date },
+  delivered: number,
+  now = Date.now(),
+): PacingOut | null {
+  if (flight.impressionGoal === null) return null;
+  const pacing = flightPacing({ goal: flight.impressionGoal, startsAt: flight.startsAt, endsAt: flight.endsAt, delivered, now });
+  return { delivered: pacing.delivered, expected_to_date: pacing.expectedToDate, ratio: pacing.ratio, status: pacing.status };
+}
+
 export const flightSchema = z
   .object({
     id: z.string().meta({ example: 'flt_01jd8x6v2c9q7r5t3w1y0zabcd' }),
@@ -93,6 +130,11 @@ export const flightSchema = z
       .meta({ id: 'FlightPricing', description: 'The price model, the amount in minor units and its currency.' }),
     impression_goal: z.number().int().nullable().meta({ description: 'Impressions the flight must deliver; always set for cpm.' }),
     external_order_id: z.string().nullable().meta({ description: "The agency's or order-management system's own order number." }),
+    delivered_impressions: z
+      .number()
+      .int()
+      .meta({ description: 'Tracked impressions of the flight’s offers over its whole life so far (docs/measurement.md): what pacing counts.' }),
+    pacing: pacingSchema.nullable(),
     ...versionedFields,
     deleted_at: timestamp.nullable().meta({ description: 'Set only in the answer to DELETE; a deleted flight is no longer readable.' }),
   })
@@ -100,7 +142,8 @@ export const flightSchema = z
 
 export type Flight = z.infer<typeof flightSchema>;
 
-export function presentFlight(row: FlightRow): Flight {
+/** `delivered`: the flight's tracked impressions over its whole life (`deliveredByFlight`); 0 for a flight with none. */
+export function presentFlight(row: FlightRow, delivered: number, now = Date.now()): Flight {
   return {
     id: row.id,
     network_id: row.networkId,
@@ -114,6 +157,8 @@ export function presentFlight(row: FlightRow): Flight {
     pricing: { model: row.pricingModel, amount_cents: row.amountCents, currency: row.currency },
     impression_goal: row.impressionGoal,
     external_order_id: row.externalOrderId,
+    delivered_impressions: delivered,
+    pacing: presentPacing(row, delivered, now),
     ...versionedOf(row),
     deleted_at: isoOrNull(row.deletedAt),
   };

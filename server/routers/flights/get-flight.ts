@@ -1,5 +1,6 @@
 import { found } from '@/server/errors';
 import { findFlight } from '@/server/services/flights/find-flights';
+import { deliveredByFlight } from '@/server/services/reports/flight-delivered';
 import { networkProcedure } from '@/server/trpc';
 import { flightSchema, presentFlight } from './flight.types';
 import { getFlightInput } from './get-flight.types';
@@ -11,6 +12,9 @@ export const getFlightRoute = networkProcedure('read_only')
   })
   .input(getFlightInput)
   .output(flightSchema)
-  .query(async ({ ctx, input }) =>
-    presentFlight(found(await findFlight({ db: ctx.db, networkId: input.networkId, flightId: input.flightId }), 'Flight')),
-  );
+  .query(async ({ ctx, input }) => {
+    const { networkId, flightId } = input;
+    const row = found(await findFlight({ db: ctx.db, networkId, flightId }), 'Flight');
+    const delivered = await deliveredByFlight({ db: ctx.db, networkId, flightIds: [row.id] });
+    return presentFlight(row, delivered.get(row.id) ?? 0);
+  });

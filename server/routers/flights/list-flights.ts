@@ -2,6 +2,7 @@ import { found } from '@/server/errors';
 import { paginate } from '@/server/http/pagination';
 import { findCampaign } from '@/server/services/campaigns/find-campaigns';
 import { listFlights } from '@/server/services/flights/find-flights';
+import { deliveredByFlight } from '@/server/services/reports/flight-delivered';
 import { networkProcedure } from '@/server/trpc';
 import { presentFlight } from './flight.types';
 import { listFlightsInput, listFlightsOutput } from './list-flights.types';
@@ -23,10 +24,13 @@ export const listFlightsRoute = networkProcedure('read_only')
   .query(async ({ ctx, input }) => {
     const { networkId, campaignId } = input;
     found(await findCampaign({ db: ctx.db, networkId, campaignId }), 'Campaign');
-    return paginate(
+    const page = await paginate(
       input,
       `flights:${networkId}:campaign=${campaignId}`,
       (after, take) => listFlights({ db: ctx.db, networkId, campaignId, afterId: after, take }),
-      presentFlight,
+      (row) => row,
     );
+    // One read of the rollups for the whole page.
+    const delivered = await deliveredByFlight({ db: ctx.db, networkId, flightIds: page.items.map((row) => row.id) });
+    return { items: page.items.map((row) => presentFlight(row, delivered.get(row.id) ?? 0)), next_cursor: page.next_cursor };
   });

@@ -1,6 +1,7 @@
 import { expectedVersion } from '@/server/http/locking';
 import { sentFields } from '@/server/http/patch';
 import { updateFlight, type FlightChanges } from '@/server/services/flights/update-flight';
+import { deliveredByFlight } from '@/server/services/reports/flight-delivered';
 import { networkProcedure } from '@/server/trpc';
 import { flightSchema, presentFlight } from './flight.types';
 import { updateFlightInput } from './update-flight.types';
@@ -41,5 +42,6 @@ export const updateFlightRoute = networkProcedure('administrator')
     const row = await ctx.db.transaction((tx) =>
       updateFlight({ tx, networkId: input.networkId, flightId: input.flightId, changes, expectedVersion: expected }),
     );
-    return presentFlight(row);
+    const delivered = await deliveredByFlight({ db: ctx.db, networkId: input.networkId, flightIds: [row.id] });
+    return presentFlight(row, delivered.get(row.id) ?? 0);
   });

@@ -10,6 +10,8 @@ export const dayField = z
     (day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day),
     'must be a real date.',
   )
+  // Postgres's calendar has no year 0: 0000-12-31 would reach the database and fail there.
+  .refine((day) => day >= '0001-01-01', 'must be 0001-01-01 or later.')
   .meta({ example: '2026-11-28' });
 
 export const deliverySourceField = z

@@ -27,6 +27,6 @@ export function assertScriptHasRequiredLines({ script, requiredLines }: { script
   const missing = missingRequiredLine(script, requiredLines);
   if (missing === undefined) return;
   throw badRequest(`The script lacks the required line “${missing}”: it must contain each required line word for word.`, [
-    { path: 'script', message: `Missing the required line “${missing}”.` },
+    { path: 'script', message: `Missing the required line: “${missing}”` },
   ]);
 }

@@ -116,7 +116,7 @@ export function assertRequiredLines(script: string, requiredLines: readonly stri
   const missing = missingRequiredLine(script, requiredLines);
   if (missing === undefined) return;
   throw badRequest(`The script lacks the campaign's required line “${missing}”: it must be read word for word.`, [
-    { path, message: `Missing the required line “${missing}”.` },
+    { path, message: `Missing the required line: “${missing}”` },
   ]);
 }
 

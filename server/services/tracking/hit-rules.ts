@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { isbot } from 'isbot';
@@ -30,9 +30,22 @@ export function sourceOf(address: string): string {
     .join(':')}::/64`;
 }
 
+/**
+ * User agents already judged: a host's listeners come with a few thousand distinct ones, and the
+ * list's one large regular expression costs microseconds a call. Emptied when it grows past its bound.
+ */
+const judgedAgents = new Map<string, boolean>();
+const JUDGED_AGENTS_MAX = 10_000;
+
 /** Known bots and crawlers, by the `isbot` package's maintained list; no user agent at all is one too. */
 export function isKnownBot(userAgent: string): boolean {
-  return userAgent.trim() === '' || isbot(userAgent);
+  let bot = judgedAgents.get(userAgent);
+  if (bot === undefined) {
+    bot = userAgent.trim() === '' || isbot(userAgent);
+    if (judgedAgents.size >= JUDGED_AGENTS_MAX) judgedAgents.clear();
+    judgedAgents.set(userAgent, bot);
+  }
+  return bot;
 }
 
 /** `2026-12-01` for a time in that UTC day. */
@@ -45,9 +58,17 @@ export function addDays(day: string, days: number): string {
   return utcDay(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 }
 
+/**
+ * Each salt as a KeyObject, made once: `createHmac` given bytes makes one on every call, which costs
+ * several times the HMAC itself (a salt's Buffer is the same object for as long as salts.ts keeps it).
+ */
+const saltKeys = new WeakMap<Buffer, KeyObject>();
+
 /** HMAC-SHA-256 under the day's salt, its first 16 bytes in hex: not reversible once the salt is gone. */
 function keyed(salt: Buffer, text: string): string {
-  return createHmac('sha256', salt).update(text).digest('hex').slice(0, 32);
+  let key = saltKeys.get(salt);
+  if (!key) saltKeys.set(salt, (key = createSecretKey(salt)));
+  return createHmac('sha256', key).update(text).digest('hex').slice(0, 32);
 }
 
 export const sourceHashOf = (salt: Buffer, source: string): string => keyed(salt, `source\n${source}`);

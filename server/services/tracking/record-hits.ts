@@ -83,13 +83,18 @@ const countSources = statement<{ networkId: string; day: string; sourceHash: str
          ${column(s.flaggedAt)} = coalesce(${s.flaggedAt}, case when ${s.hits} + excluded.${column(s.hits)} > ${sql.placeholder('limit')}::int then now() end)
   returning ${s.networkId} as "networkId", ${s.day}::text as day, encode(${s.sourceHash}, 'hex') as "sourceHash", ${s.hits} as hits`);
 
+// One index probe per (offer, key) — the latest counted hit, newest first, on tracking_hits_dedupe_idx —
+// never a scan of the offer's day of hits: a popular offer's flush costs what a quiet one's does.
 const countedBefore = statement<{ offerId: string; key: string; at: string }, Values>(sql`
-  select ${h.offerId} as "offerId", encode(${h.dedupeKey}, 'hex') as key, floor(extract(epoch from max(${h.receivedAt})) * 1000)::int8 as at
-    from ${h}
-   where ${h.networkId} = ${sql.placeholder('networkId')} and ${h.outcome} = 'counted'
-     and ${h.receivedAt} > ${sql.placeholder('since')}::timestamptz
-     and (${h.offerId}, ${h.dedupeKey}) in (select o, decode(k, 'hex') from unnest(${sql.placeholder('offerIds')}::text[], ${sql.placeholder('keys')}::text[]) as u(o, k))
-   group by 1, 2`);
+  select u.o as "offerId", u.k as key, m.at
+    from (select distinct o, k from unnest(${sql.placeholder('offerIds')}::text[], ${sql.placeholder('keys')}::text[]) as x(o, k)) as u
+   cross join lateral (
+     select floor(extract(epoch from ${h.receivedAt}) * 1000)::int8 as at
+       from ${h}
+      where ${h.networkId} = ${sql.placeholder('networkId')} and ${h.offerId} = u.o and ${h.dedupeKey} = decode(u.k, 'hex')
+        and ${h.outcome} = 'counted' and ${h.receivedAt} > ${sql.placeholder('since')}::timestamptz
+      order by ${h.receivedAt} desc
+      limit 1) as m`);
 
 const excludeSourceHits = statement<{ offerId: string; hits: string }, Values>(sql`
   with excluded as (
@@ -183,7 +188,9 @@ export async function recordHits({ db, hits, sourceDailyLimit }: { db: Database;
 
   return db.transaction(async (tx) => {
     const client = postgresClientOf(tx);
-    await lockOffers(client, { offerIds: [...new Set(rows.map((r) => r.offerId))] });
+    // Pipelined with the reads below, one round trip for all: a connection runs its statements in the
+    // order they were sent, so the locks are held before the reads run.
+    const locked = lockOffers(client, { offerIds: [...new Set(rows.map((r) => r.offerId))] });
 
     // Hits per (network, day, source), and which sources are past the day's limit now.
     const perSource = new Map<string, { networkId: string; day: string; sourceHash: string; count: number }>();
@@ -195,7 +202,8 @@ export async function recordHits({ db, hits, sourceDailyLimit }: { db: Database;
     }
     const sources = [...perSource.values()];
     const since = new Date(rows[0]!.hit.receivedAt - DEDUPE_WINDOW_MS).toISOString();
-    const [counts, ...earlier] = await Promise.all([
+    const [, counts, ...earlier] = await Promise.all([
+      locked,
       countSources(client, {
         limit: sourceDailyLimit,
         networkIds: sources.map((x) => x.networkId),

@@ -14,14 +14,16 @@ import { DangerAction } from '@/app/(console)/_components/ui/confirm-dialog';
 import { DataTable, type DataTableColumn } from '@/app/(console)/_components/ui/data-table';
 import { DateTime } from '@/app/(console)/_components/ui/date-time';
 import { EmptyState } from '@/app/(console)/_components/ui/states';
+import { IntentLink } from '@/app/(console)/_components/ui/intent-link';
 import { toast } from '@/app/(console)/_components/ui/toaster';
 import { PLACEMENT_LABELS, pricingParts } from '@/app/(console)/_lib/ads';
-import { useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
+import { networkPath, useCanAdminister, useNetworkId } from '@/app/(console)/_lib/network';
 import { byCursor, pagedList, pagedTable } from '@/app/(console)/_lib/paged-list';
 import { problemSentence } from '@/app/(console)/_lib/problem';
 import { useTRPC } from '@/app/(console)/_lib/trpc';
 import { CreateFlightDialog, EditFlightDialog } from './flight-form';
 import { OfferFlightDialog } from './offer-flight-dialog';
+import { PacingBadge } from './pacing';
 
 const FLIGHT_STATUS_HELP: Record<Flight['status'], string> = {
   scheduled: 'Starts later',
@@ -54,14 +56,24 @@ export function CampaignFlights({ campaign }: { campaign: Campaign }) {
       {
         accessorKey: 'name',
         header: 'Flight',
-        // The status beside the name: the table stays narrow enough for the row's three buttons.
+        // The status beside the name, the delivery and pacing under it: the table stays narrow enough for the row's three buttons.
         cell: ({ row }) => (
           <div className="min-w-36 space-y-1">
             <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <span className="font-medium text-slate-900">{row.original.name}</span>
+              <IntentLink
+                href={networkPath(networkId, `campaigns/${encodeURIComponent(campaign.id)}/flights/${encodeURIComponent(row.original.id)}`)}
+                className="font-medium text-indigo-700 underline-offset-4 hover:underline"
+                aria-label={`${row.original.name}: delivery`}
+              >
+                {row.original.name}
+              </IntentLink>
               <span title={FLIGHT_STATUS_HELP[row.original.status]}>
                 <StatusBadge status={row.original.status} />
               </span>
+            </div>
+            <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600" data-testid="flight-delivery">
+              <span className="whitespace-nowrap tabular-nums">{row.original.delivered_impressions.toLocaleString()} delivered</span>
+              {row.original.pacing ? <PacingBadge pacing={row.original.pacing} compact /> : <span>No goal, no pacing</span>}
             </div>
             {row.original.external_order_id && <div className="text-xs text-slate-600">Order {row.original.external_order_id}</div>}
           </div>
@@ -121,7 +133,7 @@ export function CampaignFlights({ campaign }: { campaign: Campaign }) {
           ]
         : []),
     ],
-    [canChange],
+    [canChange, networkId, campaign.id],
   );
 
   const create = canChange ? () => setCreating(true) : undefined;
@@ -132,7 +144,7 @@ export function CampaignFlights({ campaign }: { campaign: Campaign }) {
           <CardTitle id="campaign-flights-title">Flights</CardTitle>
           <CardDescription>
             The lines of the insertion order: when the ad runs, where in the episode, how long it may be, and the price. Offer a flight to podcasts
-            from its row; its status follows from the dates.
+            from its row; its status follows from the dates. A flight’s name opens its delivery: daily impressions, pacing and podcasts.
           </CardDescription>
         </div>
         {create && (
