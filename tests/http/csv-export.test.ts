@@ -3,38 +3,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { database } from '@/db/client';
 import { api } from '@/tests/support/api';
+import { parseCsv } from '@/tests/support/csv';
 import { createNetworkRow, personKey, useTestDatabase } from '@/tests/support/fixtures';
 
 useTestDatabase();
-
-/** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (!quoted && c === ',') {
-      row.push(field);
-      field = '';
-    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else {
-      field += c;
-    }
-  }
-  return rows;
-}
 
 /** `count` advertisers of the network, straight into the table (names in id order). */
 async function advertisersOf(networkId: string, count: number, prefix = 'Advertiser') {

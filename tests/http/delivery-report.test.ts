@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, utcDay } from '@/server/services/tracking/hit-rules';
 import { api, expectProblem, type Page } from '@/tests/support/api';
 import { adInventory, networkWithKeys, useTestDatabase } from '@/tests/support/fixtures';
+import { parseCsv } from '@/tests/support/csv';
 
 useTestDatabase();
 
@@ -432,29 +433,3 @@ describe('a flight’s pacing', () => {
     expect(one.body).toMatchObject({ delivered_impressions: 8, pacing: pacing(8, 10, 'behind') });
   });
 });
-
-/** RFC 4180 rows (quoted fields may hold commas and doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (!quoted && c === ',') {
-      row.push(field);
-      field = '';
-    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}

@@ -101,38 +101,12 @@ const r = deliveryReports;
  *   overlap the range (with `podcast_id`: offered to that podcast), delivered or not, so that an
  *   under-delivering flight shows. Offers without a flight are not in a by-flight report.
  */
-export async function deliveryReport({
-  db,
-  networkId,
-  from,
-  to,
-  groupBy,
-  filter,
-  afterKey,
-  take,
-}: {
-  db: Queryable;
-  networkId: string;
-  from: string;
-  to: string;
-  groupBy: DeliveryGrouping;
-  filter: DeliveryFilter;
-  afterKey: string | undefined;
-  take: number;
-}): Promise<DeliveryRow[]> {
-  if (groupBy === 'day') return byDay({ db, networkId, from, to, filter, afterKey, take });
-  return byEntity({ db, networkId, from, to, groupBy, filter, afterKey, take });
+export async function deliveryReport({ groupBy, ...query }: ReportPage & { groupBy: DeliveryGrouping }): Promise<DeliveryRow[]> {
+  return groupBy === 'day' ? byDay(query) : byEntity({ ...query, groupBy });
 }
 
-async function byDay({
-  db,
-  networkId,
-  from,
-  to,
-  filter,
-  afterKey,
-  take,
-}: {
+/** A page of a report: the network, the days, the filters, and the keyset page after `afterKey`. */
+interface ReportPage {
   db: Queryable;
   networkId: string;
   from: string;
@@ -140,7 +114,9 @@ async function byDay({
   filter: DeliveryFilter;
   afterKey: string | undefined;
   take: number;
-}): Promise<DeliveryRow[]> {
+}
+
+async function byDay({ db, networkId, from, to, filter, afterKey, take }: ReportPage): Promise<DeliveryRow[]> {
   // In milliseconds, not text: no day past `to` is ever written (after 9999-12-31 comes +010000-01-01).
   const end = Date.parse(`${to}T00:00:00Z`);
   const start = afterKey ? Date.parse(`${afterKey}T00:00:00Z`) + DAY_MS : Date.parse(`${from}T00:00:00Z`);
@@ -182,16 +158,7 @@ async function byEntity({
   filter,
   afterKey,
   take,
-}: {
-  db: Queryable;
-  networkId: string;
-  from: string;
-  to: string;
-  groupBy: Exclude<DeliveryGrouping, 'day'>;
-  filter: DeliveryFilter;
-  afterKey: string | undefined;
-  take: number;
-}): Promise<DeliveryRow[]> {
+}: ReportPage & { groupBy: Exclude<DeliveryGrouping, 'day'> }): Promise<DeliveryRow[]> {
   const key = { flight: offers.flightId, podcast: offers.podcastId, campaign: offers.campaignId }[groupBy];
   const offerScope = and(
     eq(offers.networkId, networkId),
