@@ -139,13 +139,19 @@ const UNAVAILABLE_CODES = new Set([
   '53300', // too_many_connections: a restarting server's slots are briefly all taken
 ]);
 
-/** Whether `error` (or anything in its `cause` chain: TRPCError → DrizzleQueryError → PostgresError) is the database being unavailable. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** The string `code`s of `error` and of its `cause` chain (TRPCError → DrizzleQueryError → PostgresError or a socket error), outermost first. */
+function errorCodesOf(error: unknown): string[] {
+  const codes: string[] = [];
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof code === 'string') codes.push(code);
   }
-  return false;
+  return codes;
+}
+
+/** Whether `error` is the database being unavailable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return errorCodesOf(error).some((code) => UNAVAILABLE_CODES.has(code) || code.startsWith('08'));
 }
 
 /**
@@ -153,11 +159,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * serialization failure): nothing is wrong with the request, and a retry is expected to work.
  */
 export function isTransientConflict(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '40P01' || code === '40001') return true;
-  }
-  return false;
+  return errorCodesOf(error).some((code) => code === '40P01' || code === '40001');
+}
+
+/** Whether `error` is a statement that gave up waiting for a lock (`lock_timeout`). */
+export function isLockTimeout(error: unknown): boolean {
+  return errorCodesOf(error).includes('55P03');
 }
 
 let handle: DbHandle | undefined;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect, database, type DbHandle } from '@/db/client';
 import { networks, trackingDaily, trackingSalts, trackingSources } from '@/db/schema';
 import { addDays, utcDay } from '@/server/services/tracking/hit-rules';
-import { maintainTracking, partitionDays } from '@/server/services/tracking/partitions';
+import { ensureTrackingPartitions, maintainTracking, partitionDays, partitionName } from '@/server/services/tracking/partitions';
 import { recordHits, type IncomingHit } from '@/server/services/tracking/record-hits';
 import { saltsFor } from '@/server/services/tracking/salts';
 import { newTrackingToken } from '@/server/services/tracking/tracking-token';
@@ -110,6 +110,21 @@ describe('the maintain-tracking cron', () => {
     const later = addDays(today, 37);
     await maintainTracking({ db, now: Date.parse(`${later}T12:00:00Z`) });
     expect(await partitionDays(db)).toEqual([2, 3, 36, 37, 38, 39, 40].map((d) => addDays(today, d)));
+  });
+
+  it('makes each partition once when several processes start at the same moment (none fails)', async () => {
+    const others = [connect(own.url, { max: 1 }), connect(own.url, { max: 1 }), connect(own.url, { max: 1 })];
+    try {
+      for (const ahead of [200, 300, 400]) {
+        const today = addDays(utcDay(Date.now()), ahead);
+        const made = await Promise.all(others.map(({ db }) => ensureTrackingPartitions({ db, today })));
+        const days = [-1, 0, 1, 2, 3].map((d) => addDays(today, d));
+        expect(made.flat().sort()).toEqual(days.map(partitionName));
+        expect(await partitionDays(handle.db)).toEqual(expect.arrayContaining(days));
+      }
+    } finally {
+      await Promise.all(others.map((o) => o.close()));
+    }
   });
 
   it('deletes the salts that can no longer dedupe (before yesterday) and the sources’ counts of those days', async () => {

@@ -1,4 +1,4 @@
-import { connect, type DbHandle } from '@/db/client';
+import { connect, isLockTimeout, type DbHandle } from '@/db/client';
 import { logger } from '@/server/logger';
 import { ensureTrackingPartitions } from './partitions';
 import { networkOfToken, recordHits, type IncomingHit } from './record-hits';
@@ -162,7 +162,14 @@ let current: HitRecorder | undefined;
  */
 export async function startHitRecorder(settings: HitRecorderSettings): Promise<HitRecorder> {
   const db = connect(settings.databaseUrl, { max: settings.poolMax, prepare: settings.prepare });
-  await ensureTrackingPartitions({ db: db.db });
+  try {
+    await ensureTrackingPartitions({ db: db.db });
+  } catch (error) {
+    // Another process's flushes held the table past the lock timeout: the partitions are days ahead
+    // already unless this is a first start, and a flush that finds none makes it (`write` above).
+    if (!isLockTimeout(error)) throw error;
+    logger.warn({ err: error }, 'tracking: partitions not made at start (the table was busy); the hourly cron or the first hit makes them');
+  }
   current = new HitRecorder(db, settings);
   return current;
 }

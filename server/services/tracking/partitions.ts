@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Database } from '@/db/client';
+import type { Database, Tx } from '@/db/client';
 import { networks, trackingSources } from '@/db/schema';
 import { config } from '@/server/config';
 import { logger } from '@/server/logger';
@@ -25,24 +25,42 @@ export const partitionName = (day: string) => `tracking_hits_p${day.replaceAll('
  */
 const LOCK_TIMEOUT = '2s';
 
-/** Make the partitions of yesterday through `PARTITION_DAYS_AHEAD` days after today (UTC) that are missing. Returns the names made. */
+/**
+ * The one-key advisory lock that makes and drops partitions one process at a time: two processes
+ * starting together (or a start and the cron) each running `create table if not exists` for the same
+ * day collide in the catalog (a unique violation on `pg_type`), "if not exists" notwithstanding.
+ */
+const PARTITION_LOCK_ID = 7_242_033;
+
+/**
+ * Make the partitions of yesterday through `PARTITION_DAYS_AHEAD` days after today (UTC) that are
+ * missing. Returns the names this call made (another process may have made the rest).
+ */
 export async function ensureTrackingPartitions({ db, today = utcDay(Date.now()) }: { db: Database; today?: string }): Promise<string[]> {
   const days = Array.from({ length: PARTITION_DAYS_AHEAD + 2 }, (_, i) => addDays(today, i - 1));
   const existing = await partitionDays(db);
   const made: string[] = [];
   for (const day of days.filter((d) => !existing.includes(d))) {
     const name = partitionName(day);
-    await db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
+      // Under the lock, the check's snapshot sees what the process before us committed.
+      if (await existsUnderLock(tx, name)) return false;
       await tx.execute(
-        sql.raw(
-          `create table if not exists "${name}" partition of "tracking_hits" for values from ('${day}T00:00:00Z') to ('${addDays(day, 1)}T00:00:00Z')`,
-        ),
+        sql.raw(`create table "${name}" partition of "tracking_hits" for values from ('${day}T00:00:00Z') to ('${addDays(day, 1)}T00:00:00Z')`),
       );
+      return true;
     });
-    made.push(name);
+    if (created) made.push(name);
   }
   return made;
+}
+
+/** Take the partitions' lock (until the transaction ends), then tell whether the table `name` exists. */
+async function existsUnderLock(tx: Tx, name: string): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(PARTITION_LOCK_ID))})`);
+  const [row] = await tx.execute<{ present: boolean }>(sql`select to_regclass(${name}) is not null as present`);
+  return row?.present === true;
 }
 
 /** The days of the partitions that exist, oldest first. */
@@ -70,11 +88,13 @@ export async function dropExpiredPartitions({
   const dropped: string[] = [];
   for (const day of (await partitionDays(db)).filter((d) => d < oldestKept)) {
     const name = partitionName(day);
-    await db.transaction(async (tx) => {
+    const gone = await db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_TIMEOUT}'`));
-      await tx.execute(sql.raw(`drop table if exists "${name}"`));
+      if (!(await existsUnderLock(tx, name))) return false;
+      await tx.execute(sql.raw(`drop table "${name}"`));
+      return true;
     });
-    dropped.push(name);
+    if (gone) dropped.push(name);
   }
   return dropped;
 }
