@@ -87,10 +87,11 @@ import {
 import { useLiveService } from '@/tests/support/credentials-model/service';
 import { WorldPool } from '@/tests/support/credentials-model/world';
 import { reportReliability } from '@/tests/support/reliability';
+import { seedFrom } from '@/tests/support/seed';
 import { inEnvelope } from '@/tests/support/web-pair';
 
 const RUNS = Number(process.env.CREDENTIALS_INTERLEAVED_RUNS ?? 30);
-const SEED = process.env.CREDENTIALS_INTERLEAVED_SEED ? Number(process.env.CREDENTIALS_INTERLEAVED_SEED) : undefined;
+const SEED = seedFrom('CREDENTIALS_INTERLEAVED_SEED');
 const PATH = process.env.CREDENTIALS_INTERLEAVED_PATH;
 const GRACE_SECONDS = 3600;
 /** More surviving states than this after a batch means the model cannot tell them apart: keep the first ones. */
@@ -896,7 +897,7 @@ describe('credential operations interleaved through two web processes (docs/SECU
       await fc.assert(property, {
         numRuns: RUNS,
         endOnFailure: true,
-        ...(SEED !== undefined ? { seed: SEED } : {}),
+        seed: SEED,
         ...(PATH ? { path: PATH } : {}),
       });
     } catch (error) {
@@ -905,7 +906,9 @@ describe('credential operations interleaved through two web processes (docs/SECU
     } finally {
       await worlds.close();
       const seconds = Math.round((Date.now() - started) / 1000);
-      console.log(`credentials interleaved ${outcome}: ${JSON.stringify({ ...figures, seconds })}`);
+      console.log(
+        `credentials interleaved ${outcome} (seed ${SEED}, CREDENTIALS_INTERLEAVED_SEED replays it): ${JSON.stringify({ ...figures, seconds })}`,
+      );
     }
     const seconds = Math.round((Date.now() - started) / 1000);
     expect(figures.histories).toBeGreaterThan(0);

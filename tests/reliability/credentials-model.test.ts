@@ -44,10 +44,10 @@
  * limits, consent scopes other than all_campaigns, decisions racing (tests/http/voice-consents.test.ts).
  *
  * Environment:
- *   CREDENTIALS_MODEL_RUNS            runs of each suite of the whole mix, each on a fresh world (default: 20 each,
- *                                     about 1,250 commands in all, with a seed of their own every run; `npm run
- *                                     test:deep` runs 160 each), the others in proportion (consent and review: 5,
- *                                     deep 40; see SUITES), after the pinned runs (REGRESSIONS)
+ *   CREDENTIALS_MODEL_RUNS            runs of each suite of the whole mix, each on a fresh world (default: 10 each,
+ *                                     with seeds from the commit, so each commit draws other sequences; `npm run
+ *                                     test:deep` runs 160 each), the others in proportion (consent and review: 3,
+ *                                     deep 48; see SUITES), after the pinned runs (REGRESSIONS)
  *   CREDENTIALS_MODEL_SYNTHESES       creatives synthesized in one run before the steps that would make more stop
  *                                     being drawn (default 4; …/review-commands.ts)
  *   CREDENTIALS_MODEL_MAX_COMMANDS    most commands in one run (default 45)
@@ -75,10 +75,12 @@ import { REVIEW_COMMANDS } from '@/tests/support/credentials-model/review-comman
 import { useLiveService } from '@/tests/support/credentials-model/service';
 import { buildWorld, ROSTERS, setupNotes, WorldPool, type WorldKind } from '@/tests/support/credentials-model/world';
 import { reportReliability } from '@/tests/support/reliability';
+import { seedFrom } from '@/tests/support/seed';
 
 const RUNS = process.env.CREDENTIALS_MODEL_RUNS ? Number(process.env.CREDENTIALS_MODEL_RUNS) : undefined;
 const MAX_COMMANDS = Number(process.env.CREDENTIALS_MODEL_MAX_COMMANDS ?? 45);
-const SEED = process.env.CREDENTIALS_MODEL_SEED ? Number(process.env.CREDENTIALS_MODEL_SEED) : undefined;
+/** A suite's seed: CREDENTIALS_MODEL_SEED (a replay) or the commit's, apart for each suite (tests/support/seed.ts). */
+const seedOf = (suiteIndex: number) => seedFrom('CREDENTIALS_MODEL_SEED', suiteIndex);
 const PATH = process.env.CREDENTIALS_MODEL_PATH;
 const SHRINK_MS = Number(process.env.CREDENTIALS_MODEL_SHRINK_SECONDS ?? 120) * 1000;
 /** Worlds built ahead of the runs that take them (a world waits mostly for its invitation emails). */
@@ -103,7 +105,7 @@ interface Suite {
 }
 
 /** The runs of a suite of the whole mix; CREDENTIALS_MODEL_RUNS replaces it, and scales the others in proportion. */
-const DEFAULT_RUNS = 20;
+const DEFAULT_RUNS = 10;
 const runsOf = (suite: Suite) => (RUNS === undefined ? suite.runs : Math.max(1, Math.round((RUNS * suite.runs) / DEFAULT_RUNS)));
 
 /**
@@ -114,10 +116,10 @@ const runsOf = (suite: Suite) => (RUNS === undefined ? suite.runs : Math.max(1, 
  * replays. Reverting any fix of issue 13 makes one of them fail (see the issue's note).
  */
 const SUITES: Suite[] = [
-  { name: 'every operation', runs: 20, weights: undefined },
+  { name: 'every operation', runs: 10, weights: undefined },
   {
     name: 'invitations and membership',
-    runs: 20,
+    runs: 10,
     // The own-key operations act on what the others leave behind: keys from acceptances (which prove
     // who their owner is) beside keys administrators minted (which do not), narrowed by demotions.
     weights: {
@@ -143,7 +145,7 @@ const SUITES: Suite[] = [
   },
   {
     name: 'replays',
-    runs: 20,
+    runs: 10,
     weights: {
       seedMultiNetworkKey: 3,
       mintOwnKey: 3,
@@ -165,7 +167,7 @@ const SUITES: Suite[] = [
     // holds or link the host was mailed, among the credential changes that make keys read_only,
     // removed, revoked or of another owner. Synthesis is real, so fewer and shorter runs.
     name: 'consent and review',
-    runs: 5,
+    runs: 3,
     weights: {
       requestConsent: 3,
       grantConsent: 3,
@@ -592,7 +594,8 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
     });
   }
 
-  for (const suite of suites()) {
+  for (const [suiteIndex, suite] of suites().entries()) {
+    const seed = seedOf(suiteIndex);
     it(`${suite.name}: no sequence lets a key act beyond its access or touch keys it does not cover`, async () => {
       const stats = emptyStats();
       const suiteStarted = Date.now();
@@ -617,14 +620,16 @@ describe('credentials model (docs/keys-and-roles.md)', () => {
       });
       let outcome = 'passed';
       try {
-        await fc.assert(property, { numRuns: suite.runs, ...(SEED !== undefined ? { seed: SEED } : {}), ...(PATH ? { path: PATH } : {}) });
+        await fc.assert(property, { numRuns: suite.runs, seed, ...(PATH ? { path: PATH } : {}) });
       } catch (error) {
         outcome = 'failed';
         failed = true;
         throw error;
       } finally {
         addStats(total, stats);
-        console.log(`credentials model, ${suite.name} ${outcome}: ${summary(stats, Math.round((Date.now() - suiteStarted) / 1000))}`);
+        console.log(
+          `credentials model, ${suite.name} ${outcome} (seed ${seed}, CREDENTIALS_MODEL_SEED replays it): ${summary(stats, Math.round((Date.now() - suiteStarted) / 1000))}`,
+        );
       }
     });
   }

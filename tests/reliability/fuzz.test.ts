@@ -14,12 +14,12 @@
  *
  * Each commit fuzzes with a seed of its own (derived from its hash), so successive CI runs send
  * different requests; FUZZ_SEED replays one (the seed is printed and reported), and FUZZ_RUNS sets
- * the requests per operation (80; `npm run test:deep` sends eight times as many).
+ * the requests per operation (40; `npm run test:deep` sends sixteen times as many).
  *
  * No operation is skipped: the binary audio download and the preview are
  * fuzzed too (Prism checks their status, headers and Content-Type).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,20 +43,14 @@ import {
   webhookRow,
 } from '@/tests/support/fixtures';
 import { reportReliability } from '@/tests/support/reliability';
+import { seedFrom } from '@/tests/support/seed';
 import { freePort, ROOT } from '@/tests/support/server-process';
 
 type Json = Record<string, unknown>;
 type Schema = Json;
 
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : seedOfCommit();
-
-/** A 31-bit seed from HEAD's hash (7_2026 outside a git checkout): the same for every run of one commit. */
-function seedOfCommit(): number {
-  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-  const hex = head.status === 0 ? /^[0-9a-f]{8}/.exec(head.stdout.trim())?.[0] : undefined;
-  return hex ? Number.parseInt(hex, 16) >>> 1 : 7_2026;
-}
-const RUNS = Number(process.env.FUZZ_RUNS ?? 80);
+const SEED = seedFrom('FUZZ_SEED');
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const CONCURRENCY = 6;
 
 // ---------------------------------------------------------------------------
