@@ -8,6 +8,7 @@ import {
   isKnownBot,
   judgeHits,
   macroValue,
+  partitionLocks,
   sourceHashOf,
   sourceOf,
   type JudgedHit,
@@ -75,5 +76,28 @@ describe('the counting rules', () => {
       'abnormal',
     ]);
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+});
+
+describe('the partitions a flush locks', () => {
+  it('writes its day and reads the day before: hits of one day never wait for each other', () => {
+    expect(partitionLocks(['2026-12-01'], '2026-12-01')).toEqual([
+      { day: '2026-11-30', mode: 'share' },
+      { day: '2026-12-01', mode: 'row exclusive' },
+    ]);
+  });
+
+  it('reads the day after too once its day has ended, so either side of midnight takes turns', () => {
+    // Yesterday's late hit (read: today's keys) meets today's hit (read: yesterday's keys) on both days.
+    expect(partitionLocks(['2026-11-30'], '2026-12-01')).toEqual([
+      { day: '2026-11-29', mode: 'share' },
+      { day: '2026-11-30', mode: 'row exclusive' },
+      { day: '2026-12-01', mode: 'share' },
+    ]);
+    expect(partitionLocks(['2026-12-01', '2026-11-30'], '2026-12-01')).toEqual([
+      { day: '2026-11-29', mode: 'share' },
+      { day: '2026-11-30', mode: 'share row exclusive' },
+      { day: '2026-12-01', mode: 'share row exclusive' },
+    ]);
   });
 });

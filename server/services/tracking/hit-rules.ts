@@ -129,3 +129,20 @@ export function judgeHits(hits: readonly JudgedHit[], counted: Map<string, numbe
     return 'counted';
   });
 }
+
+/** How a flush locks one day's partition of tracking_hits: it writes the day, reads its keys, or both. */
+export type PartitionLock = 'row exclusive' | 'share' | 'share row exclusive';
+
+/**
+ * The partitions a flush of hits of `days` locks (record-hits.ts), oldest first: ROW EXCLUSIVE on
+ * the days it writes, SHARE on the other days whose keys it reads (the day before each hit's, and
+ * the day after when that day has ended before `today`), SHARE ROW EXCLUSIVE on a day it does both.
+ */
+export function partitionLocks(days: readonly string[], today: string): Array<{ day: string; mode: PartitionLock }> {
+  const writes = new Set(days);
+  const reads = new Set(days.flatMap((day) => [addDays(day, -1), ...(day < today ? [addDays(day, 1)] : [])]));
+  return [...new Set([...writes, ...reads])].sort().map((day) => ({
+    day,
+    mode: writes.has(day) ? (reads.has(day) ? 'share row exclusive' : 'row exclusive') : 'share',
+  }));
+}

@@ -3,7 +3,7 @@ import { postgresClientOf, type Database } from '@/db/client';
 import { offers, trackingDaily, trackingHits, trackingSources } from '@/db/schema';
 import { column, statement } from '@/db/statement';
 import { TRACKING_TOKEN_PATTERN, type TrackingOutcome } from '@/domain/measurement';
-import { addDays, dedupeKeyOf, DEDUPE_WINDOW_MS, isKnownBot, judgeHits, sourceHashOf, utcDay, type JudgedHit } from './hit-rules';
+import { addDays, dedupeKeyOf, DEDUPE_WINDOW_MS, isKnownBot, judgeHits, partitionLocks, sourceHashOf, utcDay, type JudgedHit } from './hit-rules';
 import { saltsFor } from './salts';
 
 /** A call of a tracking URL as the HTTP server took it in; `source` (an address or a /64) lives in memory only. */
@@ -29,9 +29,6 @@ interface TrackedOffer {
  */
 const tokens = new Map<string, TrackedOffer | null>();
 const TOKEN_CACHE_MAX = 100_000;
-
-/** Lock class of the flushes' per-offer advisory locks (the two-key form: apart from every one-key lock). */
-const OFFER_LOCK_CLASS = 7_242_039;
 
 /** The network of a token already looked up (no query): whose share of the recorder's buffer a hit holds. */
 export function networkOfToken(token: string): string | undefined {
@@ -65,12 +62,17 @@ const d = trackingDaily;
 // Arrays of dates and times go as text[] and are cast in SQL: Drizzle's driver turns postgres.js's
 // serializers of date[] and timestamptz[] off (it passes dates through as strings).
 
-// Flushes that touch an offer take its lock, in one order (by key), so that two processes never both
-// count one impression: a listener's hits of one day also meet on their source's row, but on either
-// side of midnight only this lock orders them (tests/services/tracking.test.ts).
-const lockOffers = statement<object, Values>(sql`
-  select pg_advisory_xact_lock(${sql.raw(String(OFFER_LOCK_CLASS))}, k)
-    from (select distinct hashtext(o) as k from unnest(${sql.placeholder('offerIds')}::text[]) as o order by k) as locks`);
+/*
+ * Two processes must never both count one impression. A listener's hits of one day meet on their
+ * source's row of that day (countSources), so the second flush waits for the first and its dedupe
+ * read sees it. On either side of midnight they meet on nothing of the kind, so a flush locks the day
+ * partitions of tracking_hits it writes (ROW EXCLUSIVE) and those of the other days it reads keys of
+ * (SHARE): the day before each hit's, and the day after when that day has ended. Writers of one day
+ * never wait for each other, nor readers of it; a writer and a reader of one day take turns. Locks
+ * are taken by day, in one order, so two flushes never wait for each other in a circle; a day with no
+ * partition (nothing to read) is skipped. tests/services/tracking.test.ts fails without them.
+ */
+const lockDays = statement<object, Values>(sql`select lock_tracking_days(${sql.placeholder('days')}::text[], ${sql.placeholder('modes')}::text[])`);
 
 const countSources = statement<{ networkId: string; day: string; sourceHash: string; hits: number }, Values>(sql`
   insert into ${s} (${column(s.networkId)}, ${column(s.day)}, ${column(s.sourceHash)}, ${column(s.hits)}, ${column(s.flaggedAt)})
@@ -190,7 +192,8 @@ export async function recordHits({ db, hits, sourceDailyLimit }: { db: Database;
     const client = postgresClientOf(tx);
     // Pipelined with the reads below, one round trip for all: a connection runs its statements in the
     // order they were sent, so the locks are held before the reads run.
-    const locked = lockOffers(client, { offerIds: [...new Set(rows.map((r) => r.offerId))] });
+    const locks = partitionLocks(days, today);
+    const locked = lockDays(client, { days: locks.map((l) => l.day), modes: locks.map((l) => l.mode) });
 
     // Hits per (network, day, source), and which sources are past the day's limit now.
     const perSource = new Map<string, { networkId: string; day: string; sourceHash: string; count: number }>();
