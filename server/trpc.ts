@@ -38,7 +38,7 @@ import { VOICE_CONSENT_TOKEN_PATTERN } from '@/domain/voice-consent';
 import { CREATIVE_REVIEW_TOKEN_PATTERN } from '@/domain/creative-review';
 import type { CreativeRow } from './services/creatives/complete-creative';
 import { findCreativeByReviewToken } from './services/creatives/find-creatives';
-import { reviewLinkWorks } from './services/creatives/review-link';
+import { reviewLinkSuperseded, reviewLinkWorks } from './services/creatives/review-link';
 import type { NotificationKind } from '@/domain/notifications';
 import type { HttpOut } from './http/answer';
 
@@ -60,6 +60,12 @@ export interface Context {
   voiceConsent?: { id: string; row: VoiceConsentRow };
   /** A creative review link's token as the bearer: the revision it opens (`row` as the gate read it). */
   creativeReview?: { id: string; row: CreativeRow };
+  /**
+   * The credential was used up by a request of its own (a review link superseded by its own request
+   * for changes): it may replay what it was answered under an Idempotency-Key, nothing more — this is
+   * the refusal anything else gets (server/http/idempotency.ts).
+   */
+  spentCredential?: AppError;
   /** What the request log line reports. */
   log: { keyId?: string; route?: string };
   /** The transport already refused NUL in every part of the input (/v1 does, before routing). */
@@ -316,7 +322,10 @@ export const takesIdempotencyKey = (meta: RouteMeta | undefined) => !meta?.chang
  * check a new request passes: authentication, rate limit, role.
  */
 export const idempotent = t.middleware(({ ctx, type, meta, next }) => {
-  if (type !== 'mutation' || !ctx.idempotency || !takesIdempotencyKey(meta)) return next();
+  if (type !== 'mutation' || !ctx.idempotency || !takesIdempotencyKey(meta)) {
+    if (ctx.spentCredential) throw ctx.spentCredential;
+    return next();
+  }
   return idempotently(
     ctx,
     (db) => next({ ctx: { db } }),
@@ -564,16 +573,24 @@ export const creativeReviewLinkProcedure = base
   .meta({ gate: 'creative-review-link' })
   .use(async ({ ctx, next }) => {
     const token = bearerToken(ctx.header('authorization'));
+    const invalid = () => new AppError('not-found', 'This review link is not valid, or it has expired.');
+    let spentCredential: AppError | undefined;
     const creativeReview = await admit(
       ctx,
       async () => {
         const found = token && CREATIVE_REVIEW_TOKEN_PATTERN.test(token) ? await findCreativeByReviewToken({ db: ctx.db, token }) : undefined;
-        if (!found || !reviewLinkWorks(found)) throw new AppError('not-found', 'This review link is not valid, or it has expired.');
+        if (!found) throw invalid();
+        // Superseded by the host's own request for changes, the link can still replay that answer (an
+        // Idempotency-Key's retry); everything else it is asked is a 404.
+        if (!reviewLinkWorks(found)) {
+          if (!reviewLinkSuperseded(found) || !ctx.idempotency) throw invalid();
+          spentCredential = invalid();
+        }
         return { id: found.id, row: found };
       },
       () => undefined,
       'not-found',
     );
-    return next({ ctx: { creativeReview } });
+    return next({ ctx: { creativeReview, spentCredential } });
   })
   .use(idempotent);

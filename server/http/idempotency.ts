@@ -22,7 +22,9 @@ import { problemFromError, type Problem } from './problem';
  *    and gets 409 at once (it never waits, holding a connection, behind a slow operation); the
  *    lock goes with the transaction — also when the process holding it is killed.
  * 4. Found a committed answer: a different request → 422; the same request → replayed with
- *    `Idempotent-Replayed: true`, after re-checking any API key the answer hands out.
+ *    `Idempotent-Replayed: true`, after re-checking any API key the answer hands out. A credential
+ *    its own request used up (a review link superseded by the host's request for changes) gets
+ *    only that: a replay, or its refusal.
  * 5. Otherwise the operation runs in that transaction and its answer is written before the
  *    COMMIT: one commit. A crash (kill -9) at any point before it leaves nothing behind, so a
  *    retry runs the operation; a COMMIT whose acknowledgement was lost replays on retry.
@@ -59,6 +61,8 @@ export interface IdempotentContext {
   voiceConsent?: { id: string };
   /** A host's review link: the revision it opens is the caller. */
   creativeReview?: { id: string };
+  /** A credential its own request used up: it replays a stored answer, and gets this refusal for anything else. */
+  spentCredential?: AppError;
 }
 
 /** A procedure's outcome as tRPC's middlewares pass it on. */
@@ -105,6 +109,7 @@ export async function idempotently<R extends Outcome>(
       answered = await takeKey(db, owner, key, fingerprint);
       // A replay is a read that may hand out a secret: checked under the credential lock too.
       if (answered) return void (await assertReplayable(db, ctx.principal, answered.body)); // nothing written
+      if (ctx.spentCredential) throw ctx.spentCredential; // rolled back: the key stays free
       outcome = await run(db);
       if (!outcome.ok) throw ROLL_BACK;
       if (ctx.http.raw)

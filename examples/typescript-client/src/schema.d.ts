@@ -1526,7 +1526,7 @@ export interface paths {
         put?: never;
         /**
          * Request changes to the revision (the host, from the review link)
-         * @description The link’s token as the bearer. pending_approval → changes_requested with the `comment` (`reviewed_by: host`); the next revision is made with the new `script` or the old one kept, and the host is emailed its own review link when its audio is ready. This link is then superseded: it answers 404 from now on. Sends `creative.changes_requested`; answers with the review. A script lacking one of the campaign’s required lines → 400 naming it; any state but pending_approval → 409.
+         * @description The link’s token as the bearer. pending_approval → changes_requested with the `comment` (`reviewed_by: host`); the next revision is made with the new `script` or the old one kept, and the host is emailed its own review link when its audio is ready. This link is then superseded: it answers 404 from now on, except to a retry of this request with its Idempotency-Key, which replays the answer. Sends `creative.changes_requested`; answers with the review. A script lacking one of the campaign’s required lines → 400 naming it; any state but pending_approval → 409.
          *
          *     Errors: [400 Bad request](/docs/errors/bad-request) · [404 Not found](/docs/errors/not-found) · [409 Conflict](/docs/errors/conflict) · [413 Payload too large](/docs/errors/payload-too-large) · [415 Unsupported media type](/docs/errors/unsupported-media-type) · [422 Idempotency key reused](/docs/errors/idempotency-key-reused) · [429 Too many requests](/docs/errors/rate-limited) · [500 Internal server error](/docs/errors/internal).
          */

@@ -20,7 +20,8 @@ export const requestCurrentCreativeChangesRoute = creativeReviewLinkProcedure
       description:
         'The link’s token as the bearer. pending_approval → changes_requested with the `comment` (`reviewed_by: host`); the next revision ' +
         'is made with the new `script` or the old one kept, and the host is emailed its own review link when its audio is ready. This ' +
-        'link is then superseded: it answers 404 from now on. Sends `creative.changes_requested`; answers with the review. A script ' +
+        'link is then superseded: it answers 404 from now on, except to a retry of this request with its Idempotency-Key, which replays the ' +
+        'answer. Sends `creative.changes_requested`; answers with the review. A script ' +
         'lacking one of the campaign’s required lines → 400 naming it; any state but pending_approval → 409.',
       protect: true,
     },

@@ -21,8 +21,16 @@ export const creativeReviewLink = (token: string) => `${config().publicUrl}/cons
  * A decided (approved) revision's link still reads; its decisions are then 409s.
  */
 export function reviewLinkWorks(creative: Pick<CreativeRow, 'status' | 'reviewLinkExpiresAt'>, now = Date.now()): boolean {
-  return creative.reviewLinkExpiresAt !== null && creative.reviewLinkExpiresAt.getTime() > now && creative.status !== 'changes_requested';
+  return linkInTime(creative, now) && creative.status !== 'changes_requested';
 }
+
+/** Whether the link ended only because changes were requested of its revision (not by its time running out). */
+export function reviewLinkSuperseded(creative: Pick<CreativeRow, 'status' | 'reviewLinkExpiresAt'>, now = Date.now()): boolean {
+  return linkInTime(creative, now) && creative.status === 'changes_requested';
+}
+
+const linkInTime = (creative: Pick<CreativeRow, 'reviewLinkExpiresAt'>, now: number) =>
+  creative.reviewLinkExpiresAt !== null && creative.reviewLinkExpiresAt.getTime() > now;
 
 /**
  * A revision's audio is ready: open its review — no decision yet, a new review link (`crl_…`, only
