@@ -10,7 +10,7 @@
  * in `offers` once (cached), the source address (X-Forwarded-For's last entry, as the service reads
  * it behind a trusted proxy) is kept as an HMAC with a salt of the process, like the user agent +
  * episode's dedupe key. What it leaves out is the counting itself: no dedupe lookup, no per-source
- * daily counts, no bot list, no advisory locks — every hit is written as `counted`.
+ * daily counts, no bot list, no partition locks — every hit is written as `counted`.
  *
  *   DATABASE_URL=postgres://… PORT=3232 npx tsx scripts/bench/tracking-baseline.ts
  *
