@@ -584,6 +584,23 @@ describe('requesting changes makes the next revision', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body).toEqual(approved.body);
     expect((await events(net, 'creative.approved')).length).toBe(1);
+
+    // The host's request for changes supersedes its own link, yet its retry with the key replays the
+    // answer; the dead link gets 404 for anything else — a read, another key, a link an administrator superseded.
+    const c = await pendingCreative(net, host, await net.newCampaign('Winter'));
+    const changesKey = { 'idempotency-key': randomUUID() };
+    const asked = await hostRequestChanges(c.token, { comment: 'Slower, please' }, changesKey);
+    const retried = await hostRequestChanges(c.token, { comment: 'Slower, please' }, changesKey);
+    expect(asked.status, asked.text).toBe(200);
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(asked.body);
+    expect((await events(net, 'creative.changes_requested')).length).toBe(2);
+    expect((await hostRequestChanges(c.token, { comment: 'Slower, please' }, { 'idempotency-key': randomUUID() })).status).toBe(404);
+    expect((await hostRequestChanges(c.token, { comment: 'Slower, please' })).status).toBe(404);
+    expect((await hostApprove(c.token, changesKey)).status).toBe(422);
+    expect((await view(c.token)).status).toBe(404);
+    expect((await hostApprove(a.token, { 'idempotency-key': randomUUID() })).status).toBe(404);
   }, 240_000);
 });
 
