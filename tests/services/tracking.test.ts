@@ -69,6 +69,50 @@ describe('recording hits', () => {
     });
   });
 
+  it('excludes the hits of sources past their daily limit when two processes flag one each at the same moment', async () => {
+    const n = (await createNetworkRow()).id;
+    const inventory = await adInventory(n);
+    const trackingToken = newTrackingToken();
+    const offer = await offerRow(n, inventory, { status: 'accepted', trackingToken });
+    // Yesterday's partition exists, so each flush holds it (SHARE) while it reads the day before's keys.
+    await ensureTrackingPartitions({ db: database() });
+    const [a, b] = [connect(inject('databaseUrl'), { max: 1 }), connect(inject('databaseUrl'), { max: 1 })];
+    try {
+      // Rounds enough for each connection's prepared statements to go generic (after five runs).
+      const rounds = 8;
+      for (let i = 0; i < rounds; i++) {
+        // Two hits of one source in a flush, over a limit of 1: the source is flagged, and the flush
+        // excludes what it had counted of that source before.
+        const burst = (source: string): IncomingHit[] =>
+          [0, 1].map((j) => ({
+            token: trackingToken,
+            receivedAt: Date.now() - j,
+            source,
+            userAgent: LISTENER_APP,
+            episode: `ep-${j}`,
+            hostTimestamp: null,
+            requestId: null,
+          }));
+        await Promise.all([
+          recordHits({ db: a.db, hits: burst(`198.18.2.${i}`), sourceDailyLimit: 1 }),
+          recordHits({ db: b.db, hits: burst(`198.18.3.${i}`), sourceDailyLimit: 1 }),
+        ]);
+      }
+      const rollups = await database()
+        .select()
+        .from(trackingDaily)
+        .where(and(eq(trackingDaily.networkId, n), eq(trackingDaily.offerId, offer.id)));
+      const total = (column: 'hits' | 'impressions' | 'abnormal') => rollups.reduce((sum, r) => sum + r[column], 0);
+      expect({ hits: total('hits'), impressions: total('impressions'), abnormal: total('abnormal') }).toEqual({
+        hits: 4 * rounds,
+        impressions: 0,
+        abnormal: 4 * rounds,
+      });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('records nothing of a hit whose token is no accepted offer’s', async () => {
     const recorded = await recordHits({
       db: database(),

@@ -4,6 +4,7 @@ import { offers, trackingDaily, trackingHits, trackingSources } from '@/db/schem
 import { column, statement } from '@/db/statement';
 import { TRACKING_TOKEN_PATTERN, type TrackingOutcome } from '@/domain/measurement';
 import { addDays, dedupeKeyOf, DEDUPE_WINDOW_MS, isKnownBot, judgeHits, partitionLocks, sourceHashOf, utcDay, type JudgedHit } from './hit-rules';
+import { partitionName } from './partitions';
 import { saltsFor } from './salts';
 
 /** A call of a tracking URL as the HTTP server took it in; `source` (an address or a /64) lives in memory only. */
@@ -98,15 +99,36 @@ const countedBefore = statement<{ offerId: string; key: string; at: string }, Va
       order by ${h.receivedAt} desc
       limit 1) as m`);
 
-const excludeSourceHits = statement<{ offerId: string; hits: string }, Values>(sql`
+/*
+ * A source's hits of one day, updated in that day's partition by name — which the flush holds ROW
+ * EXCLUSIVE already, as it writes hits of that day. Through the parent, a generic plan (a prepared
+ * statement's sixth run) takes ROW EXCLUSIVE on every partition, yesterday's among them, which every
+ * other flush of today holds SHARE on: two flushes flagging a source each at once deadlocked.
+ * One statement per day (the name is in its text), made when a day first needs it.
+ */
+const excludeStatements = new Map<string, ReturnType<typeof excludeSourceHitsStatement>>();
+
+function excludeSourceHitsStatement(day: string) {
+  // Aliased as the parent, so the schema's columns name the partition's.
+  return statement<{ offerId: string; hits: string }, Values>(sql`
   with excluded as (
-    update ${h} set ${column(h.outcome)} = 'abnormal'
+    update ${sql.identifier(partitionName(day))} as ${h} set ${column(h.outcome)} = 'abnormal'
      where ${h.networkId} = ${sql.placeholder('networkId')}
-       and ${h.receivedAt} >= ${sql.placeholder('from')}::timestamptz and ${h.receivedAt} < ${sql.placeholder('to')}::timestamptz
        and ${h.sourceHash} in (select decode(x, 'hex') from unnest(${sql.placeholder('hashes')}::text[]) as x)
        and ${h.outcome} = ${sql.placeholder('was')}
     returning ${h.offerId} as offer_id)
   select offer_id as "offerId", count(*)::int8 as hits from excluded group by offer_id`);
+}
+
+function excludeSourceHits(day: string) {
+  let run = excludeStatements.get(day);
+  if (!run) {
+    // A few days are ever recent: the map only grows past a handful in a process running for weeks.
+    if (excludeStatements.size >= 8) excludeStatements.clear();
+    excludeStatements.set(day, (run = excludeSourceHitsStatement(day)));
+  }
+  return run;
+}
 
 const insertHits = statement<object, Values>(sql`
   insert into ${h} (${column(h.networkId)}, ${column(h.offerId)}, ${column(h.receivedAt)}, ${column(h.episode)}, ${column(h.hostTimestamp)},
@@ -264,13 +286,7 @@ export async function recordHits({ db, hits, sourceDailyLimit }: { db: Database;
     // A source that just went past the limit: its earlier hits of that day are excluded too.
     for (const source of newlyFlagged) {
       for (const was of ['counted', 'duplicate'] as const) {
-        const changed = await excludeSourceHits(client, {
-          networkId: source.networkId,
-          from: `${source.day}T00:00:00Z`,
-          to: `${addDays(source.day, 1)}T00:00:00Z`,
-          hashes: [source.sourceHash],
-          was,
-        });
+        const changed = await excludeSourceHits(source.day)(client, { networkId: source.networkId, hashes: [source.sourceHash], was });
         for (const { offerId, hits: n } of changed) {
           const rollup = rollupOf(source.networkId, offerId, source.day);
           rollup[OUTCOME_COLUMN[was]] -= Number(n);
