@@ -36,7 +36,23 @@ const PINNED_WIDTH = 1120;
 
 /** Nothing scrolls sideways: not the page, and (but at PINNED_WIDTH) not any table inside its card. */
 async function expectNoSidewaysScroll(page: Page, width: number) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page scrolls sideways').toBeLessThanOrEqual(width);
+  // What a resize changes settles within a few frames (React renders what depends on the width):
+  // the settled page is checked, and a failure names the elements that reach past the window.
+  const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await expect
+    .poll(pageWidth, { timeout: 3_000 })
+    .toBeLessThanOrEqual(width)
+    .catch(async (error: Error) => {
+      const past = await page.evaluate((limit) => {
+        const describe = (el: Element) =>
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 4).join('.')} “${(el.textContent ?? '').trim().slice(0, 40)}”`;
+        return [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > limit)
+          .slice(-5)
+          .map((el) => `${describe(el)} right=${Math.round(el.getBoundingClientRect().right)}`);
+      }, width);
+      throw new Error(`page scrolls sideways at ${width} px; the last elements (in page order) past it: ${past.join('; ')}\n${error.message}`);
+    });
   if (width === PINNED_WIDTH) return;
   const overflowing = await page.evaluate(() =>
     [...document.querySelectorAll('table')]
