@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, generateApiKeyToken } from '@/server/auth/tokens';
 import { api } from './support/api';
@@ -28,17 +28,33 @@ async function withService(db: TestDatabase, env: Record<string, string>, use: (
   }
 }
 
-/** `npm run cli -- create-key --super-user …`, as the operator types it. */
-function cli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync('npm', ['run', '--silent', 'cli', '--', 'create-key', '--super-user', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
+/**
+ * `npm run cli -- create-key --super-user …`, as the operator types it: its exit status and output.
+ * Not spawnSync: that would hold this worker's event loop, and with it the tests running beside.
+ */
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', 'create-key', '--super-user', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
-describe('bootstrap and the operator CLI', () => {
-  it('prints one super_user token on the first start of an empty database, and never again', () =>
+/**
+ * Each test has a database of its own (or none), so they run at once (`describe.concurrent`): their
+ * time is services and the CLI starting (some 6 s of CPU each), one after another on one core
+ * before. At once they share the cores, so each may take longer: every test has 180 s.
+ */
+describe.concurrent('bootstrap and the operator CLI', () => {
+  it('prints one super_user token on the first start of an empty database, and never again', { timeout: 180_000 }, () =>
     withDatabase('boot', async (db) => {
       let printed: string[] = [];
       await withService(db, {}, async (first) => {
@@ -55,9 +71,10 @@ describe('bootstrap and the operator CLI', () => {
         // The token never appears in the request logs.
         expect(second.output()).not.toContain(token);
       });
-    }));
+    }),
+  );
 
-  it('registers BOOTSTRAP_SUPERUSER_TOKEN once and prints no other token', () =>
+  it('registers BOOTSTRAP_SUPERUSER_TOKEN once and prints no other token', { timeout: 180_000 }, () =>
     withDatabase('boot', async (db) => {
       const token = generateApiKeyToken('test');
       for (let run = 0; run < 2; run++) {
@@ -66,7 +83,8 @@ describe('bootstrap and the operator CLI', () => {
           expect((await api('GET', '/me', { token, baseUrl: server.url })).status).toBe(200);
         });
       }
-    }));
+    }),
+  );
 
   it(
     'in live mode, the first start of an empty database makes and prints no key, and says how to make one (G12)',
@@ -87,7 +105,7 @@ describe('bootstrap and the operator CLI', () => {
           expect(server.output()).not.toMatch(/sk_(test|live)_[0-9A-Za-z]{40}/);
 
           // The CLI's key (sk_live_, printed on the operator's terminal) is the first, and works.
-          const result = cli(['--name', 'ops'], { ...live, DATABASE_URL: db.url });
+          const result = await cli(['--name', 'ops'], { ...live, DATABASE_URL: db.url });
           expect(result.status).toBe(0);
           expect(result.stdout).toMatch(/^sk_live_[0-9A-Za-z]{40}\n$/);
           const me = await api<{ key_name: string }>('GET', '/me', { token: result.stdout.trim(), baseUrl: server.url });
@@ -97,14 +115,14 @@ describe('bootstrap and the operator CLI', () => {
           expect(keys.body.items.map((k) => k.key_name)).toEqual(['ops']);
         });
       }),
-    120_000,
+    180_000,
   );
 
   it(
     'npm run cli -- create-key --super-user --name NAME prints only a working token',
     () =>
       withDatabase('cli', async (db) => {
-        const result = cli(['--name', 'ops laptop'], { DATABASE_URL: db.url });
+        const result = await cli(['--name', 'ops laptop'], { DATABASE_URL: db.url });
         expect(result.status).toBe(0);
         const stdout = result.stdout;
         expect(stdout).toMatch(/^sk_test_[0-9A-Za-z]{40}\n$/);
@@ -118,11 +136,11 @@ describe('bootstrap and the operator CLI', () => {
           expect(me.body).toMatchObject({ key_name: 'ops laptop', super_user: true });
         });
       }),
-    120_000,
+    180_000,
   );
 
-  it('the CLI refuses a missing name with a usage message', () => {
-    const result = cli([]);
+  it('the CLI refuses a missing name with a usage message', { timeout: 180_000 }, async () => {
+    const result = await cli([]);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/--name is required/);

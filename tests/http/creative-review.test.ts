@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, expectProblem, type ApiResponse, type Page, type Problem } from '@/tests/support/api';
+import { startFakeVoiceVendor } from '@/tests/support/fake-voice-vendor';
 import { useOwnServer } from '@/tests/support/own-server';
 import { startSmtpReceiver } from '@/tests/support/smtp-receiver';
 import { until } from '@/tests/support/until';
@@ -9,26 +10,43 @@ import { startWebhookReceiver } from '@/tests/support/webhook-receiver';
 /**
  * The review of host-voiced creatives (issue 38; docs/creative-review.md) over HTTP, with the real
  * mail path: consent asked and granted through the emailed consent link, an offer accepted, the
- * creative synthesized (the local voice engine) and its review link mailed to the host through a
- * real SMTP server on loopback. Each test reads the links off the wire and acts with their tokens,
- * as the console's pages do, or with an administrator's key on the host's behalf.
+ * creative synthesized and mastered, and its review link mailed to the host through a real SMTP
+ * server on loopback. Each test reads the links off the wire and acts with their tokens, as the
+ * console's pages do, or with an administrator's key on the host's behalf.
+ *
+ * The voice is the fake vendor's short tone (the http provider; what the local engine and the
+ * vendor's speech make of a script is creative-audio.test.ts's and synthesis-upstream.test.ts's
+ * subject): the review does not depend on what the audio says, and mastering a 0.6 s tone takes
+ * ffmpeg three runs where a spoken script took seven and the engine's time besides — over 30
+ * creatives in this file.
+ *
+ * Every test makes a network of its own (and a host with an email of its own), so they run at once
+ * (`describe.concurrent`, up to vitest's maxConcurrency): most of a test's time is the worker
+ * synthesizing and mastering, which the service shares fairly between networks. All but the last
+ * suite's, which runs alone (it says why).
  */
 let relay: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let hooks: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
 let hookSecret = '';
 beforeAll(async () => {
   relay = await startSmtpReceiver();
   hooks = await startWebhookReceiver(() => hookSecret);
+  vendor = await startFakeVoiceVendor({ format: 'wav' });
 });
 const own = useOwnServer('creative-review', () => ({
   SMTP_URL: relay.url,
   PUBLIC_URL: 'https://ads.acme.example',
   TRUSTED_PROXIES: 'loopback',
   WEBHOOK_ALLOW_PRIVATE: '1',
+  SYNTH_PROVIDER: 'http',
+  SYNTH_TEST_NETWORKS: 'provider', // every network is a test network under APP_ENV=test
+  SYNTH_BASE_URL: vendor.url,
 }));
 afterAll(async () => {
   await relay?.close();
   await hooks?.close();
+  await vendor?.close();
 });
 
 interface Review {
@@ -175,13 +193,21 @@ async function accept(net: Network, campaign = net.campaign): Promise<Creative> 
 
 const creative = async (net: Network, id: string) => (await net.call<Creative>('GET', `/networks/${net.n}/creatives/${id}`)).body;
 
-/** Poll the creative until `done` holds (synthesis takes a few seconds, longer for several of one network on a busy machine). */
+/**
+ * Poll the creative until `done` holds (synthesis takes a few seconds, longer for several of one
+ * network on a busy machine): every 250 ms, as each poll is a request the service spends CPU on
+ * while ffmpeg (at a lower priority) masters the audio being waited for.
+ */
 async function waitForCreative(net: Network, id: string, done: (c: Creative) => boolean = (c) => c.status === 'pending_approval') {
-  return until(async () => {
-    const c = await creative(net, id);
-    expect(c.status).not.toBe('failed');
-    return done(c) ? c : undefined;
-  }, 150_000);
+  return until(
+    async () => {
+      const c = await creative(net, id);
+      expect(c.status).not.toBe('failed');
+      return done(c) ? c : undefined;
+    },
+    150_000,
+    250,
+  );
 }
 
 /** The review link mailed to `email` for revision `creativeId`, off the wire (the page's API says which revision a token opens). */
@@ -211,7 +237,7 @@ const events = async (net: Network, type: string) =>
   (await net.call<Page<Event>>('GET', `/networks/${net.n}/events?type=${type}&limit=100`)).body.items.map((e) => e.data);
 const creativeRow = async (id: string) => (await own.sql`select * from creatives where id = ${id}`)[0]!;
 
-describe('from acceptance to the host’s approval', () => {
+describe.concurrent('from acceptance to the host’s approval', () => {
   it('awaits consent, generates once granted, asks the host to review by email; the link works and the host approves', async () => {
     const net = await network('Moonlight Audio');
     const hook = await net.call<{ secret: string }>('POST', `/networks/${net.n}/webhooks`, {
@@ -364,7 +390,7 @@ describe('from acceptance to the host’s approval', () => {
   }, 180_000);
 });
 
-describe('requesting changes makes the next revision', () => {
+describe.concurrent('requesting changes makes the next revision', () => {
   it('with a new script (administrator) → revision 2, linked and synthesized; the host asks again, keeping it → revision 3; the host approves', async () => {
     const net = await network();
     const { creative: first, consent: host, token: firstToken } = await pendingCreative(net);
@@ -604,7 +630,7 @@ describe('requesting changes makes the next revision', () => {
   }, 240_000);
 });
 
-describe('decisions racing on one revision: compare-and-set, exactly one wins', () => {
+describe.concurrent('decisions racing on one revision: compare-and-set, exactly one wins', () => {
   it('approve ∥ request changes, approve ∥ approve, request changes ∥ request changes — by the host and administrators: one 2xx, the other 409', async () => {
     const net = await network();
     const host = await consent(net);
@@ -662,6 +688,87 @@ describe('decisions racing on one revision: compare-and-set, exactly one wins', 
   }, 300_000);
 });
 
+describe.concurrent('who hears the audio, in which state', () => {
+  it('approved: any key of the network (while consent covers it) and the host; pending: administrators and the host; otherwise nobody', async () => {
+    const net = await network();
+    const host = await consent(net);
+    const { creative: ready, token } = await pendingCreative(net, host);
+    const path = `/networks/${net.n}/creatives/${ready.id}/audio`;
+    const status = async (token: string | null) => (await audio(path, token)).status;
+
+    // pending_approval: administrators (reviewing for the host) and the host's link.
+    expect(await status(net.reader.token)).toBe(409);
+    const byAdmin = await audio(path, net.admin.token);
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.cache).toBe('private, no-store');
+    expect((await hostAudio(token)).status).toBe(200);
+    expect((await audio(`${path}?format=wav`, net.admin.token)).type).toBe('audio/wav');
+
+    // approved: everyone of the network, and the host still.
+    await net.call('POST', `/networks/${net.n}/creatives/${ready.id}/approve`);
+    const byReader = await audio(path, net.reader.token);
+    expect(byReader.status).toBe(200);
+    expect(byReader.cache).toBe('private, max-age=3600');
+    expect((await hostAudio(token)).status).toBe(200);
+
+    // Awaiting consent, generating, changes requested: nobody.
+    const other = await accept(net, await net.newCampaign('Other'));
+    const changed = await waitForCreative(net, other.id);
+    const next = await net.call<Creative>('POST', `/networks/${net.n}/creatives/${changed.id}/request-changes`, { comment: 'Again' });
+    expect(await status(null)).toBe(401);
+    expect((await audio(`/networks/${net.n}/creatives/${changed.id}/audio`, net.admin.token)).status).toBe(409);
+    if (next.body.status === 'generating')
+      expect((await audio(`/networks/${net.n}/creatives/${next.body.id}/audio`, net.admin.token)).status).toBe(409);
+
+    // A consent that has ended covers nothing: approved audio is no longer offered (whether or not
+    // the sweep of lapsed consents has withdrawn it yet).
+    await own.sql`update voice_consents set expires_at = now() - interval '1 second' where id = ${host.id}`;
+    expect(await status(net.reader.token)).toBe(409);
+    expect(await status(net.admin.token)).toBe(409);
+  }, 240_000);
+});
+
+describe.concurrent('revoking the consent withdraws the creatives made under it', () => {
+  it('pending and approved creatives go back to awaiting consent: no audio, no link, named in voice_consent.revoked; a new grant makes them again', async () => {
+    const net = await network();
+    const host = await consent(net);
+    const [approvedOne, pendingOne] = await Promise.all([pendingCreative(net, host), pendingCreative(net, host, await net.newCampaign('Other'))]);
+    expect((await hostApprove(approvedOne.token)).status).toBe(200);
+
+    // The host revokes from the consent link.
+    const revoked = await asHost<{ status: string }>('POST', '/voice-consents/current/revoke', host.token);
+    expect(revoked.status, revoked.text).toBe(200);
+    for (const { creative: c, token } of [approvedOne, pendingOne]) {
+      expect(await creative(net, c.id)).toMatchObject({
+        status: 'awaiting_consent',
+        voice_consent_id: null,
+        review_link_expires_at: null,
+        audio_url: null,
+        formats: [],
+      });
+      expectProblem(await net.call('GET', `/networks/${net.n}/creatives/${c.id}/audio`), 409, 'conflict');
+      expectProblem(await view(token), 404, 'not-found');
+      expectProblem(await hostApprove(token), 404, 'not-found');
+      expectProblem(await net.call('POST', `/networks/${net.n}/creatives/${c.id}/approve`), 409, 'conflict');
+      expect(await own.sql`select 1 from creative_audio where creative_id = ${c.id}`).toHaveLength(0);
+    }
+    const [event] = await events(net, 'voice_consent.revoked');
+    expect(event).toMatchObject({ consent_id: host.id, revoked_by: 'host', previous_status: 'granted', withdrawn_creatives: 2 });
+    expect([...(event!.withdrawn_creative_ids as string[])].sort()).toEqual([approvedOne.creative.id, pendingOne.creative.id].sort());
+
+    // A new consent: both are made again, and reviewed again.
+    const again = await consent(net);
+    for (const { creative: c } of [approvedOne, pendingOne]) {
+      const remade = await waitForCreative(net, c.id);
+      expect(remade).toMatchObject({ voice_consent_id: again.id, revision: c.revision });
+      expect(await reviewToken(again.email, c.id)).toMatch(/^crl_/);
+    }
+  }, 300_000);
+});
+
+// Not at once with the others, and after them: it counts its refusals in its address's budget of
+// failed attempts (AUTH_FAILURE_LIMIT_PER_MINUTE), which refills a token every 2 s, so its 23
+// requests must not wait behind the other tests' work.
 describe('the review link is single-purpose and answers 404 to anyone without it', () => {
   it('no token, a wrong one, another credential, another revision’s, an expired or withdrawn link: 404 on every operation, each a failed attempt', async () => {
     const net = await network();
@@ -721,82 +828,4 @@ describe('the review link is single-purpose and answers 404 to anyone without it
     // An administrator still decides on the host's behalf.
     expect((await net.call('POST', `/networks/${net.n}/creatives/${theirs.creative.id}/approve`)).status).toBe(200);
   }, 240_000);
-});
-
-describe('who hears the audio, in which state', () => {
-  it('approved: any key of the network (while consent covers it) and the host; pending: administrators and the host; otherwise nobody', async () => {
-    const net = await network();
-    const host = await consent(net);
-    const { creative: ready, token } = await pendingCreative(net, host);
-    const path = `/networks/${net.n}/creatives/${ready.id}/audio`;
-    const status = async (token: string | null) => (await audio(path, token)).status;
-
-    // pending_approval: administrators (reviewing for the host) and the host's link.
-    expect(await status(net.reader.token)).toBe(409);
-    const byAdmin = await audio(path, net.admin.token);
-    expect(byAdmin.status).toBe(200);
-    expect(byAdmin.cache).toBe('private, no-store');
-    expect((await hostAudio(token)).status).toBe(200);
-    expect((await audio(`${path}?format=wav`, net.admin.token)).type).toBe('audio/wav');
-
-    // approved: everyone of the network, and the host still.
-    await net.call('POST', `/networks/${net.n}/creatives/${ready.id}/approve`);
-    const byReader = await audio(path, net.reader.token);
-    expect(byReader.status).toBe(200);
-    expect(byReader.cache).toBe('private, max-age=3600');
-    expect((await hostAudio(token)).status).toBe(200);
-
-    // Awaiting consent, generating, changes requested: nobody.
-    const other = await accept(net, await net.newCampaign('Other'));
-    const changed = await waitForCreative(net, other.id);
-    const next = await net.call<Creative>('POST', `/networks/${net.n}/creatives/${changed.id}/request-changes`, { comment: 'Again' });
-    expect(await status(null)).toBe(401);
-    expect((await audio(`/networks/${net.n}/creatives/${changed.id}/audio`, net.admin.token)).status).toBe(409);
-    if (next.body.status === 'generating')
-      expect((await audio(`/networks/${net.n}/creatives/${next.body.id}/audio`, net.admin.token)).status).toBe(409);
-
-    // A consent that has ended covers nothing: approved audio is no longer offered (whether or not
-    // the sweep of lapsed consents has withdrawn it yet).
-    await own.sql`update voice_consents set expires_at = now() - interval '1 second' where id = ${host.id}`;
-    expect(await status(net.reader.token)).toBe(409);
-    expect(await status(net.admin.token)).toBe(409);
-  }, 240_000);
-});
-
-describe('revoking the consent withdraws the creatives made under it', () => {
-  it('pending and approved creatives go back to awaiting consent: no audio, no link, named in voice_consent.revoked; a new grant makes them again', async () => {
-    const net = await network();
-    const host = await consent(net);
-    const [approvedOne, pendingOne] = await Promise.all([pendingCreative(net, host), pendingCreative(net, host, await net.newCampaign('Other'))]);
-    expect((await hostApprove(approvedOne.token)).status).toBe(200);
-
-    // The host revokes from the consent link.
-    const revoked = await asHost<{ status: string }>('POST', '/voice-consents/current/revoke', host.token);
-    expect(revoked.status, revoked.text).toBe(200);
-    for (const { creative: c, token } of [approvedOne, pendingOne]) {
-      expect(await creative(net, c.id)).toMatchObject({
-        status: 'awaiting_consent',
-        voice_consent_id: null,
-        review_link_expires_at: null,
-        audio_url: null,
-        formats: [],
-      });
-      expectProblem(await net.call('GET', `/networks/${net.n}/creatives/${c.id}/audio`), 409, 'conflict');
-      expectProblem(await view(token), 404, 'not-found');
-      expectProblem(await hostApprove(token), 404, 'not-found');
-      expectProblem(await net.call('POST', `/networks/${net.n}/creatives/${c.id}/approve`), 409, 'conflict');
-      expect(await own.sql`select 1 from creative_audio where creative_id = ${c.id}`).toHaveLength(0);
-    }
-    const [event] = await events(net, 'voice_consent.revoked');
-    expect(event).toMatchObject({ consent_id: host.id, revoked_by: 'host', previous_status: 'granted', withdrawn_creatives: 2 });
-    expect([...(event!.withdrawn_creative_ids as string[])].sort()).toEqual([approvedOne.creative.id, pendingOne.creative.id].sort());
-
-    // A new consent: both are made again, and reviewed again.
-    const again = await consent(net);
-    for (const { creative: c } of [approvedOne, pendingOne]) {
-      const remade = await waitForCreative(net, c.id);
-      expect(remade).toMatchObject({ voice_consent_id: again.id, revision: c.revision });
-      expect(await reviewToken(again.email, c.id)).toMatch(/^crl_/);
-    }
-  }, 300_000);
 });

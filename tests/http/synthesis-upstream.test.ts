@@ -10,6 +10,10 @@ import { API_ONLY, freePort, startServerProcess, type ServerProcess } from '@/te
  * The http synthesis provider end to end: a server of our own configured
  * against a fake vendor that can succeed, fail, refuse or hang. Each podcast's host has granted
  * their voice, so an accepted offer's creative is synthesized and left pending their approval.
+ *
+ * All but the last test run at once (`it.concurrent`): each has a network and a script of its own,
+ * and sets the vendor's mode for its script alone, and counts only the vendor's requests for it.
+ * The last stops and restarts the service, so it runs alone, after them.
  */
 let vendor: Awaited<ReturnType<typeof startFakeVoiceVendor>>;
 let server: ServerProcess;
@@ -58,7 +62,12 @@ async function newOffer(script = 'Acme makes mornings better.') {
   return { n, campaignId, podcastId, offerId: off.body.id };
 }
 
-async function creativeOf(n: string, offerId: string, until: (status: string) => boolean, ms = 30_000) {
+/** The text the service asked the vendor to speak in `request`. */
+const textOf = (request: { body: string }) => String((JSON.parse(request.body) as { text?: unknown }).text);
+/** The vendor's requests from the `from`-th on whose text contains `script`: a test's own, while others run. */
+const requestsFor = (script: string, from = 0) => vendor.requests.slice(from).filter((r) => textOf(r).includes(script));
+
+async function creativeOf(n: string, offerId: string, until: (status: string) => boolean, ms = 60_000) {
   const offer = await api<{ creative_id: string }>('GET', `/networks/${n}/offers/${offerId}`, { token, baseUrl: server.url });
   const deadline = Date.now() + ms;
   for (;;) {
@@ -72,84 +81,107 @@ async function creativeOf(n: string, offerId: string, until: (status: string) =>
 }
 
 describe('voice synthesis through the http provider', () => {
-  it('makes the creative (pending approval) with the vendor’s audio, calling it as documented', async () => {
-    vendor.setMode('ok');
-    const o = await newOffer();
-    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
-    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
-    expect(creative).toMatchObject({ status: 'pending_approval', mime_type: 'audio/mpeg' });
-    const call = vendor.requests.at(-1)!;
-    expect(call.path).toMatch(/^\/v1\/text-to-speech\/[^/]+$/);
-    expect(JSON.parse(call.body).text).toBe('Acme makes mornings better.');
-  });
+  it.concurrent(
+    'makes the creative (pending approval) with the vendor’s audio, calling it as documented',
+    async () => {
+      const script = 'Acme makes mornings better.';
+      const before = vendor.requests.length;
+      const o = await newOffer(script);
+      await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+      const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
+      expect(creative).toMatchObject({ status: 'pending_approval', mime_type: 'audio/mpeg' });
+      const call = requestsFor(script, before).at(-1)!;
+      expect(call.path).toMatch(/^\/v1\/text-to-speech\/[^/]+$/);
+      expect(JSON.parse(call.body).text).toBe('Acme makes mornings better.');
+    },
+    90_000,
+  );
 
   for (const [name, script] of [
     ['a one-sentence script', 'Sleep better tonight with Acme, and use code POD for twenty percent off.'],
     ['a 2,000-character script', adScript(2_000)],
   ] as const) {
-    it(`masters the vendor’s hot MP3 of ${name} to −16 ± 1 LUFS, true peak ≤ −1 dBTP, as an independent meter measures it`, async () => {
-      vendor.setMode('ok');
-      const o = await newOffer(script);
-      await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
-      const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 150_000);
-      expect(creative.status, `failure_reason: ${creative.failure_reason}`).toBe('pending_approval');
-      const measured = await expectMasteredCreative(creative, { baseUrl: server.url, token });
-      // The vendor spoke the whole script (its audio is as long as the text), at about −11 LUFS: mastering turned it down.
-      expect(Math.abs(measured.wav.durationMs - spokenMs(script))).toBeLessThan(100);
-    }, 200_000);
+    it.concurrent(
+      `masters the vendor’s hot MP3 of ${name} to −16 ± 1 LUFS, true peak ≤ −1 dBTP, as an independent meter measures it`,
+      async () => {
+        const o = await newOffer(script);
+        await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+        const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 150_000);
+        expect(creative.status, `failure_reason: ${creative.failure_reason}`).toBe('pending_approval');
+        const measured = await expectMasteredCreative(creative, { baseUrl: server.url, token });
+        // The vendor spoke the whole script (its audio is as long as the text), at about −11 LUFS: mastering turned it down.
+        expect(Math.abs(measured.wav.durationMs - spokenMs(script))).toBeLessThan(100);
+      },
+      200_000,
+    );
   }
 
-  it('answers 502 upstream-unavailable for a preview when the vendor fails', async () => {
-    vendor.setMode('fail');
-    const o = await newOffer();
-    const res = await api<{ type: string; detail: string }>('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, {
-      token,
-      baseUrl: server.url,
-      body: { podcast_id: o.podcastId },
-    });
-    expect(res.status).toBe(502);
-    expect(res.body.type).toMatch(/\/errors\/upstream-unavailable$/);
-    expect(res.body.detail).not.toContain(vendor.url);
-    vendor.setMode('ok');
-    const ok = await api('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, {
-      token,
-      baseUrl: server.url,
-      body: { podcast_id: o.podcastId },
-    });
-    expect(ok.status).toBe(200);
-  });
+  it.concurrent(
+    'answers 502 upstream-unavailable for a preview when the vendor fails',
+    async () => {
+      const script = 'Acme previews while the vendor fails.';
+      vendor.setMode('fail', script);
+      const o = await newOffer(script);
+      const res = await api<{ type: string; detail: string }>('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, {
+        token,
+        baseUrl: server.url,
+        body: { podcast_id: o.podcastId },
+      });
+      expect(res.status).toBe(502);
+      expect(res.body.type).toMatch(/\/errors\/upstream-unavailable$/);
+      expect(res.body.detail).not.toContain(vendor.url);
+      vendor.setMode('ok', script);
+      const ok = await api('POST', `/networks/${o.n}/campaigns/${o.campaignId}/preview`, {
+        token,
+        baseUrl: server.url,
+        body: { podcast_id: o.podcastId },
+      });
+      expect(ok.status).toBe(200);
+    },
+    90_000,
+  );
 
-  it('fails the creative after its retries, with a client-facing reason and creative.failed', async () => {
-    vendor.setMode('fail');
-    const o = await newOffer();
-    const before = vendor.requests.length;
-    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
-    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 40_000);
-    expect(creative.status).toBe('failed');
-    expect(vendor.requests.length - before).toBe(2); // SYNTH_JOB_MAX_ATTEMPTS
-    expect(creative.failure_reason).toMatch(/voice service/i);
-    const events = await api<{ items: Array<{ data: Record<string, unknown> }> }>('GET', `/networks/${o.n}/events?type=creative.failed`, {
-      token,
-      baseUrl: server.url,
-    });
-    expect(events.body.items[0]!.data).toMatchObject({ creative_id: creative.id, offer_id: o.offerId, failure_reason: creative.failure_reason });
-    expect(JSON.stringify(events.body.items[0]!.data)).not.toMatch(/127\.0\.0\.1|text-to-speech|vendor-secret/);
+  it.concurrent(
+    'fails the creative after its retries, with a client-facing reason and creative.failed',
+    async () => {
+      const script = 'Acme retries while the vendor is overloaded.';
+      vendor.setMode('fail', script);
+      const o = await newOffer(script);
+      const before = vendor.requests.length;
+      await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+      const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating', 40_000);
+      expect(creative.status).toBe('failed');
+      expect(requestsFor(script, before)).toHaveLength(2); // SYNTH_JOB_MAX_ATTEMPTS
+      expect(creative.failure_reason).toMatch(/voice service/i);
+      const events = await api<{ items: Array<{ data: Record<string, unknown> }> }>('GET', `/networks/${o.n}/events?type=creative.failed`, {
+        token,
+        baseUrl: server.url,
+      });
+      expect(events.body.items[0]!.data).toMatchObject({ creative_id: creative.id, offer_id: o.offerId, failure_reason: creative.failure_reason });
+      expect(JSON.stringify(events.body.items[0]!.data)).not.toMatch(/127\.0\.0\.1|text-to-speech|vendor-secret/);
 
-    vendor.setMode('ok');
-    const retried = await api('POST', `/networks/${o.n}/creatives/${creative.id}/retry`, { token, baseUrl: server.url });
-    expect(retried.status).toBe(200);
-    expect((await creativeOf(o.n, o.offerId, (s) => s !== 'generating')).status).toBe('pending_approval');
-  }, 60_000);
+      vendor.setMode('ok', script);
+      const retried = await api('POST', `/networks/${o.n}/creatives/${creative.id}/retry`, { token, baseUrl: server.url });
+      expect(retried.status).toBe(200);
+      expect((await creativeOf(o.n, o.offerId, (s) => s !== 'generating')).status).toBe('pending_approval');
+    },
+    120_000,
+  );
 
-  it('a permanent refusal fails the creative at once, without retries', async () => {
-    vendor.setMode('reject');
-    const o = await newOffer();
-    const before = vendor.requests.length;
-    await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
-    const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
-    expect(creative.status).toBe('failed');
-    expect(vendor.requests.length - before).toBe(1);
-  });
+  it.concurrent(
+    'a permanent refusal fails the creative at once, without retries',
+    async () => {
+      const script = 'Acme says what the vendor refuses to.';
+      vendor.setMode('reject', script);
+      const o = await newOffer(script);
+      const before = vendor.requests.length;
+      await api('POST', `/networks/${o.n}/offers/${o.offerId}/accept`, { token, baseUrl: server.url });
+      const creative = await creativeOf(o.n, o.offerId, (s) => s !== 'generating');
+      expect(creative.status).toBe('failed');
+      expect(requestsFor(script, before)).toHaveLength(1);
+    },
+    90_000,
+  );
 
   it('a worker stopped during generation and restarted still finishes the creative', async () => {
     vendor.setMode('hang');

@@ -43,11 +43,15 @@ async function vendorMp3(text: string): Promise<Buffer> {
  * except what a test holds: `POST /__hold` (the test's, not the service's) with a text in its body
  * holds every later synthesis whose text contains it, until `POST /__release` with the same text
  * answers them (its body says how many) or `holdMs` (default 30 s) has passed — so a test can see
- * a creative generating for as long as it needs, and no other test waits. `format`: MP3 speech as
- * long as the text (default, as the vendor answers) or a short WAV tone. `port`: a fixed one (0: any free one).
+ * a creative generating for as long as it needs, and no other test waits. `setMode` decides how it
+ * answers every request, or (with `forText`) only those whose text contains that: tests that run at
+ * once each give the vendor a mode of their own. `format`: MP3 speech as long as the text (default,
+ * as the vendor answers) or a short WAV tone. `port`: a fixed one (0: any free one).
  */
 export async function startFakeVoiceVendor(options: { holdMs?: number; format?: 'mp3' | 'wav'; port?: number } = {}) {
   let mode: VendorMode = 'ok';
+  /** Modes of their own for the texts that contain a key (`setMode(next, forText)`), before `mode`. */
+  const modesByText = new Map<string, VendorMode>();
   const requests: Array<{ path: string; body: string }> = [];
   const hanging = new Set<IncomingMessage>();
   /** The held texts, each with the answers waiting on it. */
@@ -65,12 +69,6 @@ export async function startFakeVoiceVendor(options: { holdMs?: number; format?: 
         return void res.writeHead(200, { 'content-type': 'text/plain' }).end(String(released.length));
       }
       requests.push({ path: req.url ?? '', body });
-      if (mode === 'hang') {
-        hanging.add(req);
-        return;
-      }
-      if (mode === 'fail') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"overloaded"}');
-      if (mode === 'reject') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"detail":"bad text"}');
       const text = (() => {
         try {
           return String((JSON.parse(body) as { text?: unknown }).text ?? '');
@@ -78,6 +76,13 @@ export async function startFakeVoiceVendor(options: { holdMs?: number; format?: 
           return '';
         }
       })();
+      const answering = [...modesByText].find(([key]) => text.includes(key))?.[1] ?? mode;
+      if (answering === 'hang') {
+        hanging.add(req);
+        return;
+      }
+      if (answering === 'fail') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"overloaded"}');
+      if (answering === 'reject') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"detail":"bad text"}');
       const audio = options.format === 'wav' ? Promise.resolve(toneWav()) : vendorMp3(text);
       const type = options.format === 'wav' ? 'audio/wav' : 'audio/mpeg';
       const answer = () =>
@@ -101,8 +106,10 @@ export async function startFakeVoiceVendor(options: { holdMs?: number; format?: 
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    setMode(next: VendorMode) {
-      mode = next;
+    /** How the vendor answers from now on: every request, or only those whose text contains `forText`. */
+    setMode(next: VendorMode, forText?: string) {
+      if (forText === undefined) mode = next;
+      else modesByText.set(forText, next);
     },
     async close() {
       server.closeAllConnections();
