@@ -55,11 +55,10 @@ test.describe('console: the advertising flow', () => {
     const base = `/console/n/${network.id}`;
     const v1 = `/v1/networks/${network.id}`;
     await recordCreativeStatuses(page);
-    await signInToConsole(page);
-    const nav = page.getByRole('navigation', { name: 'Console' });
 
     // --- Advertisers: empty, create, edit with a conflict, edit -------------------------------
-    await page.goto(`${base}/advertisers`);
+    await signInToConsole(page, { next: `${base}/advertisers` });
+    const nav = page.getByRole('navigation', { name: 'Console' });
     await expect(page.getByRole('heading', { level: 1, name: 'Advertisers' })).toBeVisible();
     await expect(page.getByText('No advertisers yet')).toBeVisible();
     await page.getByRole('button', { name: 'New advertiser' }).first().click();

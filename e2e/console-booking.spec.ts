@@ -57,8 +57,7 @@ test('flights on the campaign page: create (field errors from the API), edit wit
     currency: 'USD',
   });
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/campaigns/${campaign.id}`);
+  await signInToConsole(page, { next: `/console/n/${n}/campaigns/${campaign.id}` });
   await expect(page.getByText('No flights yet')).toBeVisible();
 
   // A CPM flight without a goal, starting before the campaign: the API's 400 names both fields.
@@ -190,11 +189,10 @@ test('a newcomer books a two-flight campaign across five podcasts', async ({ pag
   const network = await createNetwork(request, `Booking ${randomUUID().slice(0, 8)}`);
   const n = network.id;
   await inventory(request, n);
-  await signInToConsole(page);
-  const nav = page.getByRole('navigation', { name: 'Console' });
 
   // --- The advertiser, with what it sells -----------------------------------------------------
-  await page.goto(`/console/n/${n}/advertisers`);
+  await signInToConsole(page, { next: `/console/n/${n}/advertisers` });
+  const nav = page.getByRole('navigation', { name: 'Console' });
   await page.getByRole('button', { name: 'New advertiser' }).first().click();
   let dialog = page.getByRole('dialog', { name: 'New advertiser' });
   await dialog.getByLabel('Name').fill('Acme Mattresses');
@@ -347,8 +345,7 @@ test('the bulk offer dialog: brand safety set on podcasts, eligibility before se
   await post(request, `/networks/${n}/offers`, { flight_id: flight.id, podcast_id: podcasts['Already Booked'] });
 
   // --- Brand safety on the podcasts' forms: an exclusion and a block --------------------------
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/podcasts`);
+  await signInToConsole(page, { next: `/console/n/${n}/podcasts` });
   await page.getByRole('button', { name: 'Edit Family Time' }).click();
   let dialog = page.getByRole('dialog', { name: 'Edit Family Time' });
   await dialog.getByRole('searchbox', { name: 'Search categories' }).fill('gambl');

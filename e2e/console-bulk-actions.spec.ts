@@ -66,8 +66,7 @@ test('API keys: revoke several at once; a race is reported on its row, the other
   const label = (k: Key) => `Select ${k.key_name} (${k.start}…)`;
   const [one, two, three, four] = keys as [Key, Key, Key, Key];
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/api-keys`);
+  await signInToConsole(page, { next: `/console/n/${n}/api-keys` });
   const table = page.getByRole('table', { name: 'API keys' });
   await expect(table.getByRole('checkbox', { name: label(one) })).toBeVisible();
 
@@ -167,8 +166,7 @@ test('API keys: a selection made on the first page survives "Load more", and the
   const onSecond = [named(rest.items)[0]!, named(rest.items).at(-1)!];
   const label = (k: Key) => `Select ${k.key_name} (${k.start}…)`;
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/api-keys`);
+  await signInToConsole(page, { next: `/console/n/${n}/api-keys` });
   const table = page.getByRole('table', { name: 'API keys' });
   for (const key of onFirst) await table.getByRole('checkbox', { name: label(key) }).click();
   await expect(bar(page, 'API keys')).toContainText('2 selected');
@@ -228,8 +226,7 @@ test('offers: accept two (a third was rejected meanwhile: 409 on its row) and re
   const offer = (show: string) => get<{ status: string; reject_reason: string | null }>(request, `/networks/${n}/offers/${offers[show]}`);
   const checkbox = (show: string) => page.getByRole('table', { name: 'Offers' }).getByRole('checkbox', { name: `Select Spring sale on ${show}` });
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/offers`);
+  await signInToConsole(page, { next: `/console/n/${n}/offers` });
   for (const show of ['Night Owls', 'Morning Larks', 'Late Shift']) await checkbox(show).click();
   await expect(bar(page, 'Offers')).toContainText('3 selected');
   await screenshot(page, testInfo, 'console-bulk-offers-selected-1280');
@@ -322,8 +319,7 @@ test('deliveries: redeliver several failed ones; a network error is reported per
     const attemptsBefore = new Map(failed.map((d) => [d.id, d.attempt_count]));
     receiver.state.fail = false;
 
-    await signInToConsole(page);
-    await page.goto(`/console/n/${n}/webhooks/${webhook.id}`);
+    await signInToConsole(page, { next: `/console/n/${n}/webhooks/${webhook.id}` });
     const table = page.getByRole('table', { name: 'Deliveries' });
     const checkbox = (d: Delivery) => table.getByRole('checkbox', { name: `Select optin.completed · ${d.id.slice(0, 8)}…` });
     for (const d of failed) await checkbox(d).click();

@@ -113,8 +113,7 @@ test.describe('console dark mode', () => {
     const network = await createNetwork(request, `Dark toggle ${randomUUID().slice(0, 8)}`);
     const hydration = collectHydrationWarnings(page);
     await recordThemeAtFirstBody(page);
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}`);
+    await signInToConsole(page, { next: `/console/n/${network.id}` });
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     await expectDark(page);
 
@@ -209,10 +208,8 @@ test.describe('console dark mode', () => {
         currency: 'USD',
       });
 
-      await signInToConsole(page);
-
       // --- Overview: counts, recent events, the chart (SVG in the palette's colours) --------------
-      await page.goto(`/console/n/${n}`);
+      await signInToConsole(page, { next: `/console/n/${n}` });
       const chart = page.getByTestId('delivery-chart');
       await expect(chart).toContainText('typical latency', { timeout: 45_000 });
       await darkAtEveryWidth(page, testInfo, 'overview', async () => {

@@ -38,10 +38,8 @@ test('every list without a ListPage exports what it shows, with its filters', as
     });
     await post(request, `/networks/${n}/webhooks/${webhook.id}/test`, { event_type: 'creative.ready' });
     await post(request, `/networks/${n}/webhooks/${webhook.id}/test`, { event_type: 'offer.accepted' });
-    await signInToConsole(page);
-
     // API keys, filtered in the URL to revoked ones: the table and the file hold the revoked key only.
-    await page.goto(`/console/n/${n}/api-keys?status=revoked`);
+    await signInToConsole(page, { next: `/console/n/${n}/api-keys?status=revoked` });
     const keys = page.getByRole('table', { name: 'API keys' });
     await expect(keys.getByRole('row')).toHaveCount(2); // the header and the revoked key
     let lines = await exportLines(page);

@@ -59,8 +59,7 @@ test.describe('console identity', () => {
     test.setTimeout(180_000);
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Identity ${suffix}`);
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}/members`);
+    await signInToConsole(page, { next: `/console/n/${network.id}/members` });
     await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
     await expect(page.getByText('No members yet')).toBeVisible();
 
@@ -143,8 +142,7 @@ test.describe('console identity', () => {
     test.setTimeout(180_000); // a long flow too: 36–39 s on that machine
     const suffix = randomUUID().slice(0, 8);
     const network = await createNetwork(request, `Keys ${suffix}`);
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}/service-accounts`);
+    await signInToConsole(page, { next: `/console/n/${network.id}/service-accounts` });
     await expect(page.getByRole('heading', { level: 1, name: 'Service accounts' })).toBeVisible();
     await expect(page.getByText('No service accounts yet')).toBeVisible();
 

@@ -165,10 +165,8 @@ test('the console at 1280, 1024 and 390 px: every action on screen, stacked tabl
     });
     await post(request, `/networks/${n}/offers/${offer.id}/accept`, {});
 
-    await signInToConsole(page);
-
     // --- The sidebar names the person, not the key; the header names the network ----------------
-    await page.goto(`/console/n/${n}`);
+    await signInToConsole(page, { next: `/console/n/${n}` });
     await expect(page.getByTestId('signed-in-as')).toContainText('Platform operator');
     await expect(page.getByTestId('signed-in-as')).toContainText('key “bootstrap”');
 
@@ -310,8 +308,7 @@ test('"My keys" lists the signed-in owner’s own keys, and the sidebar names th
     role: 'read_only',
   });
 
-  await signInToConsole(page, account.api_key.token);
-  await page.goto(`/console/n/${network.id}/my-keys`);
+  await signInToConsole(page, { token: account.api_key.token, next: `/console/n/${network.id}/my-keys` });
   await expect(page.getByRole('heading', { level: 1, name: 'My keys' })).toBeVisible();
   await expect(page.getByTestId('signed-in-as')).toContainText(`Billing export ${suffix}`);
   const keys = page.getByRole('table', { name: 'My keys' });

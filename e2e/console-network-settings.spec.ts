@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { createNetwork, expectNoSeriousA11yViolations, post, signInToConsole, v1 } from './console-helpers';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { createNetwork, expectNoSeriousA11yViolations, post, screenshot, signInToConsole, v1 } from './console-helpers';
 
 /*
  * The network's Settings page (console/n/[networkId]/settings): an administrator renames the
@@ -17,8 +16,6 @@ interface Network {
   version: number;
 }
 
-const SHOTS = '/tmp/settings-shots';
-
 /** The browser's <input type="datetime-local"> value for `days` from now, in the browser's own time zone. */
 const localDateTimeIn = (page: Page, days: number) =>
   page.evaluate((d) => {
@@ -27,12 +24,12 @@ const localDateTimeIn = (page: Page, days: number) =>
     return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
   }, days);
 
-async function shots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
+/** The page at 1024, 1280 and 390 px, a screenshot of it (at one width outside `npm run test:deep`: e2e/console-helpers.ts). */
+async function shots(page: Page, testInfo: TestInfo, name: string) {
   for (const width of [1024, 1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expect(page.getByRole('heading', { level: 1, name: 'Network settings' })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await screenshot(page, testInfo, `console-${name}-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -48,8 +45,7 @@ test('network settings: rename, limit key lifetime, conflicts, the mint dialogâ€
   await post(request, `/networks/${n}/service-accounts`, { name: `Robot ${suffix}`, role: 'read_only' });
   const renamed = `Renamed ${suffix}`;
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}`);
+  await signInToConsole(page, { next: `/console/n/${n}` });
   const nav = page.getByRole('navigation', { name: 'Console' });
   await nav.getByRole('link', { name: 'Settings', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Network settings' })).toBeVisible();
@@ -97,7 +93,7 @@ test('network settings: rename, limit key lifetime, conflicts, the mint dialogâ€
   await expect(switcher.locator(`option[value="${n}"]`)).toHaveText(renamed);
 
   await expectNoSeriousA11yViolations(page, testInfo, 'network-settings');
-  await shots(page, 'settings-admin');
+  await shots(page, testInfo, 'settings-admin');
 
   // Someone else changes the network meanwhile: the save is a 409, the form reloads with their change.
   stored = await v1<Network>(request, 'PATCH', `/networks/${n}`, { name: `${renamed} (theirs)`, version: stored.version });
@@ -156,8 +152,7 @@ test('network settings: a read_only member sees the values, and no Save', async 
     role: 'read_only',
   });
 
-  await signInToConsole(page, account.api_key.token);
-  await page.goto(`/console/n/${n}/settings`);
+  await signInToConsole(page, { token: account.api_key.token, next: `/console/n/${n}/settings` });
   await expect(page.getByRole('heading', { level: 1, name: 'Network settings' })).toBeVisible();
   await expect(page.getByText('Only the networkâ€™s administrators can change these.')).toBeVisible();
   await expect(page.getByTestId('network-name')).toHaveText(network.name);
@@ -168,5 +163,5 @@ test('network settings: a read_only member sees the values, and no Save', async 
   await expect(main.getByRole('textbox')).toHaveCount(0);
   await expect(main.getByRole('radio')).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, testInfo, 'network-settings-read-only');
-  await shots(page, 'settings-read-only');
+  await shots(page, testInfo, 'settings-read-only');
 });

@@ -159,8 +159,7 @@ test('back closes an object while the list behind it is still loading', async ({
   const invitation = await post<{ token: string }>(request, `/networks/${n}/invitations`, { email: `lee-${suffix}@example.com`, role: 'read_only' });
   const joined = await post<{ member: { id: string } }>(request, '/invitations/accept', { name: 'Lee Loader' }, invitation.token);
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/members`);
+  await signInToConsole(page, { next: `/console/n/${n}/members` });
   await plainCell(page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: 'Lee Loader' })).click();
   const sheet = page.getByRole('dialog', { name: 'Member' });
   await expect(sheet).toContainText(`lee-${suffix}@example.com`);

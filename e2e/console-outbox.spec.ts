@@ -12,9 +12,7 @@ test('an invitation email lands in the outbox, readable, its link opening the in
   const suffix = randomUUID().slice(0, 8);
   const network = await createNetwork(request, `Outbox ${suffix}`);
   const invitee = `guest-${suffix}@example.com`;
-  await signInToConsole(page);
-
-  await page.goto(`/console/n/${network.id}/members`);
+  await signInToConsole(page, { next: `/console/n/${network.id}/members` });
   await page.getByRole('button', { name: 'Invite member' }).click();
   const form = page.getByRole('dialog', { name: 'Invite a member' });
   await form.getByLabel('Email').fill(invitee);

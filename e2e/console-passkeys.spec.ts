@@ -198,8 +198,7 @@ test('a browser without WebAuthn is not offered passkeys', async ({ page }) => {
 
 test('signed in with an API key, "Your account" says passkeys are added from a session', async ({ page, request }, testInfo) => {
   const network = await createNetwork(request, `Passkeys by key ${randomUUID().slice(0, 8)}`);
-  await signInToConsole(page);
-  await page.goto(`/console/n/${network.id}`);
+  await signInToConsole(page, { next: `/console/n/${network.id}` });
   await page.getByRole('link', { name: 'Your account' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Signed in as' })).toContainText('An API key “bootstrap”');

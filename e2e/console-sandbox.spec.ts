@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { createNetwork, expectNoSeriousA11yViolations, post, signInToConsole, v1 } from './console-helpers';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { createNetwork, expectNoSeriousA11yViolations, post, screenshot, signInToConsole, v1 } from './console-helpers';
 
 /*
  * Test networks (sandboxes) in the console: a super_user creates one with sample data from the side
@@ -21,7 +20,6 @@ interface List<T> {
   items: T[];
 }
 
-const SHOTS = '/tmp/sandbox-shots';
 const WIDTHS = [1280, 1024, 390] as const;
 const NOTICE = 'test-network-notice';
 const DIALOG = 'Create sandbox with sample data';
@@ -36,20 +34,15 @@ async function openSandboxDialog(page: Page, width: number) {
 }
 
 /**
- * A screenshot in SHOTS. A dialog is shot as the window shows it: a full-page shot resizes the
- * window for a moment, and at 1024 px that narrowing unmounts the side bar the dialog opened from.
+ * The dialog at each width (light), then at 1280 in the dark theme; closed again each time. It is
+ * shot as the window shows it: a full-page shot resizes the window for a moment, and at 1024 px
+ * that narrowing unmounts the side bar the dialog opened from.
  */
-async function shot(page: Page, name: string, { fullPage = true } = {}) {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
-}
-
-/** The dialog at each width (light), then at 1280 in the dark theme; closed again each time. */
-async function dialogShots(page: Page) {
+async function dialogShots(page: Page, testInfo: TestInfo) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     const dialog = await openSandboxDialog(page, width);
-    await shot(page, `sandbox-dialog-${width}`, { fullPage: false });
+    await screenshot(page, testInfo, `console-sandbox-dialog-${width}`, { fullPage: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     if (width < 1024) await page.keyboard.press('Escape'); // the drawer
@@ -57,13 +50,13 @@ async function dialogShots(page: Page) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'dark' });
   const dialog = await openSandboxDialog(page, 1280);
-  await shot(page, 'sandbox-dialog-1280-dark', { fullPage: false });
+  await screenshot(page, testInfo, 'console-sandbox-dialog-dark-1280', { fullPage: false });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
 /** The overview at each width (light), and at 1280 and 390 in the dark theme. */
-async function overviewShots(page: Page) {
+async function overviewShots(page: Page, testInfo: TestInfo) {
   for (const [width, scheme] of [
     [1280, 'light'],
     [1024, 'light'],
@@ -75,7 +68,7 @@ async function overviewShots(page: Page) {
     await page.setViewportSize({ width, height: 900 });
     await expect(page.getByTestId(NOTICE)).toBeVisible();
     await expect(page.getByTestId('count-advertisers')).not.toHaveText('0');
-    await shot(page, `sandbox-overview-${width}${scheme === 'dark' ? '-dark' : ''}`);
+    await screenshot(page, testInfo, `console-sandbox-overview${scheme === 'dark' ? '-dark' : ''}-${width}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -90,10 +83,9 @@ test('a super_user creates a sandbox with sample data: marked as a test network 
   const before = await createNetwork(request, `Before sandbox ${suffix}`);
   const name = `Sandbox ${suffix}`;
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${before.id}`);
+  await signInToConsole(page, { next: `/console/n/${before.id}` });
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-  await dialogShots(page);
+  await dialogShots(page, testInfo);
 
   // The dialog: the name prefilled, editable, and checked as the API checks it.
   const dialog = await openSandboxDialog(page, 1280);
@@ -159,7 +151,7 @@ test('a super_user creates a sandbox with sample data: marked as a test network 
   await expect(page.locator('aside').getByText('Test', { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page, testInfo, 'sandbox-overview');
   await expect(toast).toBeHidden(); // not in the screenshots
-  await overviewShots(page);
+  await overviewShots(page, testInfo);
 
   // The samples on their pages, each page still marked.
   const nav = page.getByRole('navigation', { name: 'Console' });
@@ -188,7 +180,7 @@ test('a super_user creates a sandbox with sample data: marked as a test network 
   await expect(page.getByTestId('network-mode')).toContainText('Fixed when the network was created.');
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await shot(page, `sandbox-settings-${width}`);
+    await screenshot(page, testInfo, `console-sandbox-settings-${width}`);
   }
 });
 
@@ -206,8 +198,7 @@ test('an administrator and a read_only key of a test network see that it is one,
     expect(account.api_key.token).toMatch(/^sk_test_/);
     const context = await browser.newContext();
     const page = await context.newPage();
-    await signInToConsole(page, account.api_key.token);
-    await page.goto(`/console/n/${sandbox.id}`);
+    await signInToConsole(page, { token: account.api_key.token, next: `/console/n/${sandbox.id}` });
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     await expect(page.getByTestId(NOTICE)).toContainText('Test network — a sandbox.');
     await expect(page.locator('aside').getByText('Test', { exact: true })).toBeVisible();

@@ -30,8 +30,7 @@ test('Ctrl-K finds campaigns, podcasts, keys and pages, and opens them', async (
     script: 'x',
   });
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/offers`);
+  await signInToConsole(page, { next: `/console/n/${n}/offers` });
   await expect(page.getByRole('heading', { name: 'Offers' })).toBeVisible();
 
   const palette = page.getByRole('dialog', { name: 'Search the console' });
@@ -101,8 +100,7 @@ test('a read_only key finds what it may read, and no keys', async ({ page, reque
     name: `Orbit reader ${suffix}`,
     role: 'read_only',
   });
-  await signInToConsole(page, reader.api_key.token);
-  await page.goto(`/console/n/${n}/advertisers`);
+  await signInToConsole(page, { token: reader.api_key.token, next: `/console/n/${n}/advertisers` });
   await expect(page.getByRole('heading', { name: 'Advertisers' })).toBeVisible();
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Search the console' });

@@ -111,7 +111,7 @@ test.describe('console shell', () => {
     expect(minted.status()).toBe(201);
     const key = (await minted.json()) as { id: string; token: string };
 
-    await signInToConsole(page, key.token);
+    await signInToConsole(page, { token: key.token });
     await expect(page.getByLabel('Network')).toBeVisible();
 
     const revoked = await request.delete(`/v1/apikeys/${key.id}`, { headers: { Authorization: `Bearer ${key.token}` } });
@@ -134,7 +134,7 @@ test.describe('console shell', () => {
     expect(account.status()).toBe(201);
     const key = ((await account.json()) as { api_key: { token: string } }).api_key;
 
-    await signInToConsole(page, key.token);
+    await signInToConsole(page, { token: key.token });
     await expect(page).toHaveURL(new RegExp(`/console/n/${mine.id}$`));
     const switcher = page.getByLabel('Network');
     await expect(switcher.locator('option')).toHaveText([mine.name]);
@@ -185,8 +185,7 @@ test.describe('console shell', () => {
     const network = await createNetwork(request, `Shell narrow ${randomUUID().slice(0, 8)}`);
     await page.goto('/console/sign-in');
     await expectNoSeriousA11yViolations(page, testInfo, 'sign-in-390');
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}`);
+    await signInToConsole(page, { next: `/console/n/${network.id}` });
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Console' })).toBeHidden();
     await expectNoSeriousA11yViolations(page, testInfo, 'overview-390');
@@ -204,8 +203,7 @@ test.describe('console shell', () => {
   test("widened from 390 to 1280 px, the page never falls into the navigation's column", async ({ page, request }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     const network = await createNetwork(request, `Shell widen ${randomUUID().slice(0, 8)}`);
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}`);
+    await signInToConsole(page, { next: `/console/n/${network.id}` });
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
     // The browser fires resize before it tells matchMedia's listeners, so before React swaps the top
     // bar for the side bar: what the handler measures is the first frame at 1280 px, laid out by CSS

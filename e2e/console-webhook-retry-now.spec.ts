@@ -34,8 +34,7 @@ test('webhooks: Retry now sends a delivery waiting for its next attempt at once'
     expect((await request.post(`/v1/networks/${network.id}/podcasts/${(await pod.json()).id}/opt-in`, { headers })).status()).toBeLessThan(300);
     await expect.poll(() => requests.length, { timeout: 20_000 }).toBe(1);
 
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}/webhooks/${hookId}`);
+    await signInToConsole(page, { next: `/console/n/${network.id}/webhooks/${hookId}` });
     const row = page
       .getByRole('table', { name: 'Deliveries' })
       .getByRole('row')

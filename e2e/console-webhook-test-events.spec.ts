@@ -54,8 +54,7 @@ test('webhooks: auto-disable shows its reason; "Send test event" reaches a disab
       )
       .toBe('disabled');
 
-    await signInToConsole(page);
-    await page.goto(`/console/n/${network.id}/webhooks/${hook.id}`);
+    await signInToConsole(page, { next: `/console/n/${network.id}/webhooks/${hook.id}` });
     await expect(page.getByText(/Disabled automatically: Every delivery failed for 5 days/)).toBeVisible();
 
     // A test event goes out although the webhook is disabled, and is logged as one.

@@ -71,10 +71,8 @@ test('webhooks: create with a secret shown once, real signed deliveries, failure
   const receiver = await startReceiver();
   try {
     const network = await createNetwork(request, `Hooks ${randomUUID().slice(0, 8)}`);
-    await signInToConsole(page);
-
     // Overview with nothing yet: empty states.
-    await page.goto(`/console/n/${network.id}`);
+    await signInToConsole(page, { next: `/console/n/${network.id}` });
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     await expect(page.getByText('No webhooks yet')).toBeVisible();
     await expect(page.getByText('No events yet')).toBeVisible();
@@ -271,8 +269,7 @@ test('a read_only member sees the overview counts and is told webhooks are for a
   const accepted = await request.post('/v1/invitations/accept', { headers: { Authorization: `Bearer ${(await invite.json()).token}` }, data: {} });
   expect(accepted.status()).toBeLessThan(300);
   const token = (await accepted.json()).api_key.token as string;
-  await signInToConsole(page, token);
-  await page.goto(`/console/n/${network.id}`);
+  await signInToConsole(page, { token, next: `/console/n/${network.id}` });
   await expect(page.getByTestId('count-podcasts')).toHaveText('0');
   await expect(page.getByText('Webhook delivery health is visible to administrators of this network.')).toBeVisible();
   await page.goto(`/console/n/${network.id}/webhooks`);

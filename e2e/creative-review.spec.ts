@@ -219,8 +219,7 @@ test('the host grants consent on their phone, asks for changes with a new script
 
   // --- The administrator's creative: synthetic voice, its consent, its review and its revisions -------
   await page.setViewportSize(SIZES[0]!);
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/creatives?creative=${approved.id}`);
+  await signInToConsole(page, { next: `/console/n/${n}/creatives?creative=${approved.id}` });
   const sheet = page.getByRole('dialog', { name: 'Creative' });
   await expect(sheet.getByTestId('creative-sheet-status')).toHaveText('approved');
   await expect(sheet.getByTestId('creative-voice')).toContainText('Synthetic');
@@ -265,8 +264,7 @@ test('an administrator writes a campaign’s lines, then reviews from the queue:
   await post(request, '/voice-consents/current/grant', { statement_version: 1 }, consentToken);
 
   // --- The campaign's talking points and required lines, typed in its form --------------------------
-  await signInToConsole(page);
-  await page.goto(`/console/n/${n}/campaigns`);
+  await signInToConsole(page, { next: `/console/n/${n}/campaigns` });
   await page.getByRole('button', { name: 'New campaign' }).first().click();
   const create = page.getByRole('dialog', { name: 'New campaign' });
   await create.getByLabel('Name').fill('Spring sale');

@@ -134,9 +134,8 @@ test('a flight’s delivery: tracked and reported counts, pacing, podcasts and C
     .poll(async () => (await v1<{ delivered_impressions: number }>(request, 'GET', `/networks/${n}/flights/${flight.id}`)).delivered_impressions)
     .toBe(5);
 
-  await signInToConsole(page);
   // The campaign's flights: delivered and the pacing badge in words; the flight without a goal says it has none.
-  await page.goto(`/console/n/${n}/campaigns/${campaign.id}`);
+  await signInToConsole(page, { next: `/console/n/${n}/campaigns/${campaign.id}` });
   const flights = page.getByRole('table', { name: 'Flights of this campaign' });
   const row = flights.getByRole('row').filter({ hasText: 'Pre-roll, this month' });
   await expect(row.getByTestId('flight-delivery')).toContainText('5 delivered');

@@ -120,8 +120,7 @@ test('an administrator asks a podcast’s host for consent from the podcast, and
   await post(request, `/networks/${network.id}/advertisers`, { name: 'Zed Coffee' });
   const podcast = await post<{ id: string }>(request, `/networks/${network.id}/podcasts`, { name: 'Night Owls', host_name: 'Sam Rivera' });
 
-  await signInToConsole(page);
-  await page.goto(`/console/n/${network.id}/podcasts`);
+  await signInToConsole(page, { next: `/console/n/${network.id}/podcasts` });
   await page.getByRole('link', { name: 'Voice consent for Night Owls' }).click();
   await expect(page).toHaveURL(new RegExp(`/podcasts/${podcast.id}/voice-consent$`));
   await expect(page.getByRole('heading', { name: 'Voice consent · Night Owls' })).toBeVisible();
