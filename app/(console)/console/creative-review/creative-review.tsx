@@ -1,13 +1,12 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Loader2, Play } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { CheckCircle2, Play } from 'lucide-react';
+import { useRef, useState, type ReactNode } from 'react';
 import { CampaignLines, RequiredLines } from '@/app/(console)/_components/campaign-lines';
-import { ConsoleBrand } from '@/app/(console)/_components/shell/console-brand';
+import { LinkPage, useLink } from '@/app/(console)/_components/link-page';
 import { useBlobUrl } from '@/app/(console)/_components/ui/authorized-audio';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Card, CardContent } from '@/app/(console)/_components/ui/card';
 import { Form, FormError, FormField, useZodForm } from '@/app/(console)/_components/ui/form';
 import { Textarea } from '@/app/(console)/_components/ui/input';
 import { cn } from '@/app/(console)/_lib/cn';
@@ -20,9 +19,6 @@ import { createOneOffClient, type RouterOutputs } from '@/app/(console)/_lib/trp
 
 type ReviewView = RouterOutputs['creativeReviews']['current'];
 type Review = NonNullable<ReviewView['creative']['review']>;
-
-/** The link's token, from the fragment (never sent to a server's logs); '' when there is none. */
-const tokenFromLocation = () => (new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '').trim();
 
 const NOT_VALID =
   'This review link is not valid: it has expired, a newer version of the ad replaced it, or it was never sent. When a new version is ready, you get a new link by email.';
@@ -42,31 +38,17 @@ const phoneText = 'text-base sm:text-sm';
  */
 export function CreativeReview() {
   const queryClient = useQueryClient();
-  const [token, setToken] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-
-  // Read on arrival, and again when another link is opened in this tab (only the fragment changes).
-  useEffect(() => {
-    const read = () => setToken(tokenFromLocation());
-    read();
-    window.addEventListener('hashchange', read);
-    return () => window.removeEventListener('hashchange', read);
-  }, []);
-
-  const wellFormed = token !== null && CREATIVE_REVIEW_TOKEN_PATTERN.test(token);
-  const queryKey = ['creative-review', token];
-  const review = useQuery({
-    queryKey,
-    queryFn: () => createOneOffClient(token!).creativeReviews.current.query({}),
-    enabled: wellFormed,
-    retry: false,
-    staleTime: Infinity,
+  const link = useLink({
+    name: 'creative-review',
+    pattern: CREATIVE_REVIEW_TOKEN_PATTERN,
+    read: (token) => createOneOffClient(token).creativeReviews.current.query({}),
   });
 
   /** A decision taken here: the revision now shows it, at once (the API answered with the review). */
   const decided = (status: 'approved' | 'changes_requested', decision: Review) => {
     queryClient.setQueryData<ReviewView>(
-      queryKey,
+      link.queryKey,
       (view) =>
         view && {
           ...view,
@@ -77,39 +59,17 @@ export function CreativeReview() {
     heading.current?.focus();
   };
 
-  const view = review.data;
-  const invalid = token !== null && (!wellFormed || (review.error !== null && problemOf(review.error).status === 404));
-  const title = invalid ? 'This link is not valid' : view ? `Your ad for ${view.podcast_name}` : 'Review your ad';
-
   return (
-    <div className="w-full max-w-2xl">
-      <ConsoleBrand />
-      <Card>
-        <CardContent className="px-5 py-6 sm:px-8">
-          <h1 ref={heading} tabIndex={-1} className="text-xl font-semibold text-slate-900 focus:outline-none">
-            {title}
-          </h1>
-          {invalid ? (
-            <p role="alert" className="mt-3 text-sm text-slate-700">
-              {NOT_VALID}
-            </p>
-          ) : review.error ? (
-            <div role="alert" className="mt-3 space-y-3 text-sm text-red-800">
-              <p className="rounded-md bg-red-50 px-3 py-2">{problemSentence(review.error, 'read the ad to review')}</p>
-              <Button variant="secondary" onClick={() => void review.refetch()}>
-                Try again
-              </Button>
-            </div>
-          ) : !view ? (
-            <p role="status" className="mt-3 flex items-center gap-2 text-sm text-slate-600">
-              <Loader2 className="size-4 animate-spin" aria-hidden /> Reading your link.
-            </p>
-          ) : (
-            <ReviewRequest view={view} token={token!} onDecided={decided} onStale={() => void review.refetch()} />
-          )}
-        </CardContent>
-      </Card>
-    </div>
+    <LinkPage
+      link={link}
+      title={(view) => (view ? `Your ad for ${view.podcast_name}` : 'Review your ad')}
+      notValid={NOT_VALID}
+      reading="read the ad to review"
+      heading={heading}
+      wide
+    >
+      {(view) => <ReviewRequest view={view} token={link.token!} onDecided={decided} onStale={() => void link.query.refetch()} />}
+    </LinkPage>
   );
 }
 

@@ -1,20 +1,16 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Loader2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2 } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { scopeInWords, VOICE_CONSENT_TOKEN_PATTERN } from '@/domain/voice-consent';
 import type { VoiceConsentLinkView } from '@/server/routers/voice-consents/get-current-voice-consent.types';
-import { ConsoleBrand } from '@/app/(console)/_components/shell/console-brand';
+import { LinkPage, useLink } from '@/app/(console)/_components/link-page';
 import { Button } from '@/app/(console)/_components/ui/button';
-import { Card, CardContent } from '@/app/(console)/_components/ui/card';
 import { ConfirmDialog } from '@/app/(console)/_components/ui/confirm-dialog';
 import { formatDateTime } from '@/app/(console)/_lib/dates';
 import { problemOf, problemSentence } from '@/app/(console)/_lib/problem';
 import { createOneOffClient } from '@/app/(console)/_lib/trpc';
-
-/** The link's token, from the fragment (never sent to a server's logs); '' when there is none. */
-const tokenFromLocation = () => (new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '').trim();
 
 type Decision = 'grant' | 'refuse' | 'revoke';
 
@@ -28,36 +24,21 @@ const NOT_VALID = 'This voice consent link is not valid, or it has expired. Ask 
  */
 export function VoiceConsent() {
   const queryClient = useQueryClient();
-  const [token, setToken] = useState<string | null>(null);
   const [busy, setBusy] = useState<Decision | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  // The failure of a decision on a link: another link opened in this tab shows none.
+  const [failure, setFailure] = useState<{ token: string; text: string } | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-
-  // Read on arrival, and again when another link is opened in this tab (only the fragment changes).
-  useEffect(() => {
-    const read = () => {
-      setToken(tokenFromLocation());
-      setFailure(null);
-    };
-    read();
-    window.addEventListener('hashchange', read);
-    return () => window.removeEventListener('hashchange', read);
-  }, []);
-
-  const wellFormed = token !== null && VOICE_CONSENT_TOKEN_PATTERN.test(token);
-  const queryKey = ['voice-consent', token];
-  const consent = useQuery({
-    queryKey,
-    queryFn: () => createOneOffClient(token!).voiceConsents.current.query({}),
-    enabled: wellFormed,
-    retry: false,
-    staleTime: Infinity,
+  const link = useLink({
+    name: 'voice-consent',
+    pattern: VOICE_CONSENT_TOKEN_PATTERN,
+    read: (token) => createOneOffClient(token).voiceConsents.current.query({}),
   });
 
   async function decide(decision: Decision, view: VoiceConsentLinkView) {
+    const token = link.token!;
     setBusy(decision);
     setFailure(null);
-    const client = createOneOffClient(token!).voiceConsents;
+    const client = createOneOffClient(token).voiceConsents;
     try {
       const decided =
         decision === 'grant'
@@ -65,52 +46,36 @@ export function VoiceConsent() {
           : decision === 'refuse'
             ? await client.refuse.mutate({ statement_version: view.statement.version })
             : await client.revokeCurrent.mutate({});
-      queryClient.setQueryData(queryKey, decided);
+      queryClient.setQueryData(link.queryKey, decided);
       heading.current?.focus();
     } catch (error) {
       const problem = problemOf(error);
       // Decided elsewhere meanwhile (another tab, the network): show what it is now, and say so.
-      if (problem.status === 409) void consent.refetch();
-      setFailure(problem.status === 404 ? NOT_VALID : problemSentence(error, `${decision} consent`));
+      if (problem.status === 409) void link.query.refetch();
+      setFailure({ token, text: problem.status === 404 ? NOT_VALID : problemSentence(error, `${decision} consent`) });
       throw error;
     } finally {
       setBusy(null);
     }
   }
 
-  const view = consent.data;
-  const invalid = token !== null && (!wellFormed || (consent.error !== null && problemOf(consent.error).status === 404));
-  const title = invalid ? 'This link is not valid' : view ? `Voice consent for ${view.podcast_name}` : 'Voice consent';
-
   return (
-    <div className="w-full max-w-lg">
-      <ConsoleBrand />
-      <Card>
-        <CardContent className="px-5 py-6 sm:px-6">
-          <h1 ref={heading} tabIndex={-1} className="text-xl font-semibold text-slate-900 focus:outline-none">
-            {title}
-          </h1>
-          {invalid ? (
-            <p role="alert" className="mt-3 text-sm text-slate-700">
-              {NOT_VALID}
-            </p>
-          ) : consent.error ? (
-            <div role="alert" className="mt-3 space-y-3 text-sm text-red-800">
-              <p className="rounded-md bg-red-50 px-3 py-2">{problemSentence(consent.error, 'read the consent request')}</p>
-              <Button variant="secondary" onClick={() => void consent.refetch()}>
-                Try again
-              </Button>
-            </div>
-          ) : !view ? (
-            <p role="status" className="mt-3 flex items-center gap-2 text-sm text-slate-600">
-              <Loader2 className="size-4 animate-spin" aria-hidden /> Reading your link.
-            </p>
-          ) : (
-            <ConsentRequest view={view} busy={busy} failure={failure} onDecide={(decision) => decide(decision, view)} />
-          )}
-        </CardContent>
-      </Card>
-    </div>
+    <LinkPage
+      link={link}
+      title={(view) => (view ? `Voice consent for ${view.podcast_name}` : 'Voice consent')}
+      notValid={NOT_VALID}
+      reading="read the consent request"
+      heading={heading}
+    >
+      {(view) => (
+        <ConsentRequest
+          view={view}
+          busy={busy}
+          failure={failure?.token === link.token ? failure.text : null}
+          onDecide={(decision) => decide(decision, view)}
+        />
+      )}
+    </LinkPage>
   );
 }
 
