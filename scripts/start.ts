@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, setConfig } from '@/server/config';
-import { logger, withoutQueryParameters } from '@/server/logger';
+import { logger, messageWithoutQueryValues } from '@/server/logger';
 import { startService } from './runtime';
 import { keepNativeDate } from './native-date';
 import { ensureNextBuild } from './next-build';
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? withoutQueryParameters(error).message : String(error)}\n`);
+  process.stderr.write(`Failed to start: ${error instanceof Error ? messageWithoutQueryValues(error) : String(error)}\n`);
   logger.flush();
   process.exit(1);
 });

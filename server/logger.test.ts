@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { DrizzleQueryError } from 'drizzle-orm';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LOG_OPTIONS, withoutQueryParameters } from './logger';
+import { LOG_OPTIONS, messageWithoutQueryValues } from './logger';
 
 const SECRET = 'whsec_c2VjcmV0LW5ldmVyLXRvLWJlLWxvZ2dlZA';
 
@@ -23,10 +23,20 @@ describe('a failed query in a log line or on the terminal', () => {
     expect(lines[0]).toContain('params: 1 withheld');
   });
 
-  it('strips the message that scripts/start.ts prints', () => {
-    const error = withoutQueryParameters(new DrizzleQueryError('select $1', [SECRET]));
-    expect(error.message).toBe('Failed query: select $1\nparams: 1 withheld');
-    expect(error.stack).not.toContain(SECRET);
-    expect(error.params).toEqual([]);
+  it('strips the message that scripts/start.ts prints, and leaves the error as it was', () => {
+    const error = new DrizzleQueryError('select $1', [SECRET]);
+    expect(messageWithoutQueryValues(error)).toBe('Failed query: select $1\nparams: 1 withheld');
+    expect(error.params).toEqual([SECRET]);
+  });
+
+  it('logs an error whose stack is read-only, as a refused connection’s is', () => {
+    const refused = new Error('connect ECONNREFUSED 127.0.0.1:1');
+    Object.defineProperty(refused, 'stack', { value: refused.stack, writable: false });
+    const lines: string[] = [];
+    pino(LOG_OPTIONS, { write: (line: string) => lines.push(line) }).warn(
+      { err: new DrizzleQueryError('select 1', [], refused) },
+      'health check: the database does not answer',
+    );
+    expect(lines[0]).toContain('ECONNREFUSED');
   });
 });

@@ -16,7 +16,7 @@ export const LOG_OPTIONS: pino.LoggerOptions = {
     censor: '[redacted]',
   },
   timestamp: pino.stdTimeFunctions.isoTime,
-  serializers: { err: (error: unknown) => pino.stdSerializers.err(withoutQueryParameters(error) as Error) },
+  serializers: { err: serializeError },
 };
 
 // Buffered writes: a log line must not cost a synchronous write per request.
@@ -25,29 +25,48 @@ export const logger = pino(LOG_OPTIONS, pino.destination({ dest: 1, sync: false,
 export type Logger = typeof logger;
 
 /**
- * `error` with every failed query in its cause chain stripped of its parameters. Drizzle writes a
- * failed query's values into its message (`params: …`) and keeps them on the error: the values of
- * a statement storing a secret — the app secret at start, a webhook secret — would be printed with
- * it. The query stays (it names the table and the statement); its values are counted, not shown.
- * Changes the errors in place (they are on their way to a log) and returns `error`.
+ * What hides the values of every failed query in `error`'s cause chain: each DrizzleQueryError's
+ * message (Drizzle writes the values into it as `params: …`) and the same without them. A wrapper
+ * (a TRPCError) copies its cause's message into its own, so each is replaced wherever it stands.
  */
-export function withoutQueryParameters<T>(error: T): T {
-  const chain: Error[] = [];
-  for (let e: unknown = error; e instanceof Error && !chain.includes(e); e = e.cause) chain.push(e);
-  // A wrapper (a TRPCError) copies its cause's message into its own: each is rewritten wherever it is.
+function queryValueRewrites(error: unknown): Array<[string, string]> {
   const rewrites: Array<[string, string]> = [];
-  for (const e of chain) {
-    if (!(e instanceof DrizzleQueryError)) continue;
-    rewrites.push([e.message, `Failed query: ${e.query}\nparams: ${e.params.length} withheld`]);
-    e.params = [];
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    if (e instanceof DrizzleQueryError) rewrites.push([e.message, `Failed query: ${e.query}\nparams: ${e.params.length} withheld`]);
   }
-  for (const e of rewrites.length > 0 ? chain : []) {
-    for (const [before, after] of rewrites) {
-      e.message = e.message.replaceAll(before, after);
-      if (e.stack) e.stack = e.stack.replaceAll(before, after);
-    }
-  }
-  return error;
+  return rewrites;
+}
+
+/** A copy of a serialized error with the rewrites applied to every string, and every `params` array replaced by its count. */
+function scrub(value: unknown, rewrites: Array<[string, string]>, depth = 0): unknown {
+  if (typeof value === 'string') return rewrites.reduce((text, [before, after]) => text.replaceAll(before, after), value);
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => scrub(item, rewrites, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === 'params' && Array.isArray(item) ? `${item.length} withheld` : scrub(item, rewrites, depth + 1),
+    ]),
+  );
+}
+
+/**
+ * `error` as a log line carries it (pino's serializer), without the values of any failed query in
+ * its cause chain: those of a statement storing a secret — the app secret at start, a webhook
+ * secret — would be printed with it. The statement stays (it names the table); its values are
+ * counted, not shown. The error itself is left as it is (some are read-only).
+ */
+function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error);
+  const rewrites = queryValueRewrites(error);
+  return rewrites.length === 0 ? serialized : scrub(serialized, rewrites);
+}
+
+/** `error`'s message without the values of any failed query in its cause chain (what scripts/start.ts prints). */
+export function messageWithoutQueryValues(error: Error): string {
+  return scrub(error.message, queryValueRewrites(error)) as string;
 }
 
 /**
