@@ -20,6 +20,27 @@ useTestDatabase();
 
 const LISTENER_APP = 'AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X; en_us)';
 
+/** A podcast app's call of the tracking URL with `token`, from `source`, for `episode`. */
+const listenerHit = (token: string, receivedAt: number, source: string, episode: string | null = 'ep-1'): IncomingHit => ({
+  token,
+  receivedAt,
+  source,
+  userAgent: LISTENER_APP,
+  episode,
+  hostTimestamp: null,
+  requestId: null,
+});
+
+/** An offer's rollups summed over its days. */
+async function rolledUp(networkId: string, offerId: string) {
+  const rollups = await database()
+    .select()
+    .from(trackingDaily)
+    .where(and(eq(trackingDaily.networkId, networkId), eq(trackingDaily.offerId, offerId)));
+  const total = (column: 'hits' | 'impressions' | 'duplicates' | 'abnormal') => rollups.reduce((sum, r) => sum + r[column], 0);
+  return { hits: total('hits'), impressions: total('impressions'), duplicates: total('duplicates'), abnormal: total('abnormal') };
+}
+
 describe('recording hits', () => {
   let secondProcess: DbHandle;
   beforeAll(() => {
@@ -42,31 +63,13 @@ describe('recording hits', () => {
         [Date.now() - 1, Date.now(), `198.18.0.${i}`],
         [midnight - 1, midnight, `198.18.1.${i}`],
       ] as const) {
-        const hit = (receivedAt: number): IncomingHit => ({
-          token: trackingToken,
-          receivedAt,
-          source,
-          userAgent: LISTENER_APP,
-          episode: 'ep-1',
-          hostTimestamp: null,
-          requestId: null,
-        });
         await Promise.all([
-          recordHits({ db: database(), hits: [hit(first)], sourceDailyLimit: 1000 }),
-          recordHits({ db: secondProcess.db, hits: [hit(second)], sourceDailyLimit: 1000 }),
+          recordHits({ db: database(), hits: [listenerHit(trackingToken, first, source)], sourceDailyLimit: 1000 }),
+          recordHits({ db: secondProcess.db, hits: [listenerHit(trackingToken, second, source)], sourceDailyLimit: 1000 }),
         ]);
       }
     }
-    const rollups = await database()
-      .select()
-      .from(trackingDaily)
-      .where(and(eq(trackingDaily.networkId, n), eq(trackingDaily.offerId, offer.id)));
-    const total = (column: 'hits' | 'impressions' | 'duplicates') => rollups.reduce((sum, r) => sum + r[column], 0);
-    expect({ hits: total('hits'), impressions: total('impressions'), duplicates: total('duplicates') }).toEqual({
-      hits: 4 * rounds,
-      impressions: 2 * rounds,
-      duplicates: 2 * rounds,
-    });
+    expect(await rolledUp(n, offer.id)).toMatchObject({ hits: 4 * rounds, impressions: 2 * rounds, duplicates: 2 * rounds });
   });
 
   it('excludes the hits of sources past their daily limit when two processes flag one each at the same moment', async () => {
@@ -83,31 +86,13 @@ describe('recording hits', () => {
       for (let i = 0; i < rounds; i++) {
         // Two hits of one source in a flush, over a limit of 1: the source is flagged, and the flush
         // excludes what it had counted of that source before.
-        const burst = (source: string): IncomingHit[] =>
-          [0, 1].map((j) => ({
-            token: trackingToken,
-            receivedAt: Date.now() - j,
-            source,
-            userAgent: LISTENER_APP,
-            episode: `ep-${j}`,
-            hostTimestamp: null,
-            requestId: null,
-          }));
+        const burst = (source: string) => [0, 1].map((j) => listenerHit(trackingToken, Date.now() - j, source, `ep-${j}`));
         await Promise.all([
           recordHits({ db: a.db, hits: burst(`198.18.2.${i}`), sourceDailyLimit: 1 }),
           recordHits({ db: b.db, hits: burst(`198.18.3.${i}`), sourceDailyLimit: 1 }),
         ]);
       }
-      const rollups = await database()
-        .select()
-        .from(trackingDaily)
-        .where(and(eq(trackingDaily.networkId, n), eq(trackingDaily.offerId, offer.id)));
-      const total = (column: 'hits' | 'impressions' | 'abnormal') => rollups.reduce((sum, r) => sum + r[column], 0);
-      expect({ hits: total('hits'), impressions: total('impressions'), abnormal: total('abnormal') }).toEqual({
-        hits: 4 * rounds,
-        impressions: 0,
-        abnormal: 4 * rounds,
-      });
+      expect(await rolledUp(n, offer.id)).toMatchObject({ hits: 4 * rounds, impressions: 0, abnormal: 4 * rounds });
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -116,17 +101,7 @@ describe('recording hits', () => {
   it('records nothing of a hit whose token is no accepted offer’s', async () => {
     const recorded = await recordHits({
       db: database(),
-      hits: [
-        {
-          token: newTrackingToken(),
-          receivedAt: Date.now(),
-          source: '198.18.1.1',
-          userAgent: LISTENER_APP,
-          episode: null,
-          hostTimestamp: null,
-          requestId: null,
-        },
-      ],
+      hits: [listenerHit(newTrackingToken(), Date.now(), '198.18.1.1', null)],
       sourceDailyLimit: 1000,
     });
     expect(recorded).toBe(0);
